@@ -1,0 +1,380 @@
+/**
+ * Register values: each thread compiled to a list of steps over numbered registers, evaluated for
+ * one candidate (an rf choice per read). Reads take the value of their rf source; `undef` (NaN here)
+ * propagates through every computation (DESIGN: "Values computed from `undef` are `undef`").
+ *
+ * Values are unsigned integers of the register's width (up to 32 bits exactly; i64 arithmetic is
+ * plain double arithmetic, exact for litmus-sized values).
+ */
+
+import {
+  assertNever,
+  type BinOp,
+  type IcmpPred,
+  type Operand,
+  type RmwOp,
+  type Test,
+} from '../core/types.ts';
+import type { Skeleton } from './skeleton.ts';
+
+/** The undefined value. Test with `isUndef`. */
+export const UNDEF = Number.NaN;
+
+export function isUndef(v: number): boolean {
+  return v !== v;
+}
+
+type Op = { c: true; v: number } | { c: false; r: number };
+
+type Step =
+  | { k: 'read'; ev: number; dst: number; okDst: number }
+  | { k: 'store'; ev: number; a: Op; width: number }
+  | { k: 'rmw'; ev: number; read: number; op: RmwOp; a: Op; width: number }
+  | { k: 'cas'; read: number; write: number; expected: Op; desired: Op; ok: boolean; okDst: number }
+  | { k: 'bin'; dst: number; op: BinOp; a: Op; b: Op; width: number }
+  | { k: 'icmp'; dst: number; pred: IcmpPred; a: Op; b: Op; width: number }
+  | { k: 'select'; dst: number; cond: Op; a: Op; b: Op }
+  | { k: 'copy'; dst: number; src: number };
+
+/** A compiled thread. */
+export interface ThreadProgram {
+  steps: Step[];
+  /** Register names in index order (a cmpxchg result `%p` has slots `%p` (old) and `%p.1` (success)). */
+  regs: string[];
+  regIndex: Map<string, number>;
+  widths: number[];
+}
+
+/** The width in bits of an IR integer type (`i32` → 32; vectors and unknown types → 32). */
+export function widthOf(type: string): number {
+  const m = /^i(\d+)$/.exec(type.trim());
+  return m ? Number(m[1]) : 32;
+}
+
+export function wrap(v: number, width: number): number {
+  if (isUndef(v)) return v;
+  if (width >= 53) return v;
+  const m = 2 ** width;
+  return ((v % m) + m) % m;
+}
+
+function signed(v: number, width: number): number {
+  if (width >= 53) return v;
+  const half = 2 ** (width - 1);
+  return v >= half ? v - 2 * half : v;
+}
+
+/** Compiles every thread of the skeleton's test (event ids come from the skeleton). */
+export function compile(sk: Skeleton): ThreadProgram[] {
+  const test: Test = sk.test;
+  return test.threads.map((th, t) => {
+    const regIndex = new Map<string, number>();
+    const regs: string[] = [];
+    const widths: number[] = [];
+    const reg = (name: string, width: number): number => {
+      let i = regIndex.get(name);
+      if (i === undefined) {
+        i = regs.length;
+        regIndex.set(name, i);
+        regs.push(name);
+        widths.push(width);
+      }
+      return i;
+    };
+    const op = (o: Operand): Op => {
+      if (o.kind === 'const') return { c: true, v: o.value };
+      return { c: false, r: reg(o.name, 32) };
+    };
+    const mine = sk.events.filter((e) => e.thread === t);
+    const ev = (k: number, kind: 'read' | 'write') =>
+      mine.find((e) => e.instr === k && e.kind === kind)?.id ?? -1;
+    const steps: Step[] = [];
+    th.body.forEach((ins, k) => {
+      switch (ins.kind) {
+        case 'load':
+        case 'avload':
+          steps.push({ k: 'read', ev: ev(k, 'read'), dst: reg(ins.dst, widthOf(ins.type)), okDst: -1 });
+          break;
+        case 'store':
+        case 'avstore':
+          steps.push({ k: 'store', ev: ev(k, 'write'), a: op(ins.value), width: widthOf(ins.type) });
+          break;
+        case 'rmw': {
+          const r = ev(k, 'read');
+          steps.push({ k: 'read', ev: r, dst: ins.dst ? reg(ins.dst, widthOf(ins.type)) : -1, okDst: -1 });
+          steps.push({
+            k: 'rmw',
+            ev: ev(k, 'write'),
+            read: r,
+            op: ins.op,
+            a: op(ins.value),
+            width: widthOf(ins.type),
+          });
+          break;
+        }
+        case 'cmpxchg': {
+          const r = ev(k, 'read');
+          const w = ev(k, 'write');
+          const dst = ins.dst ? reg(ins.dst, widthOf(ins.type)) : -1;
+          const okDst = ins.dst ? reg(`${ins.dst}.1`, 1) : -1;
+          steps.push({ k: 'read', ev: r, dst, okDst: -1 });
+          steps.push({
+            k: 'cas',
+            read: r,
+            write: w,
+            expected: op(ins.expected),
+            desired: op(ins.desired),
+            ok: w >= 0,
+            okDst,
+          });
+          break;
+        }
+        case 'bin':
+          steps.push({
+            k: 'bin',
+            dst: reg(ins.dst, widthOf(ins.type)),
+            op: ins.op,
+            a: op(ins.a),
+            b: op(ins.b),
+            width: widthOf(ins.type),
+          });
+          break;
+        case 'icmp':
+          steps.push({
+            k: 'icmp',
+            dst: reg(ins.dst, 1),
+            pred: ins.pred,
+            a: op(ins.a),
+            b: op(ins.b),
+            width: widthOf(ins.type),
+          });
+          break;
+        case 'select':
+          steps.push({
+            k: 'select',
+            dst: reg(ins.dst, widthOf(ins.type)),
+            cond: op(ins.cond),
+            a: op(ins.a),
+            b: op(ins.b),
+          });
+          break;
+        case 'extract':
+          steps.push({
+            k: 'copy',
+            dst: reg(ins.dst, ins.index === 0 ? widthOf(ins.type) : 1),
+            src: reg(ins.index === 0 ? ins.src : `${ins.src}.1`, 32),
+          });
+          break;
+        case 'fence':
+        case 'barrier':
+          break;
+        default:
+          assertNever(ins, 'instruction');
+      }
+    });
+    return { steps, regs, regIndex, widths };
+  });
+}
+
+function binop(op: BinOp, a: number, b: number, width: number): number {
+  if (isUndef(a) || isUndef(b)) return UNDEF;
+  switch (op) {
+    case 'add':
+      return wrap(a + b, width);
+    case 'sub':
+      return wrap(a - b, width);
+    case 'mul':
+      return wrap(a * b, width);
+    case 'and':
+      return wrap(Number(BigInt(a) & BigInt(b)), width);
+    case 'or':
+      return wrap(Number(BigInt(a) | BigInt(b)), width);
+    case 'xor':
+      return wrap(Number(BigInt(a) ^ BigInt(b)), width);
+    case 'shl':
+      return b >= width ? UNDEF : wrap(a * 2 ** b, width);
+    case 'lshr':
+      return b >= width ? UNDEF : Math.floor(a / 2 ** b);
+    case 'ashr':
+      return b >= width ? UNDEF : wrap(Math.floor(signed(a, width) / 2 ** b), width);
+    case 'udiv':
+      return b === 0 ? UNDEF : Math.floor(a / b);
+    case 'urem':
+      return b === 0 ? UNDEF : a % b;
+    default:
+      return assertNever(op, 'binop');
+  }
+}
+
+function rmwop(op: RmwOp, old: number, v: number, width: number): number {
+  if (isUndef(old) || isUndef(v)) return UNDEF;
+  switch (op) {
+    case 'xchg':
+      return wrap(v, width);
+    case 'add':
+    case 'sub':
+    case 'and':
+    case 'or':
+    case 'xor':
+      return binop(op, old, v, width);
+    case 'max':
+      return signed(old, width) >= signed(v, width) ? old : wrap(v, width);
+    case 'min':
+      return signed(old, width) <= signed(v, width) ? old : wrap(v, width);
+    case 'umax':
+      return Math.max(old, wrap(v, width));
+    case 'umin':
+      return Math.min(old, wrap(v, width));
+    default:
+      return assertNever(op, 'rmw op');
+  }
+}
+
+function icmp(pred: IcmpPred, a: number, b: number, width: number): number {
+  if (isUndef(a) || isUndef(b)) return UNDEF;
+  const x = wrap(a, width);
+  const y = wrap(b, width);
+  const sx = signed(x, width);
+  const sy = signed(y, width);
+  let r: boolean;
+  switch (pred) {
+    case 'eq':
+      r = x === y;
+      break;
+    case 'ne':
+      r = x !== y;
+      break;
+    case 'ugt':
+      r = x > y;
+      break;
+    case 'uge':
+      r = x >= y;
+      break;
+    case 'ult':
+      r = x < y;
+      break;
+    case 'ule':
+      r = x <= y;
+      break;
+    case 'sgt':
+      r = sx > sy;
+      break;
+    case 'sge':
+      r = sx >= sy;
+      break;
+    case 'slt':
+      r = sx < sy;
+      break;
+    case 'sle':
+      r = sx <= sy;
+      break;
+    default:
+      return assertNever(pred, 'predicate');
+  }
+  return r ? 1 : 0;
+}
+
+/** Result of evaluating all threads for one candidate. */
+export type EvalStatus = 'ok' | 'cycle' | 'cas-mismatch';
+
+/**
+ * Preallocated evaluation state for one skeleton: `writeVal[e]` for write events, `regs[t]` per
+ * thread. `run` fills them for the rf choice `rfSrc[e]` (source write of read `e`, or -1 = undef).
+ */
+export class Evaluator {
+  readonly writeVal: Float64Array;
+  readonly known: Uint8Array;
+  readonly regs: Float64Array[];
+  private readonly pc: Int32Array;
+  /** The cmpxchg whose read value contradicts the assumed outcome, when `run` returns 'cas-mismatch'. */
+  mismatch = -1;
+
+  constructor(
+    private readonly sk: Skeleton,
+    readonly programs: ThreadProgram[],
+  ) {
+    this.writeVal = new Float64Array(sk.n);
+    this.known = new Uint8Array(sk.n);
+    this.regs = programs.map((p) => new Float64Array(p.regs.length));
+    this.pc = new Int32Array(programs.length);
+  }
+
+  private val(o: Op, t: number): number {
+    return o.c ? o.v : this.regs[t]![o.r]!;
+  }
+
+  /**
+   * Evaluates every thread, round-robin, a read waiting until its source's value is known.
+   * 'cycle': values depend on each other through rf (only possible when no-thin-air is off).
+   */
+  run(rfSrc: Int32Array): EvalStatus {
+    const { sk, programs, writeVal, known, pc } = this;
+    known.fill(0);
+    pc.fill(0);
+    for (const r of this.regs) r.fill(UNDEF);
+    for (const l of sk.locs) {
+      if (l.initEvent >= 0) {
+        writeVal[l.initEvent] = wrap(l.init as number, widthOf(l.type));
+        known[l.initEvent] = 1;
+      }
+    }
+    let left = 0;
+    for (const p of programs) left += p.steps.length;
+    while (left > 0) {
+      let progress = false;
+      for (let t = 0; t < programs.length; t++) {
+        const steps = programs[t]!.steps;
+        const regs = this.regs[t]!;
+        while (pc[t]! < steps.length) {
+          const s = steps[pc[t]!]!;
+          if (s.k === 'read') {
+            const src = s.ev < 0 ? -1 : rfSrc[s.ev]!;
+            if (src >= 0 && known[src] === 0) break;
+            const v = src >= 0 ? writeVal[src]! : UNDEF;
+            if (s.dst >= 0) regs[s.dst] = v;
+            if (s.ev >= 0) {
+              writeVal[s.ev] = v; // a read's slot holds the value it returned
+              known[s.ev] = 1;
+            }
+          } else if (s.k === 'store') {
+            if (s.ev >= 0) {
+              writeVal[s.ev] = wrap(this.val(s.a, t), s.width);
+              known[s.ev] = 1;
+            }
+          } else if (s.k === 'rmw') {
+            if (s.ev >= 0) {
+              writeVal[s.ev] = rmwop(s.op, writeVal[s.read]!, this.val(s.a, t), s.width);
+              known[s.ev] = 1;
+            }
+          } else if (s.k === 'cas') {
+            const old = writeVal[s.read]!;
+            const exp = this.val(s.expected, t);
+            if (!isUndef(old) && !isUndef(exp) && (old === exp) !== s.ok) {
+              this.mismatch = s.read;
+              return 'cas-mismatch';
+            }
+            if (s.okDst >= 0) regs[s.okDst] = s.ok ? 1 : 0;
+            if (s.write >= 0) {
+              writeVal[s.write] = this.val(s.desired, t);
+              known[s.write] = 1;
+            }
+          } else if (s.k === 'bin') {
+            regs[s.dst] = binop(s.op, this.val(s.a, t), this.val(s.b, t), s.width);
+          } else if (s.k === 'icmp') {
+            regs[s.dst] = icmp(s.pred, this.val(s.a, t), this.val(s.b, t), s.width);
+          } else if (s.k === 'select') {
+            const c = this.val(s.cond, t);
+            regs[s.dst] = isUndef(c) ? UNDEF : c !== 0 ? this.val(s.a, t) : this.val(s.b, t);
+          } else {
+            regs[s.dst] = regs[s.src]!;
+          }
+          pc[t]!++;
+          left--;
+          progress = true;
+        }
+      }
+      if (!progress) return 'cycle';
+    }
+    return 'ok';
+  }
+}

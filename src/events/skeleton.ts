@@ -1,0 +1,570 @@
+/**
+ * The event skeleton of a litmus test: every memory event, fence and barrier operation, with the
+ * static relations the model needs (po, same location, RMW pairs, data dependencies, scope
+ * inclusion). Everything here is fixed before any rf/co choice is made.
+ *
+ * A `cmpxchg` performs a write only when it succeeds, with its failure ordering otherwise, so a
+ * test has one skeleton per combination of cmpxchg outcomes (a *variant*); the enumerator checks
+ * afterwards that the value read agrees with the outcome assumed.
+ *
+ * No Node APIs here: the web page imports this file.
+ */
+
+import { add, bitset, type Relation, relation } from '../core/relation.ts';
+import {
+  assertNever,
+  type BarrierOp,
+  type Instr,
+  isAcquire,
+  isRelease,
+  type LocationSpace,
+  narrowerScope,
+  type Ordering,
+  type Placement,
+  type Scope,
+  type Span,
+  scopeRank,
+  type Test,
+} from '../core/types.ts';
+
+export type EventKind = 'init' | 'read' | 'write' | 'fence' | 'barrier';
+
+/** One event of the skeleton. Monomorphic: every field is present on every event. */
+export interface Event {
+  id: number;
+  kind: EventKind;
+  /** Thread index, or -1 for an initial write. */
+  thread: number;
+  /** Index of the instruction in the thread body, or -1 for an initial write. */
+  instr: number;
+  /** Location instance (see `LocInstance`), or -1 for fences and barriers. */
+  loc: number;
+  /** An atomic access (the initial write counts as a system-scoped atomic write). */
+  atomic: boolean;
+  /** Ordering of this event: for an RMW, the same ordering for both halves; `notatomic` for plain accesses. */
+  ordering: Ordering;
+  /**
+   * Effective scope: the syncscope of an atomic or fence, the `scope` argument of an av intrinsic,
+   * clamped to `workgroup` on LDS; null for plain accesses, which are inclusive with nothing.
+   */
+  scope: Scope | null;
+  /** Acquire semantics (reads and fences only). */
+  acquire: boolean;
+  /** Release semantics (writes and fences only). */
+  release: boolean;
+  /** seq_cst ordering. */
+  sc: boolean;
+  /** spec: amdgpu-memory-model.rst "MakeAvailable and MakeVisible": release-or-stronger, not `amdgcn-av none`. */
+  makeAvailable: boolean;
+  /** spec: ibid.: acquire-or-stronger, not `amdgcn-av none`. */
+  makeVisible: boolean;
+  /** spec: "store-available": an atomic write or the av store intrinsic. */
+  storeAvailable: boolean;
+  /** spec: "load-visible": an atomic read or the av load intrinsic. */
+  loadVisible: boolean;
+  /** The other half of an RMW or successful cmpxchg, or -1. */
+  rmw: number;
+  /** Barrier operation, for `barrier` events; null otherwise. */
+  barrier: BarrierOp | null;
+  span: Span | null;
+}
+
+/** A concrete memory location: LDS names exist once per workgroup, private names once per thread. */
+export interface LocInstance {
+  id: number;
+  name: string;
+  space: LocationSpace;
+  /** Type as declared (`i32` …). */
+  type: string;
+  /** Workgroup key (`a0.c0.w1`) for LDS, `t<k>` for private, null for global and constant. */
+  owner: string | null;
+  init: number | 'undef';
+  /** The initial write's event id, or -1 when the location is `undef`-initialised. */
+  initEvent: number;
+}
+
+/** A problem that keeps the model from deciding a test (unsupported feature, ill-formed reference). */
+export interface ModelDiagnostic {
+  code: ModelDiagnosticCode;
+  message: string;
+  span: Span | null;
+}
+
+export type ModelDiagnosticCode =
+  | 'MD001' // unknown location
+  | 'MD002' // LDS accessed from a host thread
+  | 'MD003' // -one-as syncscope not modelled
+  | 'MD004' // barriers not modelled yet
+  | 'MD005' // unknown register
+  | 'MD006'; // ambiguous location in condition
+
+export interface Skeleton {
+  test: Test;
+  events: Event[];
+  n: number;
+  locs: LocInstance[];
+  /** Outcome assumed for each cmpxchg of the test, in thread then program order. */
+  casSuccess: readonly boolean[];
+  /** Program order (transitive; within a thread). */
+  po: Relation;
+  /** `po` plus initial write → every other event: the part of hb fixed before any choice. */
+  hbBase: Relation;
+  /** Same location instance (memory accesses and initial writes only; reflexive). */
+  loc: Relation;
+  /** RMW read half → write half. */
+  rmw: Relation;
+  /** Data dependency: read → write whose value is computed from the read's value. */
+  data: Relation;
+  /** `sincl(X,Y)`: Y's thread is in X's scope instance. */
+  sincl: Relation;
+  /** `incl(X,Y) = sincl(X,Y) ∧ sincl(Y,X)` (spec: "Inclusive Scopes"). */
+  incl: Relation;
+  /** Same-location atomic accesses (initial writes included) with inclusive scopes. */
+  ai: Relation;
+  /** Per-thread-pair: rank of the narrowest scope whose instances contain both threads. */
+  share: Int8Array;
+  threadCount: number;
+  reads: number[];
+  writes: number[];
+  writesByLoc: number[][];
+  readsByLoc: number[][];
+  /** Bitsets of events. */
+  sets: {
+    reads: Uint32Array;
+    writes: Uint32Array;
+    sc: Uint32Array;
+    relWrites: Uint32Array;
+    relFences: Uint32Array;
+    atomicWrites: Uint32Array;
+    atomicReads: Uint32Array;
+    acqReads: Uint32Array;
+    acqFences: Uint32Array;
+    makeAvailable: Uint32Array;
+  };
+  diagnostics: ModelDiagnostic[];
+}
+
+/** Number of cmpxchg instructions in a test (each doubles the number of variants). */
+export function countCmpxchg(test: Test): number {
+  let k = 0;
+  for (const t of test.threads) for (const i of t.body) if (i.kind === 'cmpxchg') k++;
+  return k;
+}
+
+function coords(p: Placement, t: number): [number, number, number, number] {
+  // A host thread shares only the system scope with anyone: give it coordinates no one else has.
+  if (p.kind === 'host') return [-1 - t, 0, 0, 0];
+  return [p.agent, p.cluster, p.workgroup, p.wavefront];
+}
+
+/**
+ * Rank of the narrowest scope whose instances contain both threads: 5 (singlethread) for a thread
+ * with itself, 4 for two threads of one wavefront, … 0 when they share only the system scope.
+ */
+export function shareRank(a: Placement, ta: number, b: Placement, tb: number): number {
+  if (ta === tb) return 5;
+  const x = coords(a, ta);
+  const y = coords(b, tb);
+  let k = 0;
+  while (k < 4 && x[k] === y[k]) k++;
+  return k;
+}
+
+/** Key of the workgroup instance of a placement (`a0.c0.w1`), or null for host threads. */
+export function workgroupKey(p: Placement): string | null {
+  return p.kind === 'host' ? null : `a${p.agent}.c${p.cluster}.w${p.workgroup}`;
+}
+
+/**
+ * Name of the scope instance of `scope` that contains thread `t`, e.g. `agent a0`,
+ * `workgroup a0.c0.w1`, `singlethread P1` (for explanations and graphs).
+ */
+export function instanceName(test: Test, t: number, scope: Scope): string {
+  const th = test.threads[t]!;
+  if (scope === 'system') return 'system';
+  if (scope === 'singlethread' || th.placement.kind === 'host') return `${scope} ${th.name}`;
+  const p = th.placement;
+  const parts = [`a${p.agent}`, `c${p.cluster}`, `w${p.workgroup}`, `f${p.wavefront}`];
+  return `${scope} ${parts.slice(0, scopeRank(scope)).join('.')}`;
+}
+
+interface Access {
+  loc: string;
+  instr: Instr;
+}
+
+function accessOf(i: Instr): Access | null {
+  switch (i.kind) {
+    case 'load':
+    case 'store':
+    case 'rmw':
+    case 'cmpxchg':
+    case 'avload':
+    case 'avstore':
+      return { loc: i.ptr.loc, instr: i };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Builds the skeleton of `test` for one combination of cmpxchg outcomes (`casSuccess[k]` for the
+ * k-th cmpxchg; missing entries mean success).
+ */
+export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = []): Skeleton {
+  const diagnostics: ModelDiagnostic[] = [];
+  const declared = new Map(test.locations.map((l) => [l.name, l]));
+
+  // Location instances: global/constant once, LDS once per workgroup, private once per thread.
+  const locs: LocInstance[] = [];
+  const locIndex = new Map<string, number>();
+  const instanceKey = (name: string, t: number): string | null => {
+    const l = declared.get(name);
+    if (!l) return null;
+    if (l.space === 'local') {
+      const wg = workgroupKey(test.threads[t]!.placement);
+      return wg === null ? null : `${name}@${wg}`;
+    }
+    if (l.space === 'private') return `${name}@t${t}`;
+    return name;
+  };
+  const ensureLoc = (name: string, t: number): number => {
+    const key = instanceKey(name, t);
+    if (key === null) return -1;
+    let id = locIndex.get(key);
+    if (id === undefined) {
+      const l = declared.get(name)!;
+      id = locs.length;
+      const owner =
+        l.space === 'local'
+          ? workgroupKey(test.threads[t]!.placement)
+          : l.space === 'private'
+            ? `t${t}`
+            : null;
+      locs.push({ id, name, space: l.space, type: l.type, owner, init: l.init, initEvent: -1 });
+      locIndex.set(key, id);
+    }
+    return id;
+  };
+  // Every location a thread can name gets an instance (also for condition terms like `P1:@x`).
+  for (const l of test.locations) {
+    if (l.barrier) continue;
+    if (l.space === 'local' || l.space === 'private') {
+      test.threads.forEach((th, t) => {
+        if (l.space === 'private' || th.placement.kind === 'device') ensureLoc(l.name, t);
+      });
+    } else ensureLoc(l.name, 0);
+  }
+
+  const events: Event[] = [];
+  const blank = (kind: EventKind, thread: number, instr: number, span: Span | null): Event => ({
+    id: events.length,
+    kind,
+    thread,
+    instr,
+    loc: -1,
+    atomic: false,
+    ordering: 'notatomic',
+    scope: null,
+    acquire: false,
+    release: false,
+    sc: false,
+    makeAvailable: false,
+    makeVisible: false,
+    storeAvailable: false,
+    loadVisible: false,
+    rmw: -1,
+    barrier: null,
+    span,
+  });
+  for (const l of locs) {
+    if (l.init === 'undef') continue;
+    // spec: "Each initialized global is assumed to have an initial system scoped atomic write".
+    const e = blank('init', -1, -1, null);
+    e.loc = l.id;
+    e.atomic = true;
+    e.ordering = 'monotonic';
+    e.scope = 'system';
+    e.storeAvailable = true;
+    l.initEvent = e.id;
+    events.push(e);
+  }
+  let cas = 0;
+  test.threads.forEach((th, t) => {
+    th.body.forEach((ins, k) => {
+      const acc = accessOf(ins);
+      let locId = -1;
+      const effScope: Scope | null = null;
+      if (acc) {
+        const l = declared.get(acc.loc);
+        if (!l || l.barrier) {
+          diagnostics.push({ code: 'MD001', message: `unknown location @${acc.loc}`, span: ins.span });
+          return;
+        }
+        if (l.space === 'local' && th.placement.kind === 'host') {
+          diagnostics.push({
+            code: 'MD002',
+            message: `host thread ${th.name} cannot access LDS location @${acc.loc}`,
+            span: ins.span,
+          });
+          return;
+        }
+        locId = ensureLoc(acc.loc, t);
+      }
+      const clamp = (s: Scope): Scope => {
+        // DESIGN: a syncscope wider than workgroup on LDS acts as workgroup.
+        const l = acc ? declared.get(acc.loc) : undefined;
+        return l?.space === 'local' ? narrowerScope(s, 'workgroup') : s;
+      };
+      const mem = (kind: 'read' | 'write', ordering: Ordering, scope: Scope | null, avNone: boolean) => {
+        const e = blank(kind, t, k, ins.span);
+        e.loc = locId;
+        e.atomic = ordering !== 'notatomic';
+        e.ordering = ordering;
+        e.scope = scope === null ? null : clamp(scope);
+        e.sc = ordering === 'seq_cst';
+        if (kind === 'read') {
+          e.acquire = e.atomic && isAcquire(ordering);
+          e.loadVisible = e.atomic;
+          e.makeVisible = e.acquire && !avNone;
+        } else {
+          e.release = e.atomic && isRelease(ordering);
+          e.storeAvailable = e.atomic;
+          e.makeAvailable = e.release && !avNone;
+        }
+        events.push(e);
+        return e;
+      };
+      const noteOneAs = (oneAs: boolean) => {
+        if (oneAs)
+          diagnostics.push({
+            code: 'MD003',
+            message: 'one-as syncscopes are not modelled yet',
+            span: ins.span,
+          });
+      };
+      switch (ins.kind) {
+        case 'load':
+          noteOneAs(ins.syncscope.oneAs);
+          mem('read', ins.ordering, ins.ordering === 'notatomic' ? null : ins.syncscope.scope, ins.avNone);
+          break;
+        case 'store':
+          noteOneAs(ins.syncscope.oneAs);
+          mem('write', ins.ordering, ins.ordering === 'notatomic' ? null : ins.syncscope.scope, ins.avNone);
+          break;
+        case 'rmw': {
+          noteOneAs(ins.syncscope.oneAs);
+          const r = mem('read', ins.ordering, ins.syncscope.scope, ins.avNone);
+          const w = mem('write', ins.ordering, ins.syncscope.scope, ins.avNone);
+          r.rmw = w.id;
+          w.rmw = r.id;
+          break;
+        }
+        case 'cmpxchg': {
+          noteOneAs(ins.syncscope.oneAs);
+          const ok = casSuccess[cas] ?? true;
+          cas++;
+          const r = mem('read', ok ? ins.success : ins.failure, ins.syncscope.scope, ins.avNone);
+          if (ok) {
+            const w = mem('write', ins.success, ins.syncscope.scope, ins.avNone);
+            r.rmw = w.id;
+            w.rmw = r.id;
+          }
+          break;
+        }
+        case 'avload': {
+          const e = mem('read', 'notatomic', ins.scope, false);
+          e.loadVisible = true;
+          break;
+        }
+        case 'avstore': {
+          const e = mem('write', 'notatomic', ins.scope, false);
+          e.storeAvailable = true;
+          break;
+        }
+        case 'fence': {
+          noteOneAs(ins.syncscope.oneAs);
+          const e = blank('fence', t, k, ins.span);
+          e.ordering = ins.ordering;
+          e.scope = ins.syncscope.scope;
+          e.acquire = isAcquire(ins.ordering);
+          e.release = isRelease(ins.ordering);
+          e.sc = ins.ordering === 'seq_cst';
+          e.makeAvailable = e.release && !ins.avNone;
+          e.makeVisible = e.acquire && !ins.avNone;
+          events.push(e);
+          break;
+        }
+        case 'barrier': {
+          const e = blank('barrier', t, k, ins.span);
+          e.barrier = ins.op;
+          events.push(e);
+          if (diagnostics.every((d) => d.code !== 'MD004'))
+            diagnostics.push({
+              code: 'MD004',
+              message: 'barrier operations are not modelled yet',
+              span: ins.span,
+            });
+          break;
+        }
+        case 'bin':
+        case 'icmp':
+        case 'select':
+        case 'extract':
+          break;
+        default:
+          assertNever(ins, 'instruction');
+      }
+    });
+  });
+
+  const n = events.length;
+  const share = new Int8Array(Math.max(1, test.threads.length ** 2));
+  for (let a = 0; a < test.threads.length; a++)
+    for (let b = 0; b < test.threads.length; b++)
+      share[a * test.threads.length + b] = shareRank(
+        test.threads[a]!.placement,
+        a,
+        test.threads[b]!.placement,
+        b,
+      );
+
+  const po = relation(n);
+  const hbBase = relation(n);
+  const locRel = relation(n);
+  const rmw = relation(n);
+  const sincl = relation(n);
+  const incl = relation(n);
+  const ai = relation(n);
+  const T = test.threads.length;
+  for (const x of events) {
+    for (const y of events) {
+      if (x.thread >= 0 && x.thread === y.thread && x.id < y.id) add(po, x.id, y.id);
+      if (x.loc >= 0 && x.loc === y.loc) add(locRel, x.id, y.id);
+      // The initial write is in every scope instance (DESIGN, "The initial write …").
+      const s =
+        x.kind === 'init' || y.kind === 'init'
+          ? true
+          : x.scope !== null && y.thread >= 0 && scopeRank(x.scope) <= share[x.thread * T + y.thread]!;
+      if (s) add(sincl, x.id, y.id);
+    }
+    if (x.rmw >= 0 && x.kind === 'read') add(rmw, x.id, x.rmw);
+  }
+  for (const x of events) {
+    for (const y of events) {
+      const s = bitAt(sincl, x.id, y.id) && bitAt(sincl, y.id, x.id);
+      if (s) add(incl, x.id, y.id);
+      if (s && x.atomic && y.atomic && x.loc >= 0 && x.loc === y.loc) add(ai, x.id, y.id);
+      if (x.kind === 'init' && y.kind !== 'init') add(hbBase, x.id, y.id);
+    }
+  }
+  for (let k = 0; k < po.bits.length; k++) hbBase.bits[k]! |= po.bits[k]!;
+
+  const data = dataDependencies(test, events, n);
+  const reads = events.filter((e) => e.kind === 'read').map((e) => e.id);
+  const writes = events.filter((e) => e.kind === 'write' || e.kind === 'init').map((e) => e.id);
+  const writesByLoc = locs.map((l) => writes.filter((w) => events[w]!.loc === l.id));
+  const readsByLoc = locs.map((l) => reads.filter((r) => events[r]!.loc === l.id));
+  const set = (p: (e: Event) => boolean) =>
+    bitset(
+      n,
+      events.filter(p).map((e) => e.id),
+    );
+  const isWrite = (e: Event) => e.kind === 'write' || e.kind === 'init';
+  return {
+    test,
+    events,
+    n,
+    locs,
+    casSuccess,
+    po,
+    hbBase,
+    loc: locRel,
+    rmw,
+    data,
+    sincl,
+    incl,
+    ai,
+    share,
+    threadCount: T,
+    reads,
+    writes,
+    writesByLoc,
+    readsByLoc,
+    sets: {
+      reads: set((e) => e.kind === 'read'),
+      writes: set(isWrite),
+      sc: set((e) => e.sc),
+      relWrites: set((e) => e.kind === 'write' && e.release),
+      relFences: set((e) => e.kind === 'fence' && e.release),
+      atomicWrites: set((e) => isWrite(e) && e.atomic),
+      atomicReads: set((e) => e.kind === 'read' && e.atomic),
+      acqReads: set((e) => e.kind === 'read' && e.acquire),
+      acqFences: set((e) => e.kind === 'fence' && e.acquire),
+      makeAvailable: set((e) => e.makeAvailable),
+    },
+    diagnostics,
+  };
+}
+
+function bitAt(r: Relation, i: number, j: number): boolean {
+  return ((r.bits[i * r.w + (j >>> 5)]! >>> (j & 31)) & 1) === 1;
+}
+
+/** Register dataflow: which read events each write's value is computed from. */
+function dataDependencies(test: Test, events: Event[], n: number): Relation {
+  const data = relation(n);
+  test.threads.forEach((th, t) => {
+    const deps = new Map<string, Set<number>>();
+    const mine = events.filter((e) => e.thread === t);
+    const at = (k: number, kind: EventKind) => mine.find((e) => e.instr === k && e.kind === kind);
+    const of = (o: { kind: 'const' } | { kind: 'reg'; name: string }) =>
+      o.kind === 'reg' ? (deps.get(o.name) ?? new Set<number>()) : new Set<number>();
+    const union = (...s: Set<number>[]) => new Set(s.flatMap((x) => [...x]));
+    const writeDeps = (w: Event | undefined, src: Set<number>) => {
+      if (w) for (const r of src) add(data, r, w.id);
+    };
+    th.body.forEach((ins, k) => {
+      switch (ins.kind) {
+        case 'load':
+        case 'avload': {
+          const r = at(k, 'read');
+          deps.set(ins.dst, new Set(r ? [r.id] : []));
+          break;
+        }
+        case 'store':
+        case 'avstore':
+          writeDeps(at(k, 'write'), of(ins.value));
+          break;
+        case 'rmw': {
+          const r = at(k, 'read');
+          writeDeps(at(k, 'write'), union(of(ins.value), new Set(r ? [r.id] : [])));
+          if (ins.dst) deps.set(ins.dst, new Set(r ? [r.id] : []));
+          break;
+        }
+        case 'cmpxchg': {
+          const r = at(k, 'read');
+          writeDeps(at(k, 'write'), of(ins.desired));
+          if (ins.dst) deps.set(ins.dst, union(of(ins.expected), new Set(r ? [r.id] : [])));
+          break;
+        }
+        case 'bin':
+        case 'icmp':
+          deps.set(ins.dst, union(of(ins.a), of(ins.b)));
+          break;
+        case 'select':
+          deps.set(ins.dst, union(of(ins.cond), of(ins.a), of(ins.b)));
+          break;
+        case 'extract':
+          deps.set(ins.dst, deps.get(ins.src) ?? new Set());
+          break;
+        case 'fence':
+        case 'barrier':
+          break;
+        default:
+          assertNever(ins, 'instruction');
+      }
+    });
+  });
+  return data;
+}
