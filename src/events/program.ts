@@ -21,7 +21,7 @@ import type { Skeleton } from './skeleton.ts';
 export const UNDEF = Number.NaN;
 
 export function isUndef(v: number): boolean {
-  return v !== v;
+  return Number.isNaN(v);
 }
 
 type Op = { c: true; v: number } | { c: false; r: number };

@@ -294,7 +294,6 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = []): 
     th.body.forEach((ins, k) => {
       const acc = accessOf(ins);
       let locId = -1;
-      const effScope: Scope | null = null;
       if (acc) {
         const l = declared.get(acc.loc);
         if (!l || l.barrier) {
