@@ -285,7 +285,8 @@ export class Evaluator {
   readonly writeVal: Float64Array;
   readonly known: Uint8Array;
   readonly regs: Float64Array[];
-  private readonly pc: Int32Array;
+  private readonly regKnown: Uint8Array[];
+  private readonly done: Uint8Array[];
   /** The cmpxchg whose read value contradicts the assumed outcome, when `run` returns 'cas-mismatch'. */
   mismatch = -1;
 
@@ -296,22 +297,35 @@ export class Evaluator {
     this.writeVal = new Float64Array(sk.n);
     this.known = new Uint8Array(sk.n);
     this.regs = programs.map((p) => new Float64Array(p.regs.length));
-    this.pc = new Int32Array(programs.length);
+    this.regKnown = programs.map((p) => new Uint8Array(p.regs.length));
+    this.done = programs.map((p) => new Uint8Array(p.steps.length));
   }
 
   private val(o: Op, t: number): number {
     return o.c ? o.v : this.regs[t]![o.r]!;
   }
 
+  private ready(o: Op, t: number): boolean {
+    return o.c || this.regKnown[t]![o.r] === 1;
+  }
+
+  private set(t: number, r: number, v: number): void {
+    this.regs[t]![r] = v;
+    this.regKnown[t]![r] = 1;
+  }
+
   /**
-   * Evaluates every thread, round-robin, a read waiting until its source's value is known.
-   * 'cycle': values depend on each other through rf (only possible when no-thin-air is off).
+   * Evaluates every step as soon as its inputs are known (registers are SSA, so steps of one thread
+   * may be evaluated out of program order: a read waiting for its source does not hold up the
+   * independent steps after it). 'cycle': values depend on each other through rf, which only
+   * no-thin-air-violating candidates can do.
    */
   run(rfSrc: Int32Array): EvalStatus {
-    const { sk, programs, writeVal, known, pc } = this;
+    const { sk, programs, writeVal, known } = this;
     known.fill(0);
-    pc.fill(0);
     for (const r of this.regs) r.fill(UNDEF);
+    for (const k of this.regKnown) k.fill(0);
+    for (const d of this.done) d.fill(0);
     for (const l of sk.locs) {
       if (l.initEvent >= 0) {
         writeVal[l.initEvent] = wrap(l.init as number, widthOf(l.type));
@@ -324,51 +338,59 @@ export class Evaluator {
       let progress = false;
       for (let t = 0; t < programs.length; t++) {
         const steps = programs[t]!.steps;
-        const regs = this.regs[t]!;
-        while (pc[t]! < steps.length) {
-          const s = steps[pc[t]!]!;
+        const done = this.done[t]!;
+        for (let i = 0; i < steps.length; i++) {
+          if (done[i]) continue;
+          const s = steps[i]!;
           if (s.k === 'read') {
             const src = s.ev < 0 ? -1 : rfSrc[s.ev]!;
-            if (src >= 0 && known[src] === 0) break;
+            if (src >= 0 && known[src] === 0) continue;
             const v = src >= 0 ? writeVal[src]! : UNDEF;
-            if (s.dst >= 0) regs[s.dst] = v;
+            if (s.dst >= 0) this.set(t, s.dst, v);
             if (s.ev >= 0) {
               writeVal[s.ev] = v; // a read's slot holds the value it returned
               known[s.ev] = 1;
             }
           } else if (s.k === 'store') {
+            if (!this.ready(s.a, t)) continue;
             if (s.ev >= 0) {
               writeVal[s.ev] = wrap(this.val(s.a, t), s.width);
               known[s.ev] = 1;
             }
           } else if (s.k === 'rmw') {
+            if (!this.ready(s.a, t) || (s.read >= 0 && known[s.read] === 0)) continue;
             if (s.ev >= 0) {
               writeVal[s.ev] = rmwop(s.op, writeVal[s.read]!, this.val(s.a, t), s.width);
               known[s.ev] = 1;
             }
           } else if (s.k === 'cas') {
+            if (!this.ready(s.expected, t) || !this.ready(s.desired, t) || known[s.read] === 0) continue;
             const old = writeVal[s.read]!;
             const exp = this.val(s.expected, t);
             if (!isUndef(old) && !isUndef(exp) && (old === exp) !== s.ok) {
               this.mismatch = s.read;
               return 'cas-mismatch';
             }
-            if (s.okDst >= 0) regs[s.okDst] = s.ok ? 1 : 0;
+            if (s.okDst >= 0) this.set(t, s.okDst, s.ok ? 1 : 0);
             if (s.write >= 0) {
               writeVal[s.write] = this.val(s.desired, t);
               known[s.write] = 1;
             }
           } else if (s.k === 'bin') {
-            regs[s.dst] = binop(s.op, this.val(s.a, t), this.val(s.b, t), s.width);
+            if (!this.ready(s.a, t) || !this.ready(s.b, t)) continue;
+            this.set(t, s.dst, binop(s.op, this.val(s.a, t), this.val(s.b, t), s.width));
           } else if (s.k === 'icmp') {
-            regs[s.dst] = icmp(s.pred, this.val(s.a, t), this.val(s.b, t), s.width);
+            if (!this.ready(s.a, t) || !this.ready(s.b, t)) continue;
+            this.set(t, s.dst, icmp(s.pred, this.val(s.a, t), this.val(s.b, t), s.width));
           } else if (s.k === 'select') {
+            if (!this.ready(s.cond, t) || !this.ready(s.a, t) || !this.ready(s.b, t)) continue;
             const c = this.val(s.cond, t);
-            regs[s.dst] = isUndef(c) ? UNDEF : c !== 0 ? this.val(s.a, t) : this.val(s.b, t);
+            this.set(t, s.dst, isUndef(c) ? UNDEF : c !== 0 ? this.val(s.a, t) : this.val(s.b, t));
           } else {
-            regs[s.dst] = regs[s.src]!;
+            if (this.regKnown[t]![s.src] !== 1) continue;
+            this.set(t, s.dst, this.regs[t]![s.src]!);
           }
-          pc[t]!++;
+          done[i] = 1;
           left--;
           progress = true;
         }

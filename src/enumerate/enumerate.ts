@@ -1,0 +1,404 @@
+/**
+ * Candidate executions of a test, enumerated depth-first with pruning: per location a coherence
+ * order (respecting program order), then per read an rf source (a same-location write that is not
+ * po-after it, or `undef` when the value rules could ever give it). After every rf choice the
+ * monotone base axioms are checked on the partial candidate, so a violated axiom cuts the whole
+ * subtree. Complete candidates go through every axiom; consistent ones go to a `Collector`.
+ *
+ * The search is an explicit-stack loop so it can run in slices (`step`), which lets the CLI honour
+ * Ctrl-C and time budgets between slices and report what was found so far.
+ */
+
+import { has } from '../core/relation.ts';
+import type { Test } from '../core/types.ts';
+import { isUndef } from '../events/program.ts';
+import { buildSkeleton, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
+import {
+  checkCandidate,
+  checkPartial,
+  DEFAULT_OPTIONS,
+  type ModelOptions,
+  Workspace,
+} from '../models/amdgpu.ts';
+import {
+  firstRace,
+  type Observable,
+  type ObservableError,
+  observables,
+  observe,
+  racePairs,
+} from './outcomes.ts';
+
+/** One final state with the number of executions reaching it. */
+export interface StateRecord {
+  values: Float64Array;
+  count: number;
+  /** Some execution reaching this state has a data race. */
+  race: boolean;
+  /** Some execution reaching this state has a read returning undef. */
+  undef: boolean;
+  /** The first execution found for this state. */
+  example: ExecutionRecord;
+}
+
+/** Enough to rebuild one execution: the cmpxchg variant and the choices. */
+export interface ExecutionRecord {
+  variant: number;
+  rf: Int32Array;
+  co: Int32Array;
+}
+
+/** Aggregates consistent executions into final states. */
+export class Collector {
+  readonly states = new Map<string, StateRecord>();
+  executions = 0;
+  racy = 0;
+  undefReads = 0;
+  constructor(readonly labels: string[]) {}
+
+  add(ws: Workspace, variant: number, values: Float64Array, race: boolean, undef: boolean): void {
+    this.executions++;
+    if (race) this.racy++;
+    if (undef) this.undefReads++;
+    let key = '';
+    for (let k = 0; k < values.length; k++) key += isUndef(values[k]!) ? 'u;' : `${values[k]};`;
+    const s = this.states.get(key);
+    if (s) {
+      s.count++;
+      s.race ||= race;
+      s.undef ||= undef;
+      return;
+    }
+    this.states.set(key, {
+      values: values.slice(),
+      count: 1,
+      race,
+      undef,
+      example: { variant, rf: ws.rfSrc.slice(), co: ws.coRank.slice() },
+    });
+  }
+}
+
+export interface EnumerateOptions {
+  model: ModelOptions;
+  /** Check monotone axioms on partial candidates (the reference enumerator does not). */
+  prune: boolean;
+  /** Stop after this many consistent executions. */
+  maxExecutions: number;
+  /** Stop after this many milliseconds. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_ENUMERATE: EnumerateOptions = {
+  model: DEFAULT_OPTIONS,
+  prune: true,
+  maxExecutions: Number.POSITIVE_INFINITY,
+  timeoutMs: Number.POSITIVE_INFINITY,
+};
+
+export type StopReason = 'done' | 'max-executions' | 'timeout' | 'interrupted';
+
+export interface EnumerationStats {
+  /** Search-tree nodes visited (each a choice applied). */
+  nodes: number;
+  /** Complete candidates checked against every axiom. */
+  explored: number;
+  /** Consistent executions. */
+  consistent: number;
+}
+
+type ChoicePoint =
+  | { kind: 'co'; loc: number; domain: Int32Array }
+  | { kind: 'rf'; read: number; domain: Int32Array };
+
+interface Variant {
+  sk: Skeleton;
+  ws: Workspace;
+  obs: Observable[];
+  pairs: Int32Array;
+  cps: ChoicePoint[];
+  cur: Int32Array;
+  depth: number;
+  placed: Uint8Array;
+  nextRank: Int32Array;
+  /** Same-location writes po-before each write (they must come first in co). */
+  poPred: Int32Array[];
+  values: Float64Array;
+  leafDone: boolean;
+}
+
+/** The cmpxchg outcome combination of variant `v` (bit k: the k-th cmpxchg fails). */
+export function variantOutcomes(test: Test, v: number): boolean[] {
+  const k = countCmpxchg(test);
+  return Array.from({ length: k }, (_, i) => ((v >>> i) & 1) === 0);
+}
+
+/** rf sources the optimised enumerator offers read `r`: same-location writes not po-after it, then undef if possible. */
+export function rfDomain(sk: Skeleton, r: number): number[] {
+  const e = sk.events[r]!;
+  const out: number[] = [];
+  for (const w of sk.writesByLoc[e.loc]!) if (!has(sk.po, r, w)) out.push(w);
+  if (undefPossible(sk, r)) out.push(-1);
+  return out;
+}
+
+/**
+ * Whether read `r` can ever return undef. It cannot when its location has an initial write
+ * (always location-ordered before it, so rule 1 never applies) and the read and every write to the
+ * location are atomic with pairwise inclusive scopes (rule 2 then always applies).
+ */
+export function undefPossible(sk: Skeleton, r: number): boolean {
+  const e = sk.events[r]!;
+  const l = sk.locs[e.loc]!;
+  if (l.initEvent < 0 || !e.atomic) return true;
+  const ws = sk.writesByLoc[e.loc]!;
+  for (const a of ws) {
+    if (!has(sk.ai, r, a)) return true;
+    for (const b of ws) if (!has(sk.ai, a, b)) return true;
+  }
+  return false;
+}
+
+/** Skeleton, workspace and observables of a variant, shared by both enumerators. */
+export function prepareVariant(test: Test, v: number, errors?: ObservableError[]) {
+  const sk = buildSkeleton(test, variantOutcomes(test, v));
+  const ws = new Workspace(sk);
+  const obs = observables(sk, ws.evaluator.programs, errors);
+  return { sk, ws, obs, pairs: racePairs(sk) };
+}
+
+/**
+ * Processes a complete candidate loaded in `ws`: checks every axiom and, when consistent, records
+ * it. Returns true when consistent.
+ */
+export function leaf(
+  ws: Workspace,
+  obs: Observable[],
+  pairs: Int32Array,
+  values: Float64Array,
+  variant: number,
+  model: ModelOptions,
+  out: Collector,
+): boolean {
+  const v = checkCandidate(ws, model);
+  if (!v.consistent) return false;
+  observe(ws, obs, values);
+  let undef = false;
+  for (const r of ws.sk.reads) if (ws.rfSrc[r] === -1) undef = true;
+  out.add(ws, variant, values, firstRace(ws, pairs) >= 0, undef);
+  return true;
+}
+
+/** A resumable enumeration of one test's consistent executions. */
+export class Enumeration {
+  readonly stats: EnumerationStats = { nodes: 0, explored: 0, consistent: 0 };
+  readonly collector: Collector;
+  readonly variantCount: number;
+  readonly errors: ObservableError[] = [];
+  stop: StopReason | null = null;
+  private variant = 0;
+  private current: Variant | null = null;
+  private readonly started = Date.now();
+  private interrupted = false;
+
+  constructor(
+    readonly test: Test,
+    readonly opts: EnumerateOptions = DEFAULT_ENUMERATE,
+  ) {
+    this.variantCount = 2 ** countCmpxchg(test);
+    const first = prepareVariant(test, 0, this.errors);
+    this.collector = new Collector(first.obs.map((o) => o.label));
+  }
+
+  /** Asks the enumeration to stop at the next slice boundary. */
+  interrupt(): void {
+    this.interrupted = true;
+  }
+
+  /** Runs to completion (or until a budget stops it). */
+  run(): this {
+    while (!this.step(1 << 16));
+    return this;
+  }
+
+  /** Visits up to `maxNodes` search nodes; returns true when finished or stopped. */
+  step(maxNodes: number): boolean {
+    if (this.stop) return true;
+    let budget = maxNodes;
+    while (budget > 0) {
+      if (this.interrupted) {
+        this.stop = 'interrupted';
+        return true;
+      }
+      if (Date.now() - this.started > this.opts.timeoutMs) {
+        this.stop = 'timeout';
+        return true;
+      }
+      if (this.stats.consistent >= this.opts.maxExecutions) {
+        this.stop = 'max-executions';
+        return true;
+      }
+      if (!this.current) {
+        if (this.variant >= this.variantCount) {
+          this.stop = 'done';
+          return true;
+        }
+        this.current = this.makeVariant(this.variant);
+      }
+      const used = this.advance(this.current, Math.min(budget, 4096));
+      budget -= used.nodes;
+      if (used.finished) {
+        this.current = null;
+        this.variant++;
+      }
+    }
+    return false;
+  }
+
+  private makeVariant(v: number): Variant {
+    const { sk, ws, obs, pairs } = prepareVariant(this.test, v);
+    const cps: ChoicePoint[] = [];
+    const placed = new Uint8Array(sk.n);
+    const nextRank = new Int32Array(sk.locs.length);
+    ws.rfSrc.fill(-2);
+    ws.coRank.fill(-1);
+    sk.locs.forEach((l, li) => {
+      const writes = sk.writesByLoc[li]!.filter((w) => w !== l.initEvent);
+      if (l.initEvent >= 0) {
+        ws.coRank[l.initEvent] = 0;
+        placed[l.initEvent] = 1;
+        nextRank[li] = 1;
+      }
+      if (writes.length === 1) {
+        ws.coRank[writes[0]!] = nextRank[li]!;
+        placed[writes[0]!] = 1;
+      } else
+        for (let k = 0; k < writes.length; k++)
+          cps.push({ kind: 'co', loc: li, domain: Int32Array.from(writes) });
+    });
+    for (const r of sk.reads) cps.push({ kind: 'rf', read: r, domain: Int32Array.from(rfDomain(sk, r)) });
+    const poPred = sk.events.map((e) =>
+      Int32Array.from(e.kind === 'write' ? sk.writesByLoc[e.loc]!.filter((w) => has(sk.po, w, e.id)) : []),
+    );
+    return {
+      sk,
+      ws,
+      obs,
+      pairs,
+      cps,
+      cur: new Int32Array(cps.length).fill(-1),
+      depth: 0,
+      placed,
+      nextRank,
+      poPred,
+      values: new Float64Array(obs.length),
+      leafDone: false,
+    };
+  }
+
+  private emitLeaf(st: Variant): void {
+    this.stats.explored++;
+    if (leaf(st.ws, st.obs, st.pairs, st.values, this.variant, this.opts.model, this.collector))
+      this.stats.consistent++;
+  }
+
+  /** The depth-first loop over choice points; see the module comment. */
+  private advance(st: Variant, budget: number): { nodes: number; finished: boolean } {
+    const { cps, cur, ws, placed, nextRank, poPred } = st;
+    const last = cps.length - 1;
+    if (cps.length === 0) {
+      if (!st.leafDone) this.emitLeaf(st);
+      st.leafDone = true;
+      return { nodes: 1, finished: true };
+    }
+    let nodes = 0;
+    while (nodes < budget) {
+      if (st.depth < 0) return { nodes, finished: true };
+      const d = st.depth;
+      const cp = cps[d]!;
+      const dom = cp.domain;
+      // Undo the choice currently applied at this depth.
+      if (cur[d]! >= 0) {
+        if (cp.kind === 'co') {
+          const w = dom[cur[d]!]!;
+          placed[w] = 0;
+          ws.coRank[w] = -1;
+          nextRank[cp.loc]!--;
+        } else ws.rfSrc[cp.read] = -2;
+      }
+      let k = cur[d]! + 1;
+      if (cp.kind === 'co') {
+        for (; k < dom.length; k++) {
+          const w = dom[k]!;
+          if (placed[w]) continue;
+          const preds = poPred[w]!;
+          let ok = true;
+          for (let p = 0; p < preds.length; p++) if (!placed[preds[p]!]) ok = false;
+          if (ok) break;
+        }
+      }
+      if (k >= dom.length) {
+        cur[d] = -1;
+        st.depth--;
+        continue;
+      }
+      cur[d] = k;
+      nodes++;
+      this.stats.nodes++;
+      if (cp.kind === 'co') {
+        const w = dom[k]!;
+        placed[w] = 1;
+        ws.coRank[w] = nextRank[cp.loc]!;
+        nextRank[cp.loc]!++;
+      } else {
+        const src = dom[k]!;
+        ws.rfSrc[cp.read] = src;
+        if (this.opts.prune && src >= 0 && d < last && !checkPartial(ws, this.opts.model)) continue;
+      }
+      if (d === last) {
+        this.emitLeaf(st);
+        if (this.stats.consistent >= this.opts.maxExecutions) return { nodes, finished: false };
+        continue;
+      }
+      st.depth = d + 1;
+      cur[d + 1] = -1;
+    }
+    return { nodes, finished: false };
+  }
+}
+
+/** Enumerates a test to completion (or budget) and returns the enumeration. */
+export function enumerate(test: Test, opts: Partial<EnumerateOptions> = {}): Enumeration {
+  return new Enumeration(test, { ...DEFAULT_ENUMERATE, ...opts }).run();
+}
+
+/**
+ * Size of the candidate space the optimised enumerator searches before pruning: per variant, the
+ * product of per-location co orders respecting po and per-read rf domains.
+ */
+export function estimateCandidates(test: Test): number {
+  let total = 0;
+  const variants = 2 ** countCmpxchg(test);
+  for (let v = 0; v < Math.min(variants, 64); v++) {
+    const sk = buildSkeleton(test, variantOutcomes(test, v));
+    let c = 1;
+    sk.locs.forEach((l, li) => {
+      const writes = sk.writesByLoc[li]!.filter((w) => w !== l.initEvent);
+      // Linear extensions of per-thread chains: m! / ∏ (per-thread count)!
+      const perThread = new Map<number, number>();
+      for (const w of writes)
+        perThread.set(sk.events[w]!.thread, (perThread.get(sk.events[w]!.thread) ?? 0) + 1);
+      c *= factorial(writes.length);
+      for (const k of perThread.values()) c /= factorial(k);
+    });
+    for (const r of sk.reads) c *= rfDomain(sk, r).length;
+    total += c;
+  }
+  return variants > 64 ? (total * variants) / 64 : total;
+}
+
+function factorial(k: number): number {
+  let f = 1;
+  for (let i = 2; i <= k; i++) f *= i;
+  return f;
+}

@@ -1,0 +1,64 @@
+/**
+ * The brute-force reference enumerator: every cmpxchg outcome, every permutation of every
+ * location's writes (initial write included), every rf choice (every same-location write, or
+ * undef) for every read, each complete candidate checked against every axiom. No pruning, no
+ * static filters: it exists to test the optimised enumerator, and is only usable on tiny tests.
+ */
+
+import type { Test } from '../core/types.ts';
+import { countCmpxchg } from '../events/skeleton.ts';
+import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
+import { Collector, leaf, prepareVariant } from './enumerate.ts';
+
+function permutations(xs: number[]): number[][] {
+  if (xs.length <= 1) return [xs.slice()];
+  const out: number[][] = [];
+  xs.forEach((x, i) => {
+    for (const p of permutations([...xs.slice(0, i), ...xs.slice(i + 1)])) out.push([x, ...p]);
+  });
+  return out;
+}
+
+/** All consistent executions of `test`, by exhaustive search. */
+export function referenceEnumerate(
+  test: Test,
+  model: ModelOptions = DEFAULT_OPTIONS,
+): { collector: Collector; explored: number } {
+  const first = prepareVariant(test, 0);
+  const collector = new Collector(first.obs.map((o) => o.label));
+  let explored = 0;
+  const variants = 2 ** countCmpxchg(test);
+  for (let v = 0; v < variants; v++) {
+    const { sk, ws, obs, pairs } = prepareVariant(test, v);
+    const values = new Float64Array(obs.length);
+    const coChoices = sk.writesByLoc.map((ws2) => permutations(ws2));
+    const rfChoices = sk.reads.map((r) => [...sk.writesByLoc[sk.events[r]!.loc]!, -1]);
+    const coIdx = new Array<number>(coChoices.length).fill(0);
+    const recCo = (l: number): void => {
+      if (l === coChoices.length) {
+        recRf(0);
+        return;
+      }
+      for (const perm of coChoices[l]!) {
+        perm.forEach((w, rank) => {
+          ws.coRank[w] = rank;
+        });
+        coIdx[l] = 0;
+        recCo(l + 1);
+      }
+    };
+    const recRf = (k: number): void => {
+      if (k === rfChoices.length) {
+        explored++;
+        leaf(ws, obs, pairs, values, v, model, collector);
+        return;
+      }
+      for (const src of rfChoices[k]!) {
+        ws.rfSrc[sk.reads[k]!] = src;
+        recRf(k + 1);
+      }
+    };
+    recCo(0);
+  }
+  return { collector, explored };
+}

@@ -1,0 +1,361 @@
+import { describe, expect, it } from 'vitest';
+import type { Instr, Ordering, Placement, Scope } from '../core/types.ts';
+import {
+  avld,
+  avst,
+  bin,
+  cas,
+  dev,
+  extract,
+  fence,
+  host,
+  ld,
+  makeTest,
+  rmw,
+  st,
+  threads,
+} from '../events/build.ts';
+import { buildSkeleton } from '../events/skeleton.ts';
+import { states } from './testutil.ts';
+
+const SAME_WAVE: Placement[] = [dev(0, 0, 0, 0), dev(0, 0, 0, 0), dev(0, 0, 0, 0)];
+const SAME_WG: Placement[] = [dev(0, 0, 0, 0), dev(0, 0, 0, 1), dev(0, 0, 0, 2)];
+const TWO_WG: Placement[] = [dev(0, 0, 0, 0), dev(0, 0, 1, 0), dev(0, 0, 2, 0)];
+const TWO_AGENTS: Placement[] = [dev(0, 0, 0, 0), dev(1, 0, 0, 0), dev(2, 0, 0, 0)];
+
+function sb(o: Ordering, scope: Scope = 'system', pl = TWO_AGENTS) {
+  return makeTest({
+    locs: { x: 0, y: 0 },
+    threads: threads(
+      [
+        [st('x', 1, o, { scope }), ld('a', 'y', o, { scope })],
+        [st('y', 1, o, { scope }), ld('b', 'x', o, { scope })],
+      ],
+      pl,
+    ),
+  });
+}
+
+/** Message passing: plain data, flag with the given orderings/scopes. */
+function mp(rel: Instr[], acq: Instr[], pl = TWO_AGENTS) {
+  return makeTest({
+    locs: { x: 0, f: 0 },
+    threads: threads(
+      [
+        [st('x', 1), ...rel],
+        [...acq, ld('d', 'x')],
+      ],
+      pl,
+    ),
+  });
+}
+
+describe('base LLVM layer', () => {
+  it('SB: relaxed allows every outcome; seq_cst forbids 0/0', () => {
+    expect(states(sb('monotonic'))).toEqual([
+      'P0:a=0 P1:b=0',
+      'P0:a=0 P1:b=1',
+      'P0:a=1 P1:b=0',
+      'P0:a=1 P1:b=1',
+    ]);
+    expect(states(sb('seq_cst'))).not.toContain('P0:a=0 P1:b=0');
+    expect(states(sb('seq_cst'))).toHaveLength(3);
+  });
+
+  it('SB seq_cst at workgroup scope: SC within a workgroup; across agents the scopes are not inclusive and the reads race (undef)', () => {
+    expect(states(sb('seq_cst', 'workgroup', SAME_WG))).toHaveLength(3);
+    expect(states(sb('seq_cst', 'workgroup', TWO_AGENTS), {}, true)).toEqual([
+      'P0:a=undef P1:b=undef !race !undef',
+    ]);
+  });
+
+  it('SB with seq_cst fences between relaxed accesses forbids 0/0', () => {
+    const t = makeTest({
+      locs: { x: 0, y: 0 },
+      threads: threads([
+        [st('x', 1, 'monotonic'), fence('seq_cst'), ld('a', 'y', 'monotonic')],
+        [st('y', 1, 'monotonic'), fence('seq_cst'), ld('b', 'x', 'monotonic')],
+      ]),
+    });
+    expect(states(t)).not.toContain('P0:a=0 P1:b=0');
+  });
+
+  it('MP: release/acquire publishes plain data; without synchronisation the data read races and is undef', () => {
+    const sys = mp([st('f', 1, 'release')], [ld('a', 'f', 'acquire')]);
+    expect(states(sys, {}, true)).toEqual(['P1:a=0 P1:d=undef !race !undef', 'P1:a=1 P1:d=1']);
+    const rlx = mp([st('f', 1, 'monotonic')], [ld('a', 'f', 'monotonic')]);
+    expect(states(rlx)).toEqual(['P1:a=0 P1:d=undef', 'P1:a=1 P1:d=undef']);
+  });
+
+  it('MP with fences: release fence + relaxed store synchronises with relaxed load + acquire fence', () => {
+    const t = mp([fence('release'), st('f', 1, 'monotonic')], [ld('a', 'f', 'monotonic'), fence('acquire')]);
+    expect(states(t)).toContain('P1:a=1 P1:d=1');
+    expect(states(t)).not.toContain('P1:a=1 P1:d=undef');
+  });
+
+  it('sw needs inclusive scopes between the synchronising operations themselves (the fences)', () => {
+    // Workgroup-scoped release fence, system-scoped store: the fence's instance excludes P1's agent.
+    const t = mp(
+      [fence('release', { scope: 'workgroup' }), st('f', 1, 'monotonic')],
+      [ld('a', 'f', 'monotonic'), fence('acquire')],
+    );
+    expect(states(t)).toContain('P1:a=1 P1:d=undef');
+    const same = mp(
+      [fence('release', { scope: 'workgroup' }), st('f', 1, 'monotonic')],
+      [ld('a', 'f', 'monotonic'), fence('acquire', { scope: 'workgroup' })],
+      SAME_WG,
+    );
+    expect(states(same)).toEqual(['P1:a=0 P1:d=undef', 'P1:a=1 P1:d=1']);
+  });
+
+  it('release sequences: an RMW extends them, a later same-thread store does not (C++20)', () => {
+    const rmwExt = makeTest({
+      locs: { x: 0, f: 0 },
+      threads: threads([
+        [st('x', 1), st('f', 1, 'release')],
+        [ld('a', 'f', 'acquire'), ld('d', 'x')],
+        [rmw(null, 'add', 'f', 1)],
+      ]),
+    });
+    expect(states(rmwExt)).toContain('P1:a=2 P1:d=1');
+    expect(states(rmwExt)).not.toContain('P1:a=2 P1:d=undef');
+    const storeNoExt = makeTest({
+      locs: { x: 0, f: 0 },
+      threads: threads([
+        [st('x', 1), st('f', 1, 'release'), st('f', 2, 'monotonic')],
+        [ld('a', 'f', 'acquire'), ld('d', 'x')],
+      ]),
+    });
+    expect(states(storeNoExt)).toContain('P1:a=2 P1:d=undef');
+  });
+
+  it('coherence: CoRR forbids reading 2 then 1', () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads([
+        [st('x', 1, 'monotonic'), st('x', 2, 'monotonic')],
+        [ld('a', 'x', 'monotonic'), ld('b', 'x', 'monotonic')],
+      ]),
+    });
+    expect(states(t)).toEqual([
+      'P1:a=0 P1:b=0',
+      'P1:a=0 P1:b=1',
+      'P1:a=0 P1:b=2',
+      'P1:a=1 P1:b=1',
+      'P1:a=1 P1:b=2',
+      'P1:a=2 P1:b=2',
+    ]);
+  });
+
+  it('RMW atomicity: two increments never lose an update', () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads([[rmw('a', 'add', 'x', 1)], [rmw('b', 'add', 'x', 1)]]),
+      cond: null,
+    });
+    expect(states(t)).toEqual(['P0:a=0 P1:b=1', 'P0:a=1 P1:b=0']);
+  });
+
+  it('IRIW: seq_cst forbids disagreeing readers, acquire allows them', () => {
+    const iriw = (o: Ordering) =>
+      makeTest({
+        locs: { x: 0, y: 0 },
+        threads: threads(
+          [
+            [st('x', 1, o === 'acquire' ? 'release' : o)],
+            [st('y', 1, o === 'acquire' ? 'release' : o)],
+            [ld('a', 'x', o), ld('b', 'y', o)],
+            [ld('c', 'y', o), ld('d', 'x', o)],
+          ],
+          [dev(0, 0, 0, 0), dev(1, 0, 0, 0), dev(2, 0, 0, 0), dev(3, 0, 0, 0)],
+        ),
+      });
+    const bad = 'P2:a=1 P2:b=0 P3:c=1 P3:d=0';
+    expect(states(iriw('seq_cst'))).not.toContain(bad);
+    expect(states(iriw('acquire'))).toContain(bad);
+  });
+
+  it('no-thin-air is an option: LB 1/1 is forbidden by default, allowed without it', () => {
+    const t = makeTest({
+      locs: { x: 0, y: 0 },
+      threads: threads([
+        [ld('a', 'x', 'monotonic'), st('y', 1, 'monotonic')],
+        [ld('b', 'y', 'monotonic'), st('x', 1, 'monotonic')],
+      ]),
+    });
+    expect(states(t)).not.toContain('P0:a=1 P1:b=1');
+    expect(states(t, { noThinAir: false })).toContain('P0:a=1 P1:b=1');
+    // Values that justify themselves are never produced, with or without the axiom.
+    const oota = makeTest({
+      locs: { x: 0, y: 0 },
+      threads: threads([
+        [ld('a', 'x', 'monotonic'), st('y', 'a', 'monotonic')],
+        [ld('b', 'y', 'monotonic'), st('x', 'b', 'monotonic')],
+      ]),
+    });
+    expect(states(oota, { noThinAir: false })).toEqual(['P0:a=0 P1:b=0']);
+  });
+
+  it('cmpxchg: success and failure are both explored, with the value deciding which', () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads([
+        [cas('p', 'x', 0, 1), extract('old', 'p', 0), extract('ok', 'p', 1)],
+        [cas('q', 'x', 0, 2), extract('old2', 'q', 0), extract('ok2', 'q', 1)],
+      ]),
+    });
+    // Exactly one wins; the loser reads the winner's value.
+    expect(states(t)).toEqual(['P0:p=0 P1:q=1', 'P0:p=2 P1:q=0']);
+  });
+});
+
+describe('AMDGPU layer: availability, visibility, location order', () => {
+  it('HRF-indirect: hb is transitive across scopes and availability/visibility chains bridge them (Property 5)', () => {
+    const t = makeTest({
+      locs: { x: 0, f: 0, g: 0 },
+      threads: threads(
+        [
+          [st('x', 1), st('f', 1, 'release', { scope: 'workgroup' })],
+          [ld('a', 'f', 'acquire', { scope: 'workgroup' }), st('g', 1, 'release', { scope: 'agent' })],
+          [ld('b', 'g', 'acquire', { scope: 'agent' }), ld('d', 'x')],
+        ],
+        [dev(0, 0, 0, 0), dev(0, 0, 0, 1), dev(0, 0, 1, 0)],
+      ),
+    });
+    const s = states(t, {}, true);
+    expect(s).toContain('P1:a=1 P2:b=1 P2:d=1');
+    expect(s.filter((x) => x.startsWith('P1:a=1 P2:b=1'))).toEqual(['P1:a=1 P2:b=1 P2:d=1']);
+  });
+
+  it('av intrinsics: store-available / load-visible at a scope give the value when scopes are inclusive', () => {
+    const t = (scope: Scope, pl: Placement[]) =>
+      makeTest({
+        locs: { x: 0, f: 0 },
+        threads: threads(
+          [
+            [avst('x', 1, scope), fence('release', { avNone: true }), st('f', 1, 'monotonic')],
+            [ld('a', 'f', 'monotonic'), fence('acquire', { avNone: true }), avld('d', 'x', scope)],
+          ],
+          pl,
+        ),
+      });
+    expect(states(t('agent', [dev(0, 0, 0, 0), dev(0, 0, 1, 0)]))).toEqual([
+      'P1:a=0 P1:d=undef',
+      'P1:a=1 P1:d=1',
+    ]);
+    // Different agents: the agent-scoped av operations are not inclusive: no visibility, undef.
+    expect(states(t('agent', TWO_AGENTS))).toEqual(['P1:a=0 P1:d=undef', 'P1:a=1 P1:d=undef']);
+  });
+
+  it('amdgcn-av none: ordering without MakeAvailable/MakeVisible leaves plain data invisible', () => {
+    const withAv = mp(
+      [fence('release'), st('f', 1, 'monotonic')],
+      [ld('a', 'f', 'monotonic'), fence('acquire')],
+    );
+    const noAv = mp(
+      [fence('release', { avNone: true }), st('f', 1, 'monotonic')],
+      [ld('a', 'f', 'monotonic'), fence('acquire', { avNone: true })],
+    );
+    expect(states(withAv)).toContain('P1:a=1 P1:d=1');
+    expect(states(noAv, {}, true)).toEqual(['P1:a=0 P1:d=undef !race !undef', 'P1:a=1 P1:d=undef !undef']);
+  });
+
+  it('the none mark keeps the access itself store-available (a flag written with it is still seen)', () => {
+    const t = makeTest({
+      locs: { f: 0 },
+      threads: threads([
+        [st('f', 1, 'release', { avNone: true })],
+        [ld('a', 'f', 'acquire', { avNone: true })],
+      ]),
+    });
+    expect(states(t)).toEqual(['P1:a=0', 'P1:a=1']);
+  });
+
+  it('the initial write is in every scope instance: a plain read with no other writes returns it, race-free', () => {
+    const t = makeTest({ locs: { x: 7 }, threads: threads([[ld('a', 'x')], [ld('b', 'x')]]) });
+    expect(states(t, {}, true)).toEqual(['P0:a=7 P1:b=7']);
+  });
+
+  it('an undef-initialised location read before any write returns undef (rule 1)', () => {
+    const t = makeTest({ locs: { x: 'undef' }, threads: threads([[ld('a', 'x', 'monotonic')]]) });
+    expect(states(t, {}, true)).toEqual(['P0:a=undef !undef']);
+  });
+
+  it('LDS exists once per workgroup: the same name in two workgroups is two locations', () => {
+    const t = makeTest({
+      locs: { s: { init: 0, space: 'local' } },
+      threads: threads([[st('s', 1, 'monotonic')], [ld('a', 's', 'monotonic')]], TWO_WG),
+    });
+    expect(states(t, {}, true)).toEqual(['P1:a=0']);
+  });
+
+  it('host threads share only the system scope with the device', () => {
+    const t = makeTest({
+      locs: { x: 0, f: 0 },
+      threads: threads(
+        [
+          [st('x', 1), st('f', 1, 'release', { scope: 'agent' })],
+          [ld('a', 'f', 'acquire', { scope: 'agent' }), ld('d', 'x')],
+        ],
+        [host, dev(0, 0, 0, 0)],
+      ),
+    });
+    expect(states(t)).toEqual(['P1:a=undef P1:d=undef']);
+  });
+
+  it('data dependencies carry values, and undef propagates through arithmetic', () => {
+    const t = makeTest({
+      locs: { x: 0, y: 0 },
+      threads: threads([
+        [ld('a', 'x', 'monotonic'), bin('b', 'add', 'a', 10), st('y', 'b', 'monotonic')],
+        [st('x', 1, 'monotonic'), ld('c', 'y', 'monotonic')],
+      ]),
+    });
+    expect(states(t)).toEqual(['P0:a=0 P1:c=0', 'P0:a=0 P1:c=10', 'P0:a=1 P1:c=0', 'P0:a=1 P1:c=11']);
+  });
+
+  it('value rules, literal by default: a plain write published to two atomic updaters makes their reads undef', () => {
+    const t = makeTest({
+      locs: { x: 0, f: 0 },
+      threads: threads([
+        [st('x', 5), st('f', 1, 'release')],
+        [ld('a', 'f', 'acquire'), rmw('b', 'add', 'x', 1)],
+        [ld('c', 'f', 'acquire'), rmw('d', 'add', 'x', 1)],
+      ]),
+    });
+    const both = (s: string[]) => s.filter((x) => x.includes('P1:a=1') && x.includes('P2:c=1'));
+    expect(both(states(t))).toEqual(['P1:a=1 P1:b=undef P2:c=1 P2:d=undef']);
+    const repaired = both(states(t, { valueRules: 'repaired' }));
+    expect(repaired).toContain('P1:a=1 P1:b=5 P2:c=1 P2:d=6');
+    expect(repaired).toContain('P1:a=1 P1:b=6 P2:c=1 P2:d=5');
+    // The repair does not make the plain write subject to RMW atomicity: both updates may read it.
+    expect(repaired).toContain('P1:a=1 P1:b=5 P2:c=1 P2:d=5');
+  });
+
+  it('racing plain writes leave the final value undef', () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads([[st('x', 1)], [st('x', 2)]]),
+      cond: null,
+    });
+    const e = states(t, {}, true);
+    expect(e.length).toBe(1);
+    expect(e[0]).toContain('!race');
+  });
+
+  it('reports unsupported features as diagnostics', () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads([
+        [
+          {
+            ...(ld('a', 'x', 'monotonic') as Extract<Instr, { kind: 'load' }>),
+            syncscope: { scope: 'agent', oneAs: true },
+          },
+        ],
+      ]),
+    });
+    expect(buildSkeleton(t).diagnostics.map((d) => d.code)).toEqual(['MD003']);
+    void SAME_WAVE;
+  });
+});

@@ -1,0 +1,614 @@
+/**
+ * The AMDGPU memory model as named axioms over one candidate execution.
+ *
+ * Two layers (DESIGN.md, "The AMDGPU model, made precise"):
+ * - the base LLVM layer — scoped synchronises-with with inclusive scopes, HRF-indirect
+ *   happens-before, coherence, RMW atomicity, scoped seq_cst, no-thin-air;
+ * - the AMDGPU layer (spec/amdgpu-memory-model.rst) — availability and visibility operations with
+ *   their scope instances, location order, may-see and the value rules including `undef`.
+ *
+ * A candidate is a skeleton (one per cmpxchg outcome combination) plus an rf choice per read (a
+ * write, or -1 for `undef`) and a coherence order per location (a rank per write). `Workspace`
+ * derives every relation into preallocated bitsets; each axiom reads them and returns a `Witness`
+ * or null. Axioms flagged `monotone` can only go from satisfied to violated as rf edges are added,
+ * so the enumerator checks them on partial candidates to prune.
+ *
+ * No Node APIs here: the web page imports this file.
+ */
+
+import {
+  add,
+  addIdentity,
+  closureInto,
+  composeInto,
+  copyInto,
+  findCycle,
+  has,
+  intersectInto,
+  inverseInto,
+  isAcyclic,
+  isEmpty,
+  isIrreflexive,
+  type Relation,
+  relation,
+  restrictInPlace,
+  unionInto,
+} from '../core/relation.ts';
+import { scopeRank } from '../core/types.ts';
+import { compile, type EvalStatus, Evaluator } from '../events/program.ts';
+import type { Skeleton } from '../events/skeleton.ts';
+import type { EdgeName, ValueRule, Witness } from './types.ts';
+
+export interface ModelOptions {
+  /** `acyclic(po ∪ rf)`; on by default (DESIGN: "No thin air … an option on by default"). */
+  noThinAir: boolean;
+  /**
+   * `literal`: the value rules exactly as the spec states them. `repaired`: rule 2's check leaves
+   * out writes location-ordered before R and before another write R may see (DESIGN, value rules).
+   */
+  valueRules: 'literal' | 'repaired';
+}
+
+export const DEFAULT_OPTIONS: ModelOptions = { noThinAir: true, valueRules: 'literal' };
+
+export type AxiomId =
+  | 'no-thin-air'
+  | 'hb-acyclic'
+  | 'coherence'
+  | 'rmw-atomicity'
+  | 'scoped-sc'
+  | 'co-respects-lo'
+  | 'value-rules'
+  | 'values';
+
+export interface Axiom {
+  id: AxiomId;
+  description: string;
+  /** Needs the AMDGPU layer (availability, visibility, location order). */
+  layer: 'base' | 'amdgpu';
+  /** Can only become violated as rf edges are added: checked on partial candidates. */
+  monotone: boolean;
+  check(ws: Workspace, opts: ModelOptions): Witness | null;
+}
+
+const NO_LEVEL = 6;
+
+/**
+ * Preallocated derivation state for one skeleton. `setCandidate` takes the choices; `deriveBase`
+ * and `deriveAmd` compute the relations the axioms read.
+ */
+export class Workspace {
+  readonly n: number;
+  /** rf source per read event (-1 undef, -2 not chosen yet); unused for other events. */
+  readonly rfSrc: Int32Array;
+  /** Coherence rank per write event within its location (-1 not placed). */
+  readonly coRank: Int32Array;
+
+  // Static, per skeleton.
+  private readonly relHead: Relation; // release op → head write of its release sequence
+  private readonly acqTail: Relation; // read → acquire op it synchronises through
+  private readonly sinclT: Relation;
+  private readonly scRows: Uint32Array;
+
+  // Derived per candidate.
+  readonly rf: Relation;
+  readonly rfA: Relation;
+  readonly co: Relation;
+  readonly mo: Relation;
+  readonly fr: Relation;
+  readonly sw: Relation;
+  readonly hb: Relation;
+  readonly eco: Relation;
+  readonly psc: Relation;
+  /** AV(W, X): X is an availability operation on W. */
+  readonly av: Relation;
+  /** Widest level (scope rank) at which Y makes W visible, `NO_LEVEL` when Y is no visibility op on W. */
+  readonly visLevel: Int8Array;
+  /** lo(W, Y), with both halves of an RMW counted as one access. */
+  readonly lo: Relation;
+  /** Scratch relations for axioms. */
+  readonly s1: Relation;
+  readonly s2: Relation;
+  /** Number of seq_cst events. */
+  readonly scCount: number;
+  private readonly t1: Relation;
+  private readonly t2: Relation;
+  private readonly t3: Relation;
+  readonly evaluator: Evaluator;
+  evalStatus: EvalStatus = 'ok';
+
+  constructor(readonly sk: Skeleton) {
+    const n = sk.n;
+    this.n = n;
+    this.rfSrc = new Int32Array(n).fill(-2);
+    this.coRank = new Int32Array(n).fill(-1);
+    const mk = () => relation(n);
+    this.rf = mk();
+    this.rfA = mk();
+    this.co = mk();
+    this.mo = mk();
+    this.fr = mk();
+    this.sw = mk();
+    this.hb = mk();
+    this.eco = mk();
+    this.psc = mk();
+    this.av = mk();
+    this.lo = mk();
+    this.s1 = mk();
+    this.s2 = mk();
+    this.scCount = sk.events.filter((e) => e.sc).length;
+    this.t1 = mk();
+    this.t2 = mk();
+    this.t3 = mk();
+    this.visLevel = new Int8Array(n * n);
+    this.sinclT = mk();
+    inverseInto(this.sinclT, sk.sincl);
+    this.scRows = sk.sets.sc;
+
+    // [RelW] ∪ [RelF];po;[AtomicW]   (C++ release sequences headed by a write or a fence)
+    this.relHead = mk();
+    // [AcqR] ∪ [AtomicR];po;[AcqF]
+    this.acqTail = mk();
+    for (const e of sk.events) {
+      if (e.kind === 'write' && e.release) add(this.relHead, e.id, e.id);
+      if (e.kind === 'read' && e.acquire) add(this.acqTail, e.id, e.id);
+    }
+    for (const a of sk.events) {
+      for (const b of sk.events) {
+        if (!has(sk.po, a.id, b.id)) continue;
+        if (a.kind === 'fence' && a.release && b.kind === 'write' && b.atomic) add(this.relHead, a.id, b.id);
+        if (a.kind === 'read' && a.atomic && b.kind === 'fence' && b.acquire) add(this.acqTail, a.id, b.id);
+      }
+    }
+    this.evaluator = new Evaluator(sk, compile(sk));
+  }
+
+  /** Copies a complete or partial candidate in. */
+  setCandidate(rfSrc: Int32Array, coRank: Int32Array): void {
+    this.rfSrc.set(rfSrc);
+    this.coRank.set(coRank);
+  }
+
+  /** rf, co, mo, fr, sw, hb, eco from the current choices. */
+  deriveBase(): void {
+    const { sk, rf, rfA, co, mo, fr, sw, hb, eco, t1, t2 } = this;
+    rf.bits.fill(0);
+    for (const r of sk.reads) {
+      const s = this.rfSrc[r]!;
+      if (s >= 0) add(rf, s, r);
+    }
+    // spec (DESIGN): every rf edge on a synchronisation path goes between atomics with incl.
+    intersectInto(rfA, rf, sk.ai);
+    co.bits.fill(0);
+    for (const ws of sk.writesByLoc) {
+      for (const a of ws) {
+        const ra = this.coRank[a]!;
+        if (ra < 0) continue;
+        for (const b of ws) {
+          const rb = this.coRank[b]!;
+          if (rb > ra) add(co, a, b);
+        }
+      }
+    }
+    intersectInto(mo, co, sk.ai);
+    // fr = rf⁻¹ ; mo over same-location atomic pairs with incl.
+    inverseInto(t1, rfA);
+    composeInto(fr, t1, mo);
+    intersectInto(fr, fr, sk.ai);
+
+    // Release sequence: (rfA ; rmw)*, then sw = relHead ; rs ; rfA ; acqTail, kept where incl(A, B).
+    composeInto(t1, rfA, sk.rmw);
+    closureInto(t1, t1);
+    addIdentity(t1);
+    composeInto(t2, this.relHead, t1);
+    composeInto(t1, t2, rfA);
+    composeInto(sw, t1, this.acqTail);
+    intersectInto(sw, sw, sk.incl);
+
+    // hb = (po ∪ init ∪ sw)+, transitive across scopes (spec: amdgpu-usage "Memory Scopes",
+    // "happens-before relation is transitive over the synchonizes-with relation independent of scope").
+    if (isEmpty(sw)) copyInto(hb, sk.hbBase);
+    else {
+      unionInto(hb, sk.hbBase, sw);
+      closureInto(hb, hb);
+    }
+
+    unionInto(eco, rfA, mo);
+    unionInto(eco, eco, fr);
+    closureInto(eco, eco);
+  }
+
+  /** psc = ([SC] ; (hb ∪ hb? ; eco ; hb?) ; [SC]) ∩ incl, without the identity. */
+  derivePsc(): Relation {
+    const { hb, eco, psc, t1, t2, sk } = this;
+    copyInto(t1, hb);
+    addIdentity(t1);
+    composeInto(t2, t1, eco);
+    composeInto(psc, t2, t1);
+    unionInto(psc, psc, hb);
+    restrictInPlace(psc, this.scRows, this.scRows);
+    intersectInto(psc, psc, sk.incl);
+    for (let i = 0; i < this.n; i++) psc.bits[i * psc.w + (i >>> 5)]! &= ~(1 << (i & 31));
+    return psc;
+  }
+
+  /** Availability, visibility and location order (needs `deriveBase`). */
+  deriveAmd(): void {
+    const { sk, av, hb, lo, n, visLevel, t3 } = this;
+    const ev = sk.events;
+    const w = av.w;
+    // t3 = hb ∩ sincl restricted to MakeAvailable targets: Z hb X with X in Z's scope instance.
+    intersectInto(t3, hb, sk.sincl);
+    const ma = sk.sets.makeAvailable;
+    for (let i = 0; i < n; i++) for (let m = 0; m < w; m++) t3.bits[i * w + m]! &= ma[m]!;
+
+    av.bits.fill(0);
+    for (const W of sk.writes) {
+      const e = ev[W]!;
+      // spec: "X is W itself, and W is a store-available operation"
+      if (e.storeAvailable) add(av, W, W);
+      // spec: "X is a MakeAvailable operation that follows W in program order"
+      for (let m = 0; m < w; m++) av.bits[W * w + m]! |= sk.po.bits[W * w + m]! & ma[m]!;
+      // spec: "X is a MakeAvailable operation whose scope instance includes W, and there is an
+      // availability operation Z on W such that Z happens-before X, and Z's scope instance includes X."
+      for (;;) {
+        let changed = false;
+        for (let z = 0; z < n; z++) {
+          if (!has(av, W, z)) continue;
+          for (let m = 0; m < w; m++) {
+            const nw = t3.bits[z * w + m]! & this.sinclT.bits[W * w + m]! & ~av.bits[W * w + m]!;
+            if (nw !== 0) {
+              av.bits[W * w + m]! |= nw;
+              changed = true;
+            }
+          }
+        }
+        if (!changed) break;
+      }
+    }
+
+    // Visibility (spec: "Visibility Operation"). Level = scope rank of the widest instance, anchored
+    // at Y's thread, in which Y makes W visible (it also does in every narrower one containing Y).
+    visLevel.fill(NO_LEVEL);
+    const T = sk.threadCount;
+    for (const W of sk.writes) {
+      const locW = ev[W]!.loc;
+      const base = W * n;
+      for (const Y of ev) {
+        if (Y.thread < 0 || Y.scope === null) continue;
+        const eligible = (Y.kind === 'read' && Y.loadVisible && Y.loc === locW) || Y.makeVisible;
+        if (!eligible) continue;
+        const ry = scopeRank(Y.scope);
+        let best = NO_LEVEL;
+        // Clause 1: an availability op X on W with X hb Y and inclusive scopes; level = common scope.
+        for (let x = 0; x < n; x++) {
+          if (!has(av, W, x) || !has(hb, x, Y.id) || !has(sk.incl, x, Y.id)) continue;
+          const lvl = Math.max(scopeRank(ev[x]!.scope!), ry);
+          if (lvl < best) best = lvl;
+        }
+        visLevel[base + Y.id] = best;
+      }
+      // Clause 2: a visibility op X on W with X hb Y, Y in X's visibility instance S1, X in Y's
+      // instance S2; level = that of S1 ∩ S2. Iterate to a fixpoint (levels only widen).
+      for (;;) {
+        let changed = false;
+        for (const X of ev) {
+          const lx = visLevel[base + X.id]!;
+          if (lx === NO_LEVEL) continue;
+          for (const Y of ev) {
+            if (Y.thread < 0 || Y.scope === null || Y.id === X.id) continue;
+            const eligible = (Y.kind === 'read' && Y.loadVisible && Y.loc === locW) || Y.makeVisible;
+            if (!eligible || !has(hb, X.id, Y.id)) continue;
+            if (lx > sk.share[X.thread * T + Y.thread]!) continue; // Y not in S1
+            if (!has(sk.sincl, Y.id, X.id)) continue; // X not in S2
+            const lvl = Math.max(lx, scopeRank(Y.scope));
+            if (lvl < visLevel[base + Y.id]!) {
+              visLevel[base + Y.id] = lvl;
+              changed = true;
+            }
+          }
+        }
+        if (!changed) break;
+      }
+    }
+
+    // Location order (spec: "Location Order"): exactly the three clauses, not closed transitively.
+    lo.bits.fill(0);
+    for (const W of sk.writes) {
+      const e = ev[W]!;
+      const sameLoc = sk.writesByLoc[e.loc]!;
+      const readsHere = sk.readsByLoc[e.loc]!;
+      if (e.kind === 'init') {
+        // spec: the initial write is "location-ordered before any other read or write to that same location".
+        for (const y of sameLoc) if (y !== W) add(lo, W, y);
+        for (const y of readsHere) add(lo, W, y);
+        continue;
+      }
+      for (const y of sameLoc) {
+        if (y === W) continue;
+        // spec: "W is program-ordered before Y"
+        if (has(sk.po, W, y)) {
+          add(lo, W, y);
+          continue;
+        }
+        // spec: "an availability operation Z on W such that Z happens-before W1, and W1 is included
+        // in Z's scope instance"
+        for (let z = 0; z < n; z++) {
+          if (has(av, W, z) && has(hb, z, y) && has(sk.sincl, z, y)) {
+            add(lo, W, y);
+            break;
+          }
+        }
+      }
+      for (const r of readsHere) {
+        if (has(sk.po, W, r)) {
+          add(lo, W, r);
+          continue;
+        }
+        // spec: "a visibility operation Z on write W such that Z is R itself, or Z precedes R in program order"
+        if (visLevel[W * n + r]! < NO_LEVEL) {
+          add(lo, W, r);
+          continue;
+        }
+        for (let z = 0; z < n; z++) {
+          if (visLevel[W * n + z]! < NO_LEVEL && has(sk.po, z, r)) {
+            add(lo, W, r);
+            break;
+          }
+        }
+      }
+    }
+    // DESIGN: an RMW is after W when either the write clause or the read clause holds.
+    for (const W of sk.writes) {
+      for (const r of sk.reads) {
+        const u = ev[r]!.rmw;
+        if (u < 0 || u === W) continue;
+        if (has(lo, W, r) || has(lo, W, u)) {
+          add(lo, W, r);
+          add(lo, W, u);
+        }
+      }
+    }
+  }
+
+  /** The writes read `r` may see (spec: "R may see any write to the same byte, except: …"). */
+  maySee(r: number, out: number[]): number[] {
+    const { sk, lo, hb } = this;
+    out.length = 0;
+    const loc = sk.events[r]!.loc;
+    const ws = sk.writesByLoc[loc]!;
+    for (const w1 of ws) {
+      // spec: "If a read R happens-before a write W3, then R may not see W3."
+      if (has(hb, r, w1)) continue;
+      // spec: "If a write W1 is location-ordered before a write W2, and W2 is location-ordered
+      // before a read R, then R may not see W1."
+      let hidden = false;
+      for (const w2 of ws) {
+        if (w2 !== w1 && has(lo, w1, w2) && has(lo, w2, r)) {
+          hidden = true;
+          break;
+        }
+      }
+      if (!hidden) out.push(w1);
+    }
+    return out;
+  }
+
+  /**
+   * Which value rule applies to read `r` and what it allows: `{ rule, allowed }` where `allowed`
+   * lists the writes it may return, or is empty when it returns undef.
+   */
+  valueRule(r: number, opts: ModelOptions, maySee: number[]): { rule: ValueRule; allowed: number[] } {
+    const { sk, lo } = this;
+    let anyLo = false;
+    for (const w of sk.writesByLoc[sk.events[r]!.loc]!) if (has(lo, w, r)) anyLo = true;
+    // spec: "If no write is location-ordered before a read R, then R returns undef."
+    if (!anyLo) return { rule: 1, allowed: [] };
+    // spec: "if the set consisting of R and all writes that R may see contains only atomic
+    // operations with inclusive scopes, then R returns the value written by one of those writes."
+    let checked = maySee;
+    if (opts.valueRules === 'repaired') {
+      checked = maySee.filter((w) => !(has(lo, w, r) && maySee.some((w2) => w2 !== w && has(lo, w, w2))));
+    }
+    let allAtomicIncl = sk.events[r]!.atomic;
+    for (let i = 0; allAtomicIncl && i < checked.length; i++) {
+      const a = checked[i]!;
+      if (!has(sk.ai, r, a)) allAtomicIncl = false;
+      for (let j = i + 1; allAtomicIncl && j < checked.length; j++)
+        if (!has(sk.ai, a, checked[j]!)) allAtomicIncl = false;
+    }
+    if (allAtomicIncl && maySee.length > 0) return { rule: 2, allowed: maySee };
+    // spec: "Otherwise, if R may see some write that is not location-ordered before R, then R returns undef."
+    if (maySee.some((w) => !has(lo, w, r))) return { rule: 3, allowed: [] };
+    // spec: "Otherwise, if R may see exactly one write W, then R returns the value written by W."
+    if (maySee.length === 1) return { rule: 4, allowed: maySee };
+    // spec: "Otherwise, R returns undef."
+    return { rule: 5, allowed: [] };
+  }
+}
+
+function cycleWitness(r: Relation, parts: [EdgeName, Relation][]): Witness {
+  const c = findCycle(r) ?? [];
+  const edges = c.map((a, k) => {
+    const b = c[(k + 1) % c.length]!;
+    const part = parts.find(([, rel]) => has(rel, a, b));
+    return part ? part[0] : ('hb' as EdgeName);
+  });
+  return { kind: 'cycle', events: c, edges };
+}
+
+const seen: number[] = [];
+
+/** The model: axioms in the order they are checked (cheap and most explanatory first). */
+export const AMDGPU_AXIOMS: readonly Axiom[] = [
+  {
+    id: 'no-thin-air',
+    description: 'acyclic(po ∪ rf): no read depends on a write that depends on it',
+    layer: 'base',
+    monotone: true,
+    check(ws, opts) {
+      if (!opts.noThinAir) return null;
+      const s = ws.s1;
+      unionInto(s, ws.sk.po, ws.rf);
+      if (isAcyclic(s)) return null;
+      return cycleWitness(s, [
+        ['po', ws.sk.po],
+        ['rf', ws.rf],
+      ]);
+    },
+  },
+  {
+    id: 'hb-acyclic',
+    description: 'happens-before is irreflexive',
+    layer: 'base',
+    monotone: true,
+    check(ws) {
+      if (isIrreflexive(ws.hb)) return null;
+      const s = ws.s1;
+      unionInto(s, ws.sk.hbBase, ws.sw);
+      return cycleWitness(s, [
+        ['po', ws.sk.hbBase],
+        ['sw', ws.sw],
+      ]);
+    },
+  },
+  {
+    id: 'coherence',
+    description: 'acyclic(hb ∪ rf ∪ mo ∪ fr) over same-location atomic accesses with inclusive scopes',
+    layer: 'base',
+    monotone: true,
+    check(ws) {
+      const s = ws.s1;
+      intersectInto(s, ws.hb, ws.sk.ai);
+      const hbl = ws.s2;
+      copyInto(hbl, s);
+      unionInto(s, s, ws.rfA);
+      unionInto(s, s, ws.mo);
+      unionInto(s, s, ws.fr);
+      if (isAcyclic(s)) return null;
+      return cycleWitness(s, [
+        ['rf', ws.rfA],
+        ['mo', ws.mo],
+        ['fr', ws.fr],
+        ['hb', hbl],
+      ]);
+    },
+  },
+  {
+    id: 'rmw-atomicity',
+    description: 'no write inclusive with both lies in mo between an RMW and the write it reads',
+    layer: 'base',
+    monotone: true,
+    check(ws) {
+      const { sk } = ws;
+      for (const r of sk.reads) {
+        const u = sk.events[r]!.rmw;
+        const src = ws.rfSrc[r]!;
+        if (u < 0 || src < 0 || !has(ws.rfA, src, r)) continue;
+        for (const x of sk.writesByLoc[sk.events[r]!.loc]!) {
+          if (has(ws.mo, src, x) && has(ws.mo, x, u))
+            return { kind: 'rmw', read: r, write: u, source: src, between: x };
+        }
+      }
+      return null;
+    },
+  },
+  {
+    id: 'scoped-sc',
+    description: 'acyclic(psc): seq_cst events with inclusive scopes, related by hb ∪ hb?;eco;hb?',
+    layer: 'base',
+    monotone: true,
+    check(ws) {
+      if (ws.scCount < 2) return null;
+      const psc = ws.derivePsc();
+      if (isAcyclic(psc)) return null;
+      return cycleWitness(psc, [['psc', psc]]);
+    },
+  },
+  {
+    id: 'co-respects-lo',
+    description: 'coherence order agrees with location order between writes',
+    layer: 'amdgpu',
+    monotone: true,
+    check(ws) {
+      const { sk } = ws;
+      for (const ws2 of sk.writesByLoc) {
+        for (const a of ws2)
+          for (const b of ws2)
+            if (a !== b && has(ws.lo, a, b) && has(ws.co, b, a))
+              return { kind: 'lo-co', first: a, second: b };
+      }
+      return null;
+    },
+  },
+  {
+    id: 'value-rules',
+    description: 'every read returns what the value rules allow: a write it may see, or undef',
+    layer: 'amdgpu',
+    monotone: false,
+    check(ws, opts) {
+      for (const r of ws.sk.reads) {
+        const ms = ws.maySee(r, seen);
+        const { rule, allowed } = ws.valueRule(r, opts, ms);
+        const c = ws.rfSrc[r]!;
+        const ok = allowed.length === 0 ? c === -1 : allowed.includes(c);
+        if (!ok) {
+          const locBefore = ws.sk.writesByLoc[ws.sk.events[r]!.loc]!.filter((w) => has(ws.lo, w, r));
+          return { kind: 'value', read: r, rule, chosen: c, maySee: [...ms], locBefore };
+        }
+      }
+      return null;
+    },
+  },
+  {
+    id: 'values',
+    description: 'register values are well defined and agree with the cmpxchg outcomes assumed',
+    layer: 'amdgpu',
+    monotone: false,
+    check(ws) {
+      ws.evalStatus = ws.evaluator.run(ws.rfSrc);
+      if (ws.evalStatus === 'cas-mismatch') return { kind: 'cas', read: ws.evaluator.mismatch };
+      if (ws.evalStatus === 'cycle') return { kind: 'value-cycle' };
+      return null;
+    },
+  },
+];
+
+/** Result of checking one complete candidate. */
+export interface Verdict {
+  consistent: boolean;
+  axiom: AxiomId | null;
+  witness: Witness | null;
+}
+
+/**
+ * Checks a complete candidate already loaded into `ws`: derives everything and returns the first
+ * violated axiom. On success the evaluator holds the register and write values.
+ */
+export function checkCandidate(
+  ws: Workspace,
+  opts: ModelOptions,
+  axioms: readonly Axiom[] = AMDGPU_AXIOMS,
+): Verdict {
+  ws.deriveBase();
+  let amd = false;
+  for (const a of axioms) {
+    if (a.layer === 'amdgpu' && !amd) {
+      ws.deriveAmd();
+      amd = true;
+    }
+    const w = a.check(ws, opts);
+    if (w) return { consistent: false, axiom: a.id, witness: w };
+  }
+  return { consistent: true, axiom: null, witness: null };
+}
+
+/** Checks only the monotone base axioms (for pruning partial candidates). */
+export function checkPartial(ws: Workspace, opts: ModelOptions): boolean {
+  ws.deriveBase();
+  for (const a of AMDGPU_AXIOMS) {
+    if (a.layer !== 'base' || !a.monotone) continue;
+    if (a.check(ws, opts)) return false;
+  }
+  return true;
+}
