@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { stateStrings } from '../models/testutil.ts';
+import { type Collector, enumerate } from './enumerate.ts';
+import { arbTest } from './gen.ts';
+import { referenceEnumerate } from './reference.ts';
+
+function withCounts(c: Collector): string[] {
+  const labels = stateStrings(c, true);
+  const counts = new Map<string, number>();
+  for (const s of c.states.values()) {
+    const k = stateStrings({ ...c, states: new Map([['k', s]]) } as Collector, true)[0]!;
+    counts.set(k, s.count);
+  }
+  return labels.map((l) => `${l} ×${counts.get(l)}`);
+}
+
+describe('optimised enumerator against the brute-force reference', () => {
+  it('same final states, counts and flags on random small tests', () => {
+    fc.assert(
+      fc.property(arbTest(), (t) => {
+        const fast = enumerate(t);
+        const ref = referenceEnumerate(t);
+        expect(withCounts(fast.collector)).toEqual(withCounts(ref.collector));
+        expect(fast.stats.consistent).toBe(ref.collector.executions);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('also with cmpxchg, av intrinsics and amdgcn-av none', () => {
+    fc.assert(
+      fc.property(arbTest({ exotic: true, maxInstrs: 4 }), (t) => {
+        const fast = enumerate(t);
+        const ref = referenceEnumerate(t);
+        expect(withCounts(fast.collector)).toEqual(withCounts(ref.collector));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('also with no-thin-air off and the repaired value rules', () => {
+    fc.assert(
+      fc.property(arbTest({ maxInstrs: 4 }), fc.boolean(), (t, repaired) => {
+        const model = {
+          noThinAir: false,
+          valueRules: repaired ? ('repaired' as const) : ('literal' as const),
+        };
+        const fast = enumerate(t, { model });
+        const ref = referenceEnumerate(t, model);
+        expect(withCounts(fast.collector)).toEqual(withCounts(ref.collector));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
