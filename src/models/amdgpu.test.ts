@@ -281,6 +281,18 @@ describe('AMDGPU layer: availability, visibility, location order', () => {
     expect(states(t, {}, true)).toEqual(['P0:a=undef !undef']);
   });
 
+  it('rule 1 is literal: on an undef-initialised location, an atomic read no write happens-before returns undef', () => {
+    const t = makeTest({
+      locs: { y: 'undef' },
+      threads: threads(
+        [[rmw('a', 'add', 'y', 1, 'seq_cst')], [st('y', 1, 'seq_cst'), ld('b', 'y', 'seq_cst')]],
+        SAME_WAVE,
+      ),
+    });
+    // Not sequentially consistent: the RMW is coherence-after the store yet reads undef.
+    expect(states(t)).toContain('P0:a=undef P1:b=undef');
+  });
+
   it('LDS exists once per workgroup: the same name in two workgroups is two locations', () => {
     const t = makeTest({
       locs: { s: { init: 0, space: 'local' } },
@@ -356,6 +368,5 @@ describe('AMDGPU layer: availability, visibility, location order', () => {
       ]),
     });
     expect(buildSkeleton(t).diagnostics.map((d) => d.code)).toEqual(['MD003']);
-    void SAME_WAVE;
   });
 });
