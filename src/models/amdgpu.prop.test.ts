@@ -66,11 +66,9 @@ const pick = (t: Test) =>
 function scStates(t: Test): string[] {
   const out = new Set<string>();
   const labels: [number, string][] = [];
-  t.threads.forEach((th, a) =>
-    th.body.forEach((i) => {
-      if ((i.kind === 'load' || i.kind === 'rmw') && i.dst) labels.push([a, i.dst]);
-    }),
-  );
+  t.threads.forEach((th, a) => {
+    for (const i of th.body) if ((i.kind === 'load' || i.kind === 'rmw') && i.dst) labels.push([a, i.dst]);
+  });
   const go = (pc: number[], mem: Map<string, number>, regs: Map<string, number>[]) => {
     let moved = false;
     t.threads.forEach((th, a) => {
