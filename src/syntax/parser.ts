@@ -816,7 +816,8 @@ class Parser {
   /** `, align N`, `, !nontemporal !0`, `, !mmra !{…}` … up to the end of the line. */
   private skipAttachments(c: Cursor, instr: PendingMeta['instr'] | null): void {
     while (!c.atEnd()) {
-      c.expectPunct(',');
+      if (c.peek().text !== ',') this.trailing(c.peek());
+      c.next();
       const t = c.next();
       if (t.kind === 'ident' && t.text === 'align') {
         const n = c.next();
@@ -1206,7 +1207,11 @@ class Parser {
     }
     if (this.condition) throw new LineError(diag('LT2019', q.span));
     const cond = this.parseOr(c);
-    if (!c.atEnd()) this.trailing(c.peek());
+    if (!c.atEnd()) {
+      const t = c.peek();
+      if (this.startsCondition([t])) throw new LineError(diag('LT2019', t.span));
+      this.trailing(t);
+    }
     this.condition = { quantifier, cond, span: q.span };
   }
 
