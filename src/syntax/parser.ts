@@ -34,7 +34,7 @@ import {
   type Test,
   type Thread,
 } from '../core/types.ts';
-import { type Diagnostic, type DiagnosticCode, diag, hasErrors } from './diagnostics.ts';
+import { type Diagnostic, diag, hasErrors } from './diagnostics.ts';
 import { type Line, lex, type Token } from './lexer.ts';
 import { checkTest, type LocUse } from './validate.ts';
 
@@ -573,7 +573,7 @@ class Parser {
         const type = this.parseType(c);
         c.expectPunct(',');
         const ptr = this.parsePtr(c, 'read');
-        const { syncscope, ordering } = this.parseAtomicSuffix(c, atomic, 'load', op);
+        const { syncscope, ordering } = this.parseAtomicSuffix(c, atomic, 'load');
         const instr: Instr = {
           kind: 'load',
           dst: name,
@@ -597,7 +597,7 @@ class Parser {
         const value = this.parseOperand(c);
         c.expectPunct(',');
         const ptr = this.parsePtr(c, 'write');
-        const { syncscope, ordering } = this.parseAtomicSuffix(c, atomic, 'store', op);
+        const { syncscope, ordering } = this.parseAtomicSuffix(c, atomic, 'store');
         const instr: Instr = {
           kind: 'store',
           type,
@@ -624,7 +624,7 @@ class Parser {
         const type = this.parseType(c);
         const value = this.parseOperand(c);
         const syncscope = this.parseSyncScope(c);
-        const ordering = this.parseOrdering(c, 'atomicrmw', op);
+        const ordering = this.parseOrdering(c, 'atomicrmw');
         const instr: Instr = {
           kind: 'rmw',
           dst: dst?.text ?? null,
@@ -653,8 +653,8 @@ class Parser {
         this.parseType(c);
         const desired = this.parseOperand(c);
         const syncscope = this.parseSyncScope(c);
-        const success = this.parseOrdering(c, 'cmpxchg success', op);
-        const failure = this.parseOrdering(c, 'cmpxchg failure', op);
+        const success = this.parseOrdering(c, 'cmpxchg success');
+        const failure = this.parseOrdering(c, 'cmpxchg failure');
         const instr: Instr = {
           kind: 'cmpxchg',
           dst: dst?.text ?? null,
@@ -677,7 +677,7 @@ class Parser {
       case 'fence': {
         this.noDst(dst, 'fence');
         const syncscope = this.parseSyncScope(c);
-        const ordering = this.parseOrdering(c, 'fence', op);
+        const ordering = this.parseOrdering(c, 'fence');
         const instr: Instr = { kind: 'fence', ordering, syncscope, avNone: false, span };
         this.skipAttachments(c, instr);
         return instr;
@@ -758,11 +758,10 @@ class Parser {
     c: Cursor,
     atomic: boolean,
     site: 'load' | 'store',
-    op: Token,
   ): { syncscope: SyncScope; ordering: Ordering } {
     if (atomic) {
       const syncscope = this.parseSyncScope(c);
-      return { syncscope, ordering: this.parseOrdering(c, site, op) };
+      return { syncscope, ordering: this.parseOrdering(c, site) };
     }
     const t = c.peek();
     if (t.kind === 'ident' && (t.text === 'syncscope' || (ORDERINGS as readonly string[]).includes(t.text))) {
@@ -789,7 +788,7 @@ class Parser {
     return parsed;
   }
 
-  private parseOrdering(c: Cursor, site: OrderingSite, op: Token): Ordering {
+  private parseOrdering(c: Cursor, site: OrderingSite): Ordering {
     const t = c.peek();
     if (t.kind !== 'ident' || t.text === 'align') {
       throw new LineError(
@@ -809,7 +808,6 @@ class Parser {
         diag('LT3001', t.span, { instr: site, ordering: t.text, allowed: allowed.join(', ') }),
       );
     }
-    void op;
     return t.text as Ordering;
   }
 
@@ -910,7 +908,7 @@ class Parser {
         break;
       }
       default: {
-        const b = this.parseBarrierCall(name, args, dst, callee, argErr, span);
+        const b = this.parseBarrierCall(name, args, dst, argErr, span);
         if (!b) throw new LineError(diag('LT2012', callee.span, { name }));
         instr = b;
       }
@@ -923,7 +921,6 @@ class Parser {
     name: string,
     args: CallArg[],
     dst: Token | null,
-    callee: Token,
     argErr: (e: string) => never,
     span: Span,
   ): BarrierInstr | null {
@@ -1000,7 +997,6 @@ class Parser {
         if (args.length !== 1) argErr('ptr addrspace(3) @bar');
         return { ...base, op: 'join', object: obj(args[0], 'ptr addrspace(3) @bar') };
       default:
-        void callee;
         return null;
     }
   }
@@ -1409,9 +1405,8 @@ class Cursor {
   expectPunct(p: string): void {
     const t = this.toks[this.i];
     if (!t || t.text !== p || (t.kind !== 'punct' && t.kind !== 'op')) {
-      const code: DiagnosticCode = 'LT2003';
       throw new LineError(
-        diag(code, t ? t.span : this.endSpan(), { expected: `'${p}'`, found: describe(t) }),
+        diag('LT2003', t ? t.span : this.endSpan(), { expected: `'${p}'`, found: describe(t) }),
       );
     }
     this.i++;
