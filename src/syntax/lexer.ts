@@ -14,7 +14,7 @@ export type TokenKind =
   | 'metaString' // !"amdgcn-av" (text is the string's content)
   | 'string' // "…" (text is the content)
   | 'int' // 42, -1, 0x10 (text as written)
-  | 'punct' // ( ) { } [ ] , = : < > @ * ~
+  | 'punct' // ( ) { } [ ] , = : < > @ * ~ #
   | 'op'; // /\ \/ == != <>
 
 export interface Token {
@@ -38,7 +38,7 @@ const IDENT_START = /[A-Za-z_]/;
 const IDENT_CHAR = /[A-Za-z0-9_.\-$+]/;
 const NAME_CHAR = /[A-Za-z0-9_.\-$]/;
 const DIGIT = /[0-9]/;
-const PUNCT = '(){}[],=:<>@*~';
+const PUNCT = '(){}[],=:<>@*~#';
 
 /** Splits `text` into lines and lexes each; lexical errors are reported and the rest of the line skipped. */
 export function lex(text: string, file: string): { lines: Line[]; diagnostics: Diagnostic[] } {

@@ -171,6 +171,23 @@ P2 {
     expect(stripSpans(again)).toEqual(stripSpans(t));
   });
 
+  it('skips the parts of a pasted LLVM module that carry nothing for a litmus test', () => {
+    const t = ok(`AMDGPU pasted
+target triple = "amdgcn-amd-amdhsa"
+source_filename = "k.cl"
+declare void @llvm.amdgcn.s.barrier()
+attributes #0 = { nounwind }
+@x = addrspace(1) global i32 0
+P0 {
+entry:
+  store atomic i32 1, ptr addrspace(1) @x syncscope("agent") release, align 4
+  call void @llvm.amdgcn.s.barrier() #0
+  ret void
+}
+`);
+    expect(t.threads[0]!.body.map((i) => i.kind)).toEqual(['store', 'barrier']);
+  });
+
   it('accepts a condition spread over several lines and herd-style register names', () => {
     const t = ok(oneThread('  %r0 = load i32, ptr @x', 'exists\n  (P0:r0 == 0\n   /\\ 0:%r0 = 0)\n'));
     expect(t.condition?.cond).toMatchObject({
@@ -183,7 +200,7 @@ P2 {
 /** [name, text, expected code, line, col] — one row per error kind. */
 const ERRORS: [string, string, DiagnosticCode, number, number][] = [
   ['unterminated string', 'AMDGPU T\n"abc\n', 'LT1001', 2, 1],
-  ['unexpected character', oneThread('  store i32 1, ptr @x #'), 'LT1002', 9, 23],
+  ['unexpected character', oneThread('  store i32 1, ptr @x ^'), 'LT1002', 9, 23],
   ['missing header', '@x = global i32 0\nP0 {\n}\n', 'LT2001', 1, 1],
   ['unsupported arch', 'PTX T\n', 'LT2002', 1, 1],
   ['missing comma', oneThread('  store i32 1 ptr @x'), 'LT2003', 9, 15],

@@ -163,10 +163,12 @@ class Parser {
             current = null;
             continue;
           }
+          if (isPastedNoise(toks, 'body')) continue;
           const instr = this.parseInstrLine(new Cursor(toks, line, this.file));
           current.body.push(instr);
           continue;
         }
+        if (isPastedNoise(toks, 'top')) continue;
         if (first.kind === 'ident' && first.text === 'expect') {
           this.parseExpect(line);
           continue;
@@ -875,6 +877,11 @@ class Parser {
           throw new LineError(diag('LT2003', sep.span, { expected: "',' or ')'", found: describe(sep) }));
       }
     } else c.next();
+    // Function attribute groups of a pasted call (`… ) #0`) carry nothing for the model.
+    while (c.peek().text === '#' && c.peek().kind === 'punct') {
+      c.next();
+      c.next();
+    }
     const name = callee.text;
     const argErr = (expected: string): never => {
       throw new LineError(
@@ -1321,6 +1328,19 @@ const INSTR_WORDS = new Set([
 ]);
 function isInstrWord(w: string): boolean {
   return INSTR_WORDS.has(w);
+}
+
+/**
+ * Lines of a pasted LLVM module that carry nothing for a litmus test and are skipped: at top level
+ * `target …`, `source_filename`, `declare …`, `attributes #N = …`; in a thread body `ret void`
+ * and basic-block labels (`entry:`).
+ */
+function isPastedNoise(toks: Token[], where: 'top' | 'body'): boolean {
+  const f = toks[0]!;
+  if (f.kind !== 'ident' && !(f.kind === 'int' && where === 'body')) return false;
+  if (where === 'top') return ['target', 'source_filename', 'declare', 'attributes'].includes(f.text);
+  if (f.text === 'ret' && (toks.length === 1 || (toks.length === 2 && toks[1]!.text === 'void'))) return true;
+  return toks.length === 2 && toks[1]!.kind === 'punct' && toks[1]!.text === ':';
 }
 
 function describe(t: Token | undefined): string {
