@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerDemo } from './demo.ts';
 import { registerParse } from './parse.ts';
+import { registerRun } from './run.ts';
 import { CliExit, commandLineDiagnostic, reportInternalError } from './shared.ts';
 
 const program = new Command();
@@ -17,6 +18,7 @@ program
   .configureOutput({ writeErr: () => {} });
 
 registerParse(program);
+registerRun(program);
 registerDemo(program);
 
 try {

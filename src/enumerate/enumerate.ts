@@ -18,6 +18,7 @@ import {
   checkPartial,
   DEFAULT_OPTIONS,
   type ModelOptions,
+  type Verdict,
   Workspace,
 } from '../models/amdgpu.ts';
 import {
@@ -87,6 +88,13 @@ export interface EnumerateOptions {
   maxExecutions: number;
   /** Stop after this many milliseconds. */
   timeoutMs: number;
+  /**
+   * `filtered`: rf domains leave out writes po-after the read and undef where the value rules can
+   * never give it (both always forbidden). `all`: every same-location write and undef (for --explain).
+   */
+  domains: 'filtered' | 'all';
+  /** Called for every complete candidate the model rejects (with the workspace still loaded). */
+  onReject: ((ws: Workspace, verdict: Verdict, variant: number) => void) | null;
 }
 
 export const DEFAULT_ENUMERATE: EnumerateOptions = {
@@ -94,6 +102,8 @@ export const DEFAULT_ENUMERATE: EnumerateOptions = {
   prune: true,
   maxExecutions: Number.POSITIVE_INFINITY,
   timeoutMs: Number.POSITIVE_INFINITY,
+  domains: 'filtered',
+  onReject: null,
 };
 
 export type StopReason = 'done' | 'max-executions' | 'timeout' | 'interrupted';
@@ -169,7 +179,7 @@ export function prepareVariant(test: Test, v: number, errors?: ObservableError[]
 
 /**
  * Processes a complete candidate loaded in `ws`: checks every axiom and, when consistent, records
- * it. Returns true when consistent.
+ * it. Returns the model's verdict.
  */
 export function leaf(
   ws: Workspace,
@@ -179,14 +189,14 @@ export function leaf(
   variant: number,
   model: ModelOptions,
   out: Collector,
-): boolean {
+): Verdict {
   const v = checkCandidate(ws, model);
-  if (!v.consistent) return false;
+  if (!v.consistent) return v;
   observe(ws, obs, values);
   let undef = false;
   for (const r of ws.sk.reads) if (ws.rfSrc[r] === -1) undef = true;
   out.add(ws, variant, values, firstRace(ws, pairs) >= 0, undef);
-  return true;
+  return v;
 }
 
 /** A resumable enumeration of one test's consistent executions. */
@@ -276,7 +286,10 @@ export class Enumeration {
         for (let k = 0; k < writes.length; k++)
           cps.push({ kind: 'co', loc: li, domain: Int32Array.from(writes) });
     });
-    for (const r of sk.reads) cps.push({ kind: 'rf', read: r, domain: Int32Array.from(rfDomain(sk, r)) });
+    for (const r of sk.reads) {
+      const dom = this.opts.domains === 'all' ? [...sk.writesByLoc[sk.events[r]!.loc]!, -1] : rfDomain(sk, r);
+      cps.push({ kind: 'rf', read: r, domain: Int32Array.from(dom) });
+    }
     const poPred = sk.events.map((e) =>
       Int32Array.from(e.kind === 'write' ? sk.writesByLoc[e.loc]!.filter((w) => has(sk.po, w, e.id)) : []),
     );
@@ -298,8 +311,9 @@ export class Enumeration {
 
   private emitLeaf(st: Variant): void {
     this.stats.explored++;
-    if (leaf(st.ws, st.obs, st.pairs, st.values, this.variant, this.opts.model, this.collector))
-      this.stats.consistent++;
+    const v = leaf(st.ws, st.obs, st.pairs, st.values, this.variant, this.opts.model, this.collector);
+    if (v.consistent) this.stats.consistent++;
+    else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.variant);
   }
 
   /** The depth-first loop over choice points; see the module comment. */

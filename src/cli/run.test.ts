@@ -1,0 +1,106 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RunJsonSchema } from './run.ts';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'gpumm.js');
+
+function gpumm(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    cwd: join(import.meta.dirname, '..', '..'),
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function tmpFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gpumm-run-'));
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+const SB = (order: string, expects: string) => `AMDGPU SB
+${expects}
+
+@x = addrspace(1) global i32 0
+@y = addrspace(1) global i32 0
+
+P0 @ agent 0 {
+  store atomic i32 1, ptr addrspace(1) @x ${order}, align 4
+  %r0 = load atomic i32, ptr addrspace(1) @y ${order}, align 4
+}
+
+P1 @ agent 1 {
+  store atomic i32 1, ptr addrspace(1) @y ${order}, align 4
+  %r0 = load atomic i32, ptr addrspace(1) @x ${order}, align 4
+}
+
+exists (P0:%r0 == 0 /\\ P1:%r0 == 0)
+`;
+
+describe('gpumm run', () => {
+  it('prints a herd-style report and exits 0 when every expectation holds', () => {
+    const f = tmpFile(
+      'sb.litmus',
+      SB('seq_cst', 'expect: condition fails\nexpect: race-free\nexpect: no-undef'),
+    );
+    const r = gpumm('run', f);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Test SB\nStates 3\n');
+    expect(r.stdout).toContain('\nNo\n');
+    expect(r.stdout).toContain('Positive: 0 Negative: 3');
+  });
+
+  it('exits 1 when an expectation fails', () => {
+    const f = tmpFile('sb.litmus', SB('monotonic', 'expect: condition fails'));
+    const r = gpumm('run', f);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('Expect condition fails: FAILED (got holds)');
+  });
+
+  it('exits 2 on bad input, printing nothing on stdout', () => {
+    const f = tmpFile('bad.litmus', 'AMDGPU\n');
+    const r = gpumm('run', f);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(gpumm('run', '/no/such/file.litmus').status).toBe(2);
+    expect(gpumm('run', '--max-executions', '0', f).status).toBe(2);
+  });
+
+  it('exits 3 when the budget stops the run, saying so', () => {
+    const f = tmpFile('sb.litmus', SB('monotonic', 'expect: condition holds'));
+    const r = gpumm('run', '--max-executions', '1', f);
+    expect(r.status).toBe(3);
+    expect(r.stdout).toContain('INCOMPLETE (max-executions');
+    expect(r.stdout).toContain('Undecided');
+    expect(r.stderr).toContain('undecided (max-executions)');
+  });
+
+  it('--json output matches the schema', () => {
+    const f = tmpFile('sb.litmus', SB('seq_cst', ''));
+    const r = gpumm('run', '--json', f);
+    expect(r.status).toBe(0);
+    const reports = RunJsonSchema.parse(JSON.parse(r.stdout));
+    expect(reports[0]!.condition?.verdict).toBe('fails');
+    expect(reports[0]!.states).toHaveLength(3);
+  });
+
+  it('--explain names the axiom that forbids the selected candidate', () => {
+    const f = tmpFile('sb.litmus', SB('seq_cst', ''));
+    const r = gpumm('run', '--explain', f);
+    expect(r.stdout).toContain('P0:r0=0; P1:r0=0;');
+    expect(r.stdout).toContain('scoped seq_cst');
+  });
+
+  it('--graph dot prints a graph of one execution', () => {
+    const f = tmpFile('sb.litmus', SB('monotonic', ''));
+    const r = gpumm('run', '--graph', 'dot', f);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^digraph "SB: P0:r0=0; P1:r0=0;"/);
+    expect(r.stdout).toContain('[label="rf"');
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * `gpumm run FILE…`: the AMDGPU model's verdict on each litmus test, herd7-style or as JSON.
+ *
+ * Exit status: 0 when every `expect:` line holds, 1 when one fails, 2 on bad input, 3 when a test
+ * cannot be decided (budget exhausted, interrupted, or a feature the model does not cover yet).
+ */
+
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Test } from '../core/types.ts';
+import type { Enumeration } from '../enumerate/enumerate.ts';
+import { prepareVariant } from '../enumerate/enumerate.ts';
+import { toDot } from '../enumerate/graph.ts';
+import { formatReport, type Report, ReportSchema } from '../enumerate/report.ts';
+import { MICROS_PER_CANDIDATE, modelDiagnostics, runTest } from '../enumerate/verdict.ts';
+import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
+import { hasErrors } from '../syntax/diagnostics.ts';
+import { parse } from '../syntax/parser.ts';
+import { formatDiagnostics } from './format.ts';
+import { readSource } from './io.ts';
+import { CliExit } from './shared.ts';
+
+interface RunCliOptions {
+  json?: boolean;
+  explain?: boolean;
+  graph?: 'dot' | 'svg';
+  state?: number;
+  out?: string;
+  maxExecutions?: number;
+  timeout?: number;
+  thinAir?: boolean;
+  valueRules: 'literal' | 'repaired';
+}
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function positiveNumber(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
+  return n;
+}
+
+function nonNegativeInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a state number (0, 1, …)');
+  return n;
+}
+
+/** JSON schema of `gpumm run --json` output (one report per file, in an array). */
+export const RunJsonSchema = ReportSchema.array();
+
+/** DOT for the execution of `report` chosen by `state` (default: the first state the condition selects). */
+function graphOf(test: Test, report: Report, en: Enumeration, state: number | undefined): string | null {
+  const recs = [...en.collector.states.values()];
+  if (recs.length === 0) return null;
+  // Report states are sorted; map the chosen report state back to its record.
+  const keyOf = (values: Float64Array) =>
+    en.collector.labels.map((l, k) => `${l}=${Number.isNaN(values[k]!) ? 'undef' : values[k]};`).join(' ');
+  const wanted =
+    state !== undefined
+      ? report.states[state]
+      : (report.states.find((s) => s.condition === 'true') ?? report.states[0]);
+  if (!wanted) return null;
+  const text = Object.entries(wanted.values)
+    .map(([k, v]) => `${k}=${v};`)
+    .join(' ');
+  const rec = recs.find((r) => keyOf(r.values) === text) ?? recs[0]!;
+  const { ws } = prepareVariant(test, rec.example.variant);
+  ws.setCandidate(rec.example.rf, rec.example.co);
+  checkCandidate(ws, report.model);
+  return toDot(ws, `${test.name}: ${text}`);
+}
+
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('run litmus tests under the AMDGPU memory model and print the verdicts')
+    .argument('<files...>', 'litmus files')
+    .option('--json', 'print the reports as JSON (an array; schema: RunJsonSchema in src/cli/run.ts)')
+    .option(
+      '--explain',
+      'for each forbidden candidate the condition selects, say which axiom rejects it and why',
+    )
+    .addOption(new Option('--graph <format>', 'print one execution as a graph').choices(['dot', 'svg']))
+    .option(
+      '--state <k>',
+      'with --graph: the k-th state of the report (default: first the condition selects)',
+      nonNegativeInt,
+    )
+    .option('--out <file>', 'with --graph: write the graph to a file instead of stdout')
+    .option(
+      '--max-executions <n>',
+      'stop after n consistent executions (the verdict is then undecided)',
+      positiveInt,
+    )
+    .option(
+      '--timeout <seconds>',
+      'stop after this many seconds per test (the verdict is then undecided)',
+      positiveNumber,
+    )
+    .option('--no-thin-air', 'drop the no-thin-air axiom acyclic(po ∪ rf) (on by default)')
+    .addOption(
+      new Option(
+        '--value-rules <mode>',
+        'the value rules: the spec literally, or with the repair of docs/model.md',
+      )
+        .choices(['literal', 'repaired'])
+        .default('literal'),
+    )
+    .action(async (files: string[], opts: RunCliOptions) => {
+      const model: ModelOptions = {
+        ...DEFAULT_OPTIONS,
+        noThinAir: opts.thinAir !== false,
+        valueRules: opts.valueRules,
+      };
+      // Parse everything first: bad input means exit 2 and nothing half-written.
+      const tests: Test[] = [];
+      let bad = false;
+      let undecidable = false;
+      for (const file of files) {
+        const src = readSource(file);
+        if ('diagnostic' in src) {
+          process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
+          bad = true;
+          continue;
+        }
+        const { test, diagnostics } = parse(src.text, file);
+        if (diagnostics.length > 0) process.stderr.write(`${formatDiagnostics(diagnostics, src.text)}\n`);
+        if (!test || hasErrors(diagnostics)) {
+          bad = true;
+          continue;
+        }
+        const md = modelDiagnostics(test);
+        for (const d of md) {
+          const at = d.span ? `${d.span.file}:${d.span.line}:${d.span.col}` : file;
+          process.stderr.write(`${at}: error ${d.code}: ${d.message}\n`);
+        }
+        const fatal = md.filter((d) => d.code !== 'MD003' && d.code !== 'MD004');
+        if (fatal.length > 0) bad = true;
+        else if (md.length > 0) undecidable = true;
+        else tests.push(test);
+      }
+      if (bad) throw new CliExit(2);
+      if (opts.graph === 'svg' && spawnSync('dot', ['-V']).error) {
+        process.stderr.write(
+          '<command-line>: error: --graph svg needs Graphviz `dot` on PATH\n  hint: install graphviz, or use --graph dot\n',
+        );
+        throw new CliExit(2);
+      }
+
+      let current: Enumeration | null = null;
+      let interrupted = false;
+      const onSigint = () => {
+        interrupted = true;
+        current?.interrupt();
+      };
+      process.on('SIGINT', onSigint);
+      const reports: Report[] = [];
+      const texts: string[] = [];
+      try {
+        for (const test of tests) {
+          if (interrupted) break;
+          let en: Enumeration | null = null;
+          const report = await runTest(
+            test,
+            {
+              model,
+              maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
+              timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
+              explain: opts.explain === true,
+            },
+            {
+              onStart: (estimate) => {
+                const secs = (estimate * MICROS_PER_CANDIDATE) / 1e6;
+                if (secs > 1)
+                  process.stderr.write(
+                    `${test.name}: estimate ${estimate.toExponential(2)} candidates before pruning (up to ~${secs.toFixed(1)}s)\n`,
+                  );
+              },
+              register: (e) => {
+                en = e;
+                current = e;
+              },
+            },
+          );
+          reports.push(report);
+          if (!report.complete) {
+            undecidable = true;
+            process.stderr.write(
+              `${test.name}: undecided (${report.stop}) after ${report.stats.consistent} executions; ` +
+                `estimate ${report.stats.estimate.toExponential(2)} candidates before pruning\n`,
+            );
+          }
+          if (opts.graph && en) {
+            const dot = graphOf(test, report, en, opts.state);
+            if (dot) {
+              let out = dot;
+              if (opts.graph === 'svg')
+                out = spawnSync('dot', ['-Tsvg'], { input: dot, encoding: 'utf8' }).stdout;
+              if (opts.out) writeFileSync(opts.out, out);
+              else texts.push(out);
+            }
+          } else if (!opts.json) texts.push(formatReport(report));
+        }
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+      if (opts.json) process.stdout.write(`${JSON.stringify(RunJsonSchema.parse(reports), null, 2)}\n`);
+      else process.stdout.write(texts.join('\n'));
+      if (interrupted) throw new CliExit(130);
+      if (undecidable) throw new CliExit(3);
+      if (reports.some((r) => r.expectations.some((e) => !e.ok))) throw new CliExit(1);
+    });
+}

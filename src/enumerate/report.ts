@@ -1,0 +1,189 @@
+/**
+ * The verdict on one test, as data (with its zod schema for `--json`) and as herd7-style text.
+ */
+
+import { z } from 'zod';
+import type { Expectation, Test } from '../core/types.ts';
+import { isUndef } from '../events/program.ts';
+import type { ModelOptions } from '../models/amdgpu.ts';
+import { printCondition } from '../syntax/printer.ts';
+import type { Enumeration, StopReason } from './enumerate.ts';
+import { type ConditionVerdict, conditionVerdict, evalCond, type Truth, termLabel } from './outcomes.ts';
+
+const Value = z.union([z.number(), z.literal('undef')]);
+
+export const ReportSchema = z.object({
+  test: z.string(),
+  file: z.string(),
+  complete: z.boolean(),
+  stop: z.enum(['done', 'max-executions', 'timeout', 'interrupted']),
+  model: z.object({ noThinAir: z.boolean(), valueRules: z.enum(['literal', 'repaired']) }),
+  observables: z.array(z.string()),
+  states: z.array(
+    z.object({
+      values: z.record(z.string(), Value),
+      count: z.number().int(),
+      condition: z.enum(['true', 'false', 'unknown']),
+      race: z.boolean(),
+      undef: z.boolean(),
+    }),
+  ),
+  condition: z
+    .object({
+      text: z.string(),
+      quantifier: z.enum(['exists', 'not exists', 'forall']),
+      verdict: z.enum(['holds', 'fails', 'unknown']),
+    })
+    .nullable(),
+  witnesses: z.object({ positive: z.number().int(), negative: z.number().int(), unknown: z.number().int() }),
+  flags: z.object({ race: z.boolean(), undef: z.boolean(), ub: z.boolean() }),
+  expectations: z.array(
+    z.object({
+      key: z.enum(['condition', 'race', 'undef', 'ub']),
+      expected: z.string(),
+      actual: z.string(),
+      ok: z.boolean(),
+    }),
+  ),
+  stats: z.object({
+    nodes: z.number().int(),
+    explored: z.number().int(),
+    consistent: z.number().int(),
+    estimate: z.number(),
+    ms: z.number(),
+  }),
+  explanations: z.array(
+    z.object({ state: z.string(), axiom: z.string(), text: z.string(), count: z.number().int() }),
+  ),
+});
+
+/** The verdict on one test. */
+export type Report = z.infer<typeof ReportSchema>;
+
+function valueText(v: number): number | 'undef' {
+  return isUndef(v) ? 'undef' : v;
+}
+
+/** `P0:a=1; P1:b=undef;` — herd7's state spelling. */
+export function stateText(values: Record<string, number | 'undef'>): string {
+  return Object.entries(values)
+    .map(([k, v]) => `${k}=${v};`)
+    .join(' ');
+}
+
+/** Builds the report of a finished (or stopped) enumeration. */
+export function buildReport(
+  test: Test,
+  en: Enumeration,
+  model: ModelOptions,
+  extra: { estimate: number; ms: number; explanations?: Report['explanations'] },
+): Report {
+  const labels = en.collector.labels;
+  const states: Report['states'] = [];
+  const truths: Truth[] = [];
+  let positive = 0;
+  let negative = 0;
+  let unknown = 0;
+  let race = false;
+  let undef = false;
+  for (const s of en.collector.states.values()) {
+    const values: Record<string, number | 'undef'> = {};
+    labels.forEach((l, k) => {
+      values[l] = valueText(s.values[k]!);
+    });
+    const truth: Truth = test.condition
+      ? evalCond(
+          test.condition.cond,
+          (l) => {
+            const k = labels.indexOf(l);
+            return k < 0 ? undefined : s.values[k];
+          },
+          termLabel,
+        )
+      : 'true';
+    truths.push(truth);
+    if (truth === 'true') positive += s.count;
+    else if (truth === 'false') negative += s.count;
+    else unknown += s.count;
+    race ||= s.race;
+    undef ||= s.undef;
+    states.push({ values, count: s.count, condition: truth, race: s.race, undef: s.undef });
+  }
+  states.sort((a, b) => stateText(a.values).localeCompare(stateText(b.values)));
+  const verdict: ConditionVerdict | null = conditionVerdict(test, truths);
+  const stop: StopReason = en.stop ?? 'interrupted';
+  const complete = stop === 'done';
+  const actual = (e: Expectation): string => {
+    switch (e.key) {
+      case 'condition':
+        return verdict ?? 'none';
+      case 'race':
+        return race ? 'racy' : 'race-free';
+      case 'undef':
+        return undef ? 'undef' : 'no-undef';
+      case 'ub':
+        return 'no-ub';
+    }
+  };
+  return {
+    test: test.name,
+    file: test.file,
+    complete,
+    stop,
+    model: { ...model },
+    observables: labels,
+    states,
+    condition: test.condition
+      ? {
+          text: printCondition(test.condition),
+          quantifier: test.condition.quantifier,
+          verdict: verdict ?? 'unknown',
+        }
+      : null,
+    witnesses: { positive, negative, unknown },
+    flags: { race, undef, ub: false },
+    expectations: test.expects.map((e) => {
+      const a = actual(e);
+      return { key: e.key, expected: e.value, actual: a, ok: complete && a === e.value };
+    }),
+    stats: { ...en.stats, estimate: extra.estimate, ms: extra.ms },
+    explanations: extra.explanations ?? [],
+  };
+}
+
+/** herd7-style text. */
+export function formatReport(r: Report): string {
+  const out: string[] = [];
+  const verdictWord =
+    r.condition?.verdict === 'holds' ? 'Ok' : r.condition?.verdict === 'fails' ? 'No' : 'Unknown';
+  out.push(`Test ${r.test}${r.complete ? '' : ` INCOMPLETE (${r.stop}: these are the states found so far)`}`);
+  out.push(`States ${r.states.length}`);
+  for (const s of r.states) {
+    const flags = [s.race ? 'race' : '', s.undef ? 'undef-read' : ''].filter(Boolean).join(', ');
+    out.push(`${stateText(s.values)}  ×${s.count}${flags ? `  [${flags}]` : ''}`);
+  }
+  if (r.condition) {
+    out.push(r.complete ? verdictWord : 'Undecided');
+    out.push('Witnesses');
+    out.push(
+      `Positive: ${r.witnesses.positive} Negative: ${r.witnesses.negative}` +
+        (r.witnesses.unknown > 0 ? ` Unknown (depends on undef): ${r.witnesses.unknown}` : ''),
+    );
+  }
+  if (r.flags.race) out.push('Flag data-race');
+  if (r.flags.undef) out.push('Flag undef-read');
+  if (r.condition) out.push(`Condition ${r.condition.text}`);
+  for (const e of r.expectations)
+    out.push(
+      `Expect ${e.key} ${e.expected}: ${e.ok ? 'ok' : `FAILED (got ${e.actual}${r.complete ? '' : ', incomplete'})`}`,
+    );
+  out.push(
+    `Candidates ${r.stats.explored} explored, ${r.stats.consistent} consistent (${r.stats.nodes} search nodes)` +
+      ` Time ${(r.stats.ms / 1000).toFixed(3)}s`,
+  );
+  if (r.explanations.length > 0) {
+    out.push('Forbidden candidates the condition selects:');
+    for (const x of r.explanations) out.push(`  ${x.state} (×${x.count}) — ${x.text.replace(/\n/g, '\n  ')}`);
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,136 @@
+/**
+ * Running a test end to end: model diagnostics, the estimate, the enumeration in slices (so a
+ * caller can interrupt it), explanations of forbidden candidates, and the report.
+ */
+
+import type { Test } from '../core/types.ts';
+import { buildSkeleton, type ModelDiagnostic } from '../events/skeleton.ts';
+import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
+import { DEFAULT_ENUMERATE, Enumeration, estimateCandidates, prepareVariant } from './enumerate.ts';
+import { explainWitness } from './explain.ts';
+import { evalCond, observables, observe, termLabel } from './outcomes.ts';
+import { buildReport, type Report, stateText } from './report.ts';
+
+export interface RunOptions {
+  model: ModelOptions;
+  maxExecutions: number;
+  timeoutMs: number;
+  explain: boolean;
+}
+
+export const DEFAULT_RUN: RunOptions = {
+  model: DEFAULT_OPTIONS,
+  maxExecutions: Number.POSITIVE_INFINITY,
+  timeoutMs: Number.POSITIVE_INFINITY,
+  explain: false,
+};
+
+/** Diagnostics that stop the model from deciding a test (unsupported features, bad references). */
+export function modelDiagnostics(test: Test): ModelDiagnostic[] {
+  const sk = buildSkeleton(test);
+  const errors: { message: string }[] = [];
+  const { ws } = prepareVariant(test, 0);
+  observables(sk, ws.evaluator.programs, errors);
+  return [
+    ...sk.diagnostics,
+    ...errors.map((e) => ({
+      code: 'MD006' as const,
+      message: e.message,
+      span: test.condition?.span ?? null,
+    })),
+  ];
+}
+
+/** Rough cost of one candidate of the unpruned space, for the up-front estimate (see docs/benchmarks.md). */
+export const MICROS_PER_CANDIDATE = 2;
+
+/** Yields to the event loop so signal handlers run between slices. */
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Enumerates `test` in slices, calling `shouldStop` between them, and builds the report.
+ * `onStart` receives the estimate before any work.
+ */
+export async function runTest(
+  test: Test,
+  opts: RunOptions,
+  hooks: { onStart?: (estimate: number) => void; register?: (en: Enumeration) => void } = {},
+): Promise<Report> {
+  const estimate = estimateCandidates(test);
+  hooks.onStart?.(estimate);
+  const t0 = performance.now();
+  const en = new Enumeration(test, {
+    ...DEFAULT_ENUMERATE,
+    model: opts.model,
+    maxExecutions: opts.maxExecutions,
+    timeoutMs: opts.timeoutMs,
+  });
+  hooks.register?.(en);
+  while (!en.step(1 << 14)) await tick();
+  const ms = performance.now() - t0;
+  const explanations = opts.explain && en.stop === 'done' ? explain(test, opts) : [];
+  return buildReport(test, en, opts.model, { estimate, ms, explanations });
+}
+
+/** Runs synchronously (tests, benchmarks, workers). */
+export function runTestSync(test: Test, opts: RunOptions = DEFAULT_RUN): Report {
+  const estimate = estimateCandidates(test);
+  const t0 = performance.now();
+  const en = new Enumeration(test, {
+    ...DEFAULT_ENUMERATE,
+    model: opts.model,
+    maxExecutions: opts.maxExecutions,
+    timeoutMs: opts.timeoutMs,
+  }).run();
+  const ms = performance.now() - t0;
+  const explanations = opts.explain && en.stop === 'done' ? explain(test, opts) : [];
+  return buildReport(test, en, opts.model, { estimate, ms, explanations });
+}
+
+/**
+ * For every candidate (every rf source, undef included, no pruning) that the condition selects but
+ * the model forbids: the first violated axiom and its witness, grouped by state and explanation.
+ */
+export function explain(test: Test, opts: RunOptions): Report['explanations'] {
+  if (!test.condition) return [];
+  const cond = test.condition.cond;
+  const groups = new Map<string, Report['explanations'][number]>();
+  let labels: string[] = [];
+  const en = new Enumeration(test, {
+    ...DEFAULT_ENUMERATE,
+    model: opts.model,
+    prune: false,
+    domains: 'all',
+    timeoutMs: opts.timeoutMs,
+    onReject: (ws, verdict) => {
+      if (!verdict.axiom || !verdict.witness) return;
+      if (ws.evaluator.run(ws.rfSrc) !== 'ok') return;
+      ws.deriveAmd();
+      const obs = observables(ws.sk, ws.evaluator.programs);
+      labels = obs.map((o) => o.label);
+      const vals = new Float64Array(obs.length);
+      observe(ws, obs, vals);
+      const truth = evalCond(
+        cond,
+        (l) => {
+          const k = labels.indexOf(l);
+          return k < 0 ? undefined : vals[k];
+        },
+        termLabel,
+      );
+      if (truth !== 'true') return;
+      const values: Record<string, number | 'undef'> = {};
+      labels.forEach((l, k) => {
+        values[l] = Number.isNaN(vals[k]!) ? 'undef' : vals[k]!;
+      });
+      const state = stateText(values);
+      const text = explainWitness(ws.sk, ws, verdict.axiom, verdict.witness);
+      const key = `${state}\n${verdict.axiom}\n${text}`;
+      const g = groups.get(key);
+      if (g) g.count++;
+      else if (groups.size < 50) groups.set(key, { state, axiom: verdict.axiom, text, count: 1 });
+    },
+  });
+  en.run();
+  return [...groups.values()];
+}
