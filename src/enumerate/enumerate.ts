@@ -15,9 +15,13 @@ import { isUndef } from '../events/program.ts';
 import { buildSkeleton, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
 import {
   checkCandidate,
+  checkHbFinal,
   checkPartial,
+  checkValuesOnly,
   DEFAULT_OPTIONS,
   type ModelOptions,
+  noThinAirOk,
+  readValueOk,
   type Verdict,
   Workspace,
 } from '../models/amdgpu.ts';
@@ -135,6 +139,10 @@ interface Variant {
   poPred: Int32Array[];
   values: Float64Array;
   leafDone: boolean;
+  /** Depth after which hb is final (-1: before any choice). */
+  hbFinalDepth: number;
+  /** The hb-final checks failed before any choice: no candidate of this variant is consistent. */
+  dead: boolean;
 }
 
 /** The cmpxchg outcome combination of variant `v` (bit k: the k-th cmpxchg fails). */
@@ -189,8 +197,9 @@ export function leaf(
   variant: number,
   model: ModelOptions,
   out: Collector,
+  trusted = false,
 ): Verdict {
-  const v = checkCandidate(ws, model);
+  const v = trusted ? checkValuesOnly(ws, model) : checkCandidate(ws, model);
   if (!v.consistent) return v;
   observe(ws, obs, values);
   let undef = false;
@@ -286,7 +295,13 @@ export class Enumeration {
         for (let k = 0; k < writes.length; k++)
           cps.push({ kind: 'co', loc: li, domain: Int32Array.from(writes) });
     });
-    for (const r of sk.reads) {
+    // Atomic reads first: once they are chosen, hb is final (non-atomic reads never synchronise).
+    const reads = [
+      ...sk.reads.filter((r) => sk.events[r]!.atomic),
+      ...sk.reads.filter((r) => !sk.events[r]!.atomic),
+    ];
+    const hbFinalDepth = cps.length + reads.filter((r) => sk.events[r]!.atomic).length - 1;
+    for (const r of reads) {
       const dom = this.opts.domains === 'all' ? [...sk.writesByLoc[sk.events[r]!.loc]!, -1] : rfDomain(sk, r);
       cps.push({ kind: 'rf', read: r, domain: Int32Array.from(dom) });
     }
@@ -306,12 +321,28 @@ export class Enumeration {
       poPred,
       values: new Float64Array(obs.length),
       leafDone: false,
+      hbFinalDepth,
+      dead: hbFinalDepth < 0 && this.opts.prune && !this.hbFinalCheck(ws),
     };
+  }
+
+  private hbFinalCheck(ws: Workspace): boolean {
+    return checkPartial(ws, this.opts.model) && checkHbFinal(ws, this.opts.model);
   }
 
   private emitLeaf(st: Variant): void {
     this.stats.explored++;
-    const v = leaf(st.ws, st.obs, st.pairs, st.values, this.variant, this.opts.model, this.collector);
+    // With pruning, every axiom but `values` was checked on the way down.
+    const v = leaf(
+      st.ws,
+      st.obs,
+      st.pairs,
+      st.values,
+      this.variant,
+      this.opts.model,
+      this.collector,
+      this.opts.prune,
+    );
     if (v.consistent) this.stats.consistent++;
     else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.variant);
   }
@@ -320,6 +351,8 @@ export class Enumeration {
   private advance(st: Variant, budget: number): { nodes: number; finished: boolean } {
     const { cps, cur, ws, placed, nextRank, poPred } = st;
     const last = cps.length - 1;
+    const prune = this.opts.prune;
+    if (st.dead) return { nodes: 0, finished: true };
     if (cps.length === 0) {
       if (!st.leafDone) this.emitLeaf(st);
       st.leafDone = true;
@@ -367,7 +400,16 @@ export class Enumeration {
       } else {
         const src = dom[k]!;
         ws.rfSrc[cp.read] = src;
-        if (this.opts.prune && src >= 0 && d < last && !checkPartial(ws, this.opts.model)) continue;
+        if (prune) {
+          if (d > st.hbFinalDepth) {
+            // A non-atomic read: hb and location order are already final.
+            if (!readValueOk(ws, this.opts.model, cp.read) || (src >= 0 && !noThinAirOk(ws, this.opts.model)))
+              continue;
+          } else if (src >= 0 && !checkPartial(ws, this.opts.model)) continue;
+        }
+      }
+      if (prune && d === st.hbFinalDepth) {
+        if (!checkPartial(ws, this.opts.model) || !checkHbFinal(ws, this.opts.model)) continue;
       }
       if (d === last) {
         this.emitLeaf(st);

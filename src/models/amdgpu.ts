@@ -19,6 +19,7 @@
 import {
   add,
   addIdentity,
+  bitset,
   closureInto,
   composeInto,
   copyInto,
@@ -111,11 +112,23 @@ export class Workspace {
   readonly s2: Relation;
   /** Number of seq_cst events. */
   readonly scCount: number;
+  private readonly hbT: Relation;
+  private readonly visOps: Relation;
+  private readonly visSet: Uint32Array;
+  /** Scope rank per event (6 for plain accesses). */
+  private readonly rank: Int8Array;
+  /** Per location: events that can be visibility operations on its writes. */
+  private readonly eligible: Uint32Array[];
+  private readonly writesAt: Uint32Array[];
+  private readonly readsAt: Uint32Array[];
+  private readonly rmwPairs: [number, number][];
   private readonly t1: Relation;
   private readonly t2: Relation;
   private readonly t3: Relation;
   readonly evaluator: Evaluator;
   evalStatus: EvalStatus = 'ok';
+  /** Whether failing axioms should compute a witness (off while pruning). */
+  witnesses = true;
 
   constructor(readonly sk: Skeleton) {
     const n = sk.n;
@@ -137,6 +150,22 @@ export class Workspace {
     this.s1 = mk();
     this.s2 = mk();
     this.scCount = sk.events.filter((e) => e.sc).length;
+    this.hbT = mk();
+    this.visOps = mk();
+    this.visSet = new Uint32Array(this.hbT.w);
+    this.rank = Int8Array.from(sk.events, (e) => (e.scope === null ? NO_LEVEL : scopeRank(e.scope)));
+    this.eligible = sk.locs.map((l) =>
+      bitset(
+        n,
+        sk.events
+          .filter((e) => e.thread >= 0 && e.scope !== null)
+          .filter((e) => (e.kind === 'read' && e.loadVisible && e.loc === l.id) || e.makeVisible)
+          .map((e) => e.id),
+      ),
+    );
+    this.writesAt = sk.writesByLoc.map((ws) => bitset(n, ws));
+    this.readsAt = sk.readsByLoc.map((rs) => bitset(n, rs));
+    this.rmwPairs = sk.reads.filter((r) => sk.events[r]!.rmw >= 0).map((r) => [r, sk.events[r]!.rmw]);
     this.t1 = mk();
     this.t2 = mk();
     this.t3 = mk();
@@ -234,32 +263,48 @@ export class Workspace {
 
   /** Availability, visibility and location order (needs `deriveBase`). */
   deriveAmd(): void {
-    const { sk, av, hb, lo, n, visLevel, t3 } = this;
+    const { sk, av, hb, lo, n, visLevel, t3, hbT } = this;
     const ev = sk.events;
     const w = av.w;
+    const A = av.bits;
+    const H = hb.bits;
+    const SI = sk.sincl.bits;
+    const IN = sk.incl.bits;
+    const PO = sk.po.bits;
+    const rank = this.rank;
+    inverseInto(hbT, hb);
+    const HT = hbT.bits;
     // t3 = hb ∩ sincl restricted to MakeAvailable targets: Z hb X with X in Z's scope instance.
     intersectInto(t3, hb, sk.sincl);
     const ma = sk.sets.makeAvailable;
-    for (let i = 0; i < n; i++) for (let m = 0; m < w; m++) t3.bits[i * w + m]! &= ma[m]!;
+    const T3 = t3.bits;
+    for (let i = 0; i < n; i++) for (let m = 0; m < w; m++) T3[i * w + m]! &= ma[m]!;
 
-    av.bits.fill(0);
+    A.fill(0);
     for (const W of sk.writes) {
       const e = ev[W]!;
+      const row = W * w;
       // spec: "X is W itself, and W is a store-available operation"
-      if (e.storeAvailable) add(av, W, W);
+      if (e.storeAvailable) A[row + (W >>> 5)]! |= 1 << (W & 31);
       // spec: "X is a MakeAvailable operation that follows W in program order"
-      for (let m = 0; m < w; m++) av.bits[W * w + m]! |= sk.po.bits[W * w + m]! & ma[m]!;
+      for (let m = 0; m < w; m++) A[row + m]! |= PO[row + m]! & ma[m]!;
       // spec: "X is a MakeAvailable operation whose scope instance includes W, and there is an
       // availability operation Z on W such that Z happens-before X, and Z's scope instance includes X."
+      const ST = this.sinclT.bits;
       for (;;) {
         let changed = false;
-        for (let z = 0; z < n; z++) {
-          if (!has(av, W, z)) continue;
-          for (let m = 0; m < w; m++) {
-            const nw = t3.bits[z * w + m]! & this.sinclT.bits[W * w + m]! & ~av.bits[W * w + m]!;
-            if (nw !== 0) {
-              av.bits[W * w + m]! |= nw;
-              changed = true;
+        for (let m0 = 0; m0 < w; m0++) {
+          let bits = A[row + m0]!;
+          while (bits !== 0) {
+            const low = bits & -bits;
+            const z = (m0 << 5) + 31 - Math.clz32(low);
+            bits ^= low;
+            for (let m = 0; m < w; m++) {
+              const nw = T3[z * w + m]! & ST[row + m]! & ~A[row + m]!;
+              if (nw !== 0) {
+                A[row + m]! |= nw;
+                changed = true;
+              }
             }
           }
         }
@@ -271,98 +316,119 @@ export class Workspace {
     // at Y's thread, in which Y makes W visible (it also does in every narrower one containing Y).
     visLevel.fill(NO_LEVEL);
     const T = sk.threadCount;
+    const vis = this.visSet;
     for (const W of sk.writes) {
       const locW = ev[W]!.loc;
       const base = W * n;
-      for (const Y of ev) {
-        if (Y.thread < 0 || Y.scope === null) continue;
-        const eligible = (Y.kind === 'read' && Y.loadVisible && Y.loc === locW) || Y.makeVisible;
-        if (!eligible) continue;
-        const ry = scopeRank(Y.scope);
-        let best = NO_LEVEL;
-        // Clause 1: an availability op X on W with X hb Y and inclusive scopes; level = common scope.
-        for (let x = 0; x < n; x++) {
-          if (!has(av, W, x) || !has(hb, x, Y.id) || !has(sk.incl, x, Y.id)) continue;
-          const lvl = Math.max(scopeRank(ev[x]!.scope!), ry);
-          if (lvl < best) best = lvl;
+      const elig = this.eligible[locW]!;
+      const row = W * w;
+      vis.fill(0);
+      // Clause 1: an availability op X on W with X hb Y and inclusive scopes; level = common scope,
+      // i.e. max(rank X, rank Y) minimised over X.
+      for (let m0 = 0; m0 < w; m0++) {
+        let ys = elig[m0]!;
+        while (ys !== 0) {
+          const low = ys & -ys;
+          const y = (m0 << 5) + 31 - Math.clz32(low);
+          ys ^= low;
+          let best = NO_LEVEL;
+          for (let m = 0; m < w; m++) {
+            let xs = A[row + m]! & HT[y * w + m]! & IN[y * w + m]!;
+            while (xs !== 0) {
+              const lx = xs & -xs;
+              const x = (m << 5) + 31 - Math.clz32(lx);
+              xs ^= lx;
+              if (rank[x]! < best) best = rank[x]!;
+            }
+          }
+          if (best < NO_LEVEL) {
+            visLevel[base + y] = Math.max(best, rank[y]!);
+            vis[y >>> 5]! |= 1 << (y & 31);
+          }
         }
-        visLevel[base + Y.id] = best;
       }
       // Clause 2: a visibility op X on W with X hb Y, Y in X's visibility instance S1, X in Y's
       // instance S2; level = that of S1 ∩ S2. Iterate to a fixpoint (levels only widen).
       for (;;) {
         let changed = false;
-        for (const X of ev) {
-          const lx = visLevel[base + X.id]!;
-          if (lx === NO_LEVEL) continue;
-          for (const Y of ev) {
-            if (Y.thread < 0 || Y.scope === null || Y.id === X.id) continue;
-            const eligible = (Y.kind === 'read' && Y.loadVisible && Y.loc === locW) || Y.makeVisible;
-            if (!eligible || !has(hb, X.id, Y.id)) continue;
-            if (lx > sk.share[X.thread * T + Y.thread]!) continue; // Y not in S1
-            if (!has(sk.sincl, Y.id, X.id)) continue; // X not in S2
-            const lvl = Math.max(lx, scopeRank(Y.scope));
-            if (lvl < visLevel[base + Y.id]!) {
-              visLevel[base + Y.id] = lvl;
-              changed = true;
+        for (let m0 = 0; m0 < w; m0++) {
+          let xs = vis[m0]!;
+          while (xs !== 0) {
+            const lx = xs & -xs;
+            const x = (m0 << 5) + 31 - Math.clz32(lx);
+            xs ^= lx;
+            const lvx = visLevel[base + x]!;
+            const tx = ev[x]!.thread;
+            for (let m = 0; m < w; m++) {
+              let ys = H[x * w + m]! & elig[m]!;
+              while (ys !== 0) {
+                const ly = ys & -ys;
+                const y = (m << 5) + 31 - Math.clz32(ly);
+                ys ^= ly;
+                if (lvx > sk.share[tx * T + ev[y]!.thread]!) continue; // Y not in S1
+                if (((SI[y * w + (x >>> 5)]! >>> (x & 31)) & 1) === 0) continue; // X not in S2
+                const lvl = Math.max(lvx, rank[y]!);
+                if (lvl < visLevel[base + y]!) {
+                  visLevel[base + y] = lvl;
+                  vis[y >>> 5]! |= 1 << (y & 31);
+                  changed = true;
+                }
+              }
             }
           }
         }
         if (!changed) break;
       }
+      this.visOps.bits.set(vis, row);
     }
 
     // Location order (spec: "Location Order"): exactly the three clauses, not closed transitively.
-    lo.bits.fill(0);
+    const L = lo.bits;
+    L.fill(0);
+    const V = this.visOps.bits;
     for (const W of sk.writes) {
       const e = ev[W]!;
-      const sameLoc = sk.writesByLoc[e.loc]!;
-      const readsHere = sk.readsByLoc[e.loc]!;
+      const row = W * w;
+      const wl = this.writesAt[e.loc]!;
+      const rl = this.readsAt[e.loc]!;
       if (e.kind === 'init') {
         // spec: the initial write is "location-ordered before any other read or write to that same location".
-        for (const y of sameLoc) if (y !== W) add(lo, W, y);
-        for (const y of readsHere) add(lo, W, y);
+        for (let m = 0; m < w; m++) L[row + m] = wl[m]! | rl[m]!;
+        L[row + (W >>> 5)]! &= ~(1 << (W & 31));
         continue;
       }
-      for (const y of sameLoc) {
-        if (y === W) continue;
-        // spec: "W is program-ordered before Y"
-        if (has(sk.po, W, y)) {
-          add(lo, W, y);
-          continue;
-        }
-        // spec: "an availability operation Z on W such that Z happens-before W1, and W1 is included
-        // in Z's scope instance"
-        for (let z = 0; z < n; z++) {
-          if (has(av, W, z) && has(hb, z, y) && has(sk.sincl, z, y)) {
-            add(lo, W, y);
-            break;
-          }
+      // spec: "A write W is location-ordered before an access Y to the same address if W is
+      // program-ordered before Y."
+      for (let m = 0; m < w; m++) L[row + m] = PO[row + m]! & (wl[m]! | rl[m]!);
+      // spec: "… before a write W1 … if there exists an availability operation Z on W such that Z
+      // happens-before W1, and W1 is included in Z's scope instance."
+      for (let m0 = 0; m0 < w; m0++) {
+        let zs = A[row + m0]!;
+        while (zs !== 0) {
+          const lz = zs & -zs;
+          const z = (m0 << 5) + 31 - Math.clz32(lz);
+          zs ^= lz;
+          for (let m = 0; m < w; m++) L[row + m]! |= H[z * w + m]! & SI[z * w + m]! & wl[m]!;
         }
       }
-      for (const r of readsHere) {
-        if (has(sk.po, W, r)) {
-          add(lo, W, r);
-          continue;
-        }
-        // spec: "a visibility operation Z on write W such that Z is R itself, or Z precedes R in program order"
-        if (visLevel[W * n + r]! < NO_LEVEL) {
-          add(lo, W, r);
-          continue;
-        }
-        for (let z = 0; z < n; z++) {
-          if (visLevel[W * n + z]! < NO_LEVEL && has(sk.po, z, r)) {
-            add(lo, W, r);
-            break;
-          }
+      // spec: "… before a read R … if there exists a visibility operation Z on write W such that Z is
+      // R itself, or Z precedes R in program order."
+      for (let m0 = 0; m0 < w; m0++) {
+        let zs = V[row + m0]!;
+        L[row + m0]! |= zs & rl[m0]!;
+        while (zs !== 0) {
+          const lz = zs & -zs;
+          const z = (m0 << 5) + 31 - Math.clz32(lz);
+          zs ^= lz;
+          for (let m = 0; m < w; m++) L[row + m]! |= PO[z * w + m]! & rl[m]!;
         }
       }
+      L[row + (W >>> 5)]! &= ~(1 << (W & 31));
     }
     // DESIGN: an RMW is after W when either the write clause or the read clause holds.
-    for (const W of sk.writes) {
-      for (const r of sk.reads) {
-        const u = ev[r]!.rmw;
-        if (u < 0 || u === W) continue;
+    for (const [r, u] of this.rmwPairs) {
+      for (const W of sk.writes) {
+        if (W === u) continue;
         if (has(lo, W, r) || has(lo, W, u)) {
           add(lo, W, r);
           add(lo, W, u);
@@ -427,7 +493,11 @@ export class Workspace {
   }
 }
 
-function cycleWitness(r: Relation, parts: [EdgeName, Relation][]): Witness {
+const NO_WITNESS: Witness = { kind: 'cycle', events: [], edges: [] };
+
+function cycleWitness(ws: Workspace, r: Relation, parts: [EdgeName, Relation][]): Witness {
+  // Pruning only needs to know that an axiom fails: skip the (slow) cycle search.
+  if (!ws.witnesses) return NO_WITNESS;
   const c = findCycle(r) ?? [];
   const edges = c.map((a, k) => {
     const b = c[(k + 1) % c.length]!;
@@ -451,7 +521,7 @@ export const AMDGPU_AXIOMS: readonly Axiom[] = [
       const s = ws.s1;
       unionInto(s, ws.sk.po, ws.rf);
       if (isAcyclic(s)) return null;
-      return cycleWitness(s, [
+      return cycleWitness(ws, s, [
         ['po', ws.sk.po],
         ['rf', ws.rf],
       ]);
@@ -466,7 +536,7 @@ export const AMDGPU_AXIOMS: readonly Axiom[] = [
       if (isIrreflexive(ws.hb)) return null;
       const s = ws.s1;
       unionInto(s, ws.sk.hbBase, ws.sw);
-      return cycleWitness(s, [
+      return cycleWitness(ws, s, [
         ['po', ws.sk.hbBase],
         ['sw', ws.sw],
       ]);
@@ -486,7 +556,7 @@ export const AMDGPU_AXIOMS: readonly Axiom[] = [
       unionInto(s, s, ws.mo);
       unionInto(s, s, ws.fr);
       if (isAcyclic(s)) return null;
-      return cycleWitness(s, [
+      return cycleWitness(ws, s, [
         ['rf', ws.rfA],
         ['mo', ws.mo],
         ['fr', ws.fr],
@@ -522,7 +592,7 @@ export const AMDGPU_AXIOMS: readonly Axiom[] = [
       if (ws.scCount < 2) return null;
       const psc = ws.derivePsc();
       if (isAcyclic(psc)) return null;
-      return cycleWitness(psc, [['psc', psc]]);
+      return cycleWitness(ws, psc, [['psc', psc]]);
     },
   },
   {
@@ -606,9 +676,66 @@ export function checkCandidate(
 /** Checks only the monotone base axioms (for pruning partial candidates). */
 export function checkPartial(ws: Workspace, opts: ModelOptions): boolean {
   ws.deriveBase();
-  for (const a of AMDGPU_AXIOMS) {
-    if (a.layer !== 'base' || !a.monotone) continue;
-    if (a.check(ws, opts)) return false;
+  ws.witnesses = false;
+  let ok = true;
+  for (const a of BASE_MONOTONE) {
+    if (a.check(ws, opts)) {
+      ok = false;
+      break;
+    }
   }
+  ws.witnesses = true;
+  return ok;
+}
+
+const BASE_MONOTONE = AMDGPU_AXIOMS.filter((a) => a.layer === 'base' && a.monotone);
+
+const seenOne: number[] = [];
+
+/** Whether read `r`'s current rf choice is what its value rule allows (needs `deriveAmd`). */
+export function readValueOk(ws: Workspace, opts: ModelOptions, r: number): boolean {
+  const ms = ws.maySee(r, seenOne);
+  const { allowed } = ws.valueRule(r, opts, ms);
+  const c = ws.rfSrc[r]!;
+  return allowed.length === 0 ? c === -1 : allowed.includes(c);
+}
+
+/**
+ * Checks made once happens-before is final (every atomic read and every co choice made; the rf
+ * sources of non-atomic reads never create synchronisation): derives the AMDGPU layer, then
+ * co-respects-lo and the value rules of the atomic reads. The derivation stays valid for the
+ * non-atomic reads chosen afterwards (see `readValueOk`).
+ */
+export function checkHbFinal(ws: Workspace, opts: ModelOptions): boolean {
+  ws.deriveAmd();
+  const { sk } = ws;
+  for (const l of sk.writesByLoc)
+    for (const a of l) for (const b of l) if (a !== b && has(ws.lo, a, b) && has(ws.co, b, a)) return false;
+  for (const r of sk.reads) if (sk.events[r]!.atomic && !readValueOk(ws, opts, r)) return false;
   return true;
+}
+
+/** No-thin-air alone, for choices that cannot affect any other base axiom (non-atomic reads). */
+export function noThinAirOk(ws: Workspace, opts: ModelOptions): boolean {
+  if (!opts.noThinAir) return true;
+  const { rf, sk } = ws;
+  rf.bits.fill(0);
+  for (const r of sk.reads) {
+    const s = ws.rfSrc[r]!;
+    if (s >= 0) add(rf, s, r);
+  }
+  unionInto(ws.s1, sk.po, rf);
+  return isAcyclic(ws.s1);
+}
+
+/**
+ * The last axiom alone (register values), for candidates whose every other axiom the pruning
+ * enumerator has already checked on the way down (hb, lo and values are then already derived).
+ */
+export function checkValuesOnly(ws: Workspace, opts: ModelOptions): Verdict {
+  const a = AMDGPU_AXIOMS[AMDGPU_AXIOMS.length - 1]!;
+  const w = a.check(ws, opts);
+  return w
+    ? { consistent: false, axiom: a.id, witness: w }
+    : { consistent: true, axiom: null, witness: null };
 }

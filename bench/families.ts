@@ -1,0 +1,59 @@
+/**
+ * Parametric litmus families for the scaling benchmarks (built as ASTs, one thread per agent).
+ */
+
+import type { Ordering, Test } from '../src/core/types.ts';
+import { and, cond, dev, eq, ld, makeTest, reg, st, threads } from '../src/events/build.ts';
+
+const loc = (i: number) => `x${i}`;
+
+/** SB with n threads: thread i writes x_i then reads x_{i+1 mod n}. */
+export function sb(n: number, o: Ordering): Test {
+  const locs = Object.fromEntries(Array.from({ length: n }, (_, i) => [loc(i), 0]));
+  return makeTest({
+    name: `SB${n}-${o}`,
+    locs,
+    threads: threads(Array.from({ length: n }, (_, i) => [st(loc(i), 1, o), ld('r', loc((i + 1) % n), o)])),
+    cond: cond('exists', and(...Array.from({ length: n }, (_, i) => eq(reg(`P${i}`, 'r'), 0)))),
+  });
+}
+
+/** Coherence family: every thread writes its own value to x, then reads x. */
+export function co(n: number, o: Ordering = 'monotonic'): Test {
+  return makeTest({
+    name: `CO${n}-${o}`,
+    locs: { x: 0 },
+    threads: threads(Array.from({ length: n }, (_, i) => [st('x', i + 1, o), ld('r', 'x', o)])),
+  });
+}
+
+/** MP with k data locations: plain data writes, release flag / acquire flag, plain data reads. */
+export function mp(k: number): Test {
+  const data = Array.from({ length: k }, (_, i) => `d${i}`);
+  return makeTest({
+    name: `MP${k}`,
+    locs: Object.fromEntries([...data.map((d) => [d, 0]), ['f', 0]]),
+    threads: threads([
+      [...data.map((d) => st(d, 1)), st('f', 1, 'release')],
+      [ld('a', 'f', 'acquire'), ...data.map((d, i) => ld(`r${i}`, d))],
+    ]),
+  });
+}
+
+/** IRIW with the given orderings for writes and reads. */
+export function iriw(o: Ordering): Test {
+  const w: Ordering = o === 'acquire' ? 'release' : o;
+  return makeTest({
+    name: `IRIW-${o}`,
+    locs: { x: 0, y: 0 },
+    threads: threads(
+      [
+        [st('x', 1, w)],
+        [st('y', 1, w)],
+        [ld('a', 'x', o), ld('b', 'y', o)],
+        [ld('c', 'y', o), ld('d', 'x', o)],
+      ],
+      [dev(0, 0, 0, 0), dev(1, 0, 0, 0), dev(2, 0, 0, 0), dev(3, 0, 0, 0)],
+    ),
+  });
+}
