@@ -127,6 +127,11 @@ export class Workspace {
   private readonly t3: Relation;
   readonly evaluator: Evaluator;
   evalStatus: EvalStatus = 'ok';
+  /** No release or no acquire operation: hb never depends on the choices. */
+  readonly syncFree: boolean;
+  private hbReady = false;
+  private ecoReady = false;
+  private amdReady = false;
   /** Whether failing axioms should compute a witness (off while pruning). */
   witnesses = true;
 
@@ -190,6 +195,7 @@ export class Workspace {
       }
     }
     this.evaluator = new Evaluator(sk, compile(sk));
+    this.syncFree = isEmpty(this.relHead) || isEmpty(this.acqTail);
   }
 
   /** Copies a complete or partial candidate in. */
@@ -200,7 +206,7 @@ export class Workspace {
 
   /** rf, co, mo, fr, sw, hb, eco from the current choices. */
   deriveBase(): void {
-    const { sk, rf, rfA, co, mo, fr, sw, hb, eco, t1, t2 } = this;
+    const { sk, rf, rfA, co, mo, fr, sw, hb, t1, t2 } = this;
     rf.bits.fill(0);
     for (const r of sk.reads) {
       const s = this.rfSrc[r]!;
@@ -225,6 +231,16 @@ export class Workspace {
     composeInto(fr, t1, mo);
     intersectInto(fr, fr, sk.ai);
 
+    if (this.syncFree) {
+      // No release or no acquire operation: sw is empty and hb is po plus the initial writes.
+      if (!this.hbReady) {
+        sw.bits.fill(0);
+        copyInto(hb, sk.hbBase);
+        this.hbReady = true;
+      }
+      this.ecoReady = false;
+      return;
+    }
     // Release sequence: (rfA ; rmw)*, then sw = relHead ; rs ; rfA ; acqTail, kept where incl(A, B).
     composeInto(t1, rfA, sk.rmw);
     closureInto(t1, t1);
@@ -241,14 +257,23 @@ export class Workspace {
       unionInto(hb, sk.hbBase, sw);
       closureInto(hb, hb);
     }
+    this.ecoReady = false;
+    this.amdReady = false;
+  }
 
+  /** eco = (rf ∪ mo ∪ fr)+ over same-location atomic pairs with incl (only psc needs it). */
+  private deriveEco(): void {
+    if (this.ecoReady) return;
+    const { eco, rfA, mo, fr } = this;
     unionInto(eco, rfA, mo);
     unionInto(eco, eco, fr);
     closureInto(eco, eco);
+    this.ecoReady = true;
   }
 
   /** psc = ([SC] ; (hb ∪ hb? ; eco ; hb?) ; [SC]) ∩ incl, without the identity. */
   derivePsc(): Relation {
+    this.deriveEco();
     const { hb, eco, psc, t1, t2, sk } = this;
     copyInto(t1, hb);
     addIdentity(t1);
@@ -263,6 +288,9 @@ export class Workspace {
 
   /** Availability, visibility and location order (needs `deriveBase`). */
   deriveAmd(): void {
+    // Availability, visibility and location order depend on hb alone.
+    if (this.amdReady) return;
+    this.amdReady = this.syncFree;
     const { sk, av, hb, lo, n, visLevel, t3, hbT } = this;
     const ev = sk.events;
     const w = av.w;
