@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { and, cas, cond, eq, extract, fence, ld, makeTest, or, reg, st, threads } from '../events/build.ts';
+import { states } from '../models/testutil.ts';
+import { runTestSync } from './verdict.ts';
+
+const mpRelaxed = (c: ReturnType<typeof cond>) =>
+  makeTest({
+    locs: { x: 0, f: 0 },
+    threads: threads([
+      [st('x', 1), st('f', 1, 'monotonic')],
+      [ld('a', 'f', 'monotonic'), ld('d', 'x')],
+    ]),
+    cond: c,
+  });
+
+describe('verdicts', () => {
+  it('a condition over an undef value is unknown (three-valued), never silently true or false', () => {
+    const r = runTestSync(mpRelaxed(cond('exists', eq(reg('P1', 'd'), 0))));
+    expect(r.condition?.verdict).toBe('unknown');
+    expect(r.witnesses).toEqual({ positive: 0, negative: 0, unknown: 2 });
+    // `== undef` is a syntactic test and decides.
+    expect(runTestSync(mpRelaxed(cond('forall', eq(reg('P1', 'd'), 'undef')))).condition?.verdict).toBe(
+      'holds',
+    );
+    // Kleene logic: false ∧ unknown is false.
+    const fa = runTestSync(mpRelaxed(cond('exists', and(eq(reg('P1', 'a'), 7), eq(reg('P1', 'd'), 0)))));
+    expect(fa.condition?.verdict).toBe('fails');
+    const tu = runTestSync(mpRelaxed(cond('forall', or(eq(reg('P1', 'a'), 0), eq(reg('P1', 'a'), 1)))));
+    expect(tu.condition?.verdict).toBe('holds');
+  });
+
+  it('quantifiers: ~exists holds when no state satisfies the condition', () => {
+    const t = makeTest({
+      locs: { x: 0, y: 0 },
+      threads: threads([
+        [st('x', 1, 'seq_cst'), ld('a', 'y', 'seq_cst')],
+        [st('y', 1, 'seq_cst'), ld('b', 'x', 'seq_cst')],
+      ]),
+      cond: cond('not exists', and(eq(reg('P0', 'a'), 0), eq(reg('P1', 'b'), 0))),
+    });
+    const r = runTestSync(t);
+    expect(r.condition?.verdict).toBe('holds');
+    expect(r.flags).toEqual({ race: false, undef: false, ub: false });
+  });
+
+  it('a cmpxchg that reads undef may succeed or fail; its success flag is the outcome taken', () => {
+    const t = makeTest({
+      locs: { x: 'undef' },
+      threads: threads([[cas('p', 'x', 0, 1, 'monotonic'), extract('ok', 'p', 1)]]),
+      cond: cond('exists', eq(reg('P0', 'ok'), 1)),
+    });
+    const r = runTestSync(t);
+    expect(r.states.map((s) => s.values['P0:ok'])).toEqual([0, 1]);
+    expect(r.flags.undef).toBe(true);
+  });
+
+  it('a seq_cst load is no MakeAvailable and a seq_cst store no MakeVisible', () => {
+    // The release fence is marked amdgcn-av none, so only the seq_cst load could make x available.
+    const t = makeTest({
+      locs: { x: 0, f: 0, g: 0 },
+      threads: threads([
+        [st('x', 1), ld('a', 'g', 'seq_cst'), fence('release', { avNone: true }), st('f', 1, 'monotonic')],
+        [ld('b', 'f', 'acquire'), ld('d', 'x')],
+      ]),
+    });
+    expect(states(t).filter((s) => s.includes('P1:b=1'))).toEqual(['P0:a=0 P1:b=1 P1:d=undef']);
+    const withAv = makeTest({
+      ...t,
+      locs: { x: 0, f: 0, g: 0 },
+      threads: threads([
+        [st('x', 1), ld('a', 'g', 'seq_cst'), fence('release'), st('f', 1, 'monotonic')],
+        [ld('b', 'f', 'acquire'), ld('d', 'x')],
+      ]),
+    });
+    expect(states(withAv).filter((s) => s.includes('P1:b=1'))).toEqual(['P0:a=0 P1:b=1 P1:d=1']);
+  });
+
+  it('reports budgets honestly: a stopped run is incomplete and its expectations do not hold', () => {
+    const t = mpRelaxed(cond('exists', eq(reg('P1', 'a'), 1)));
+    t.expects = [{ key: 'condition', value: 'holds', span: t.threads[0]!.span }];
+    const r = runTestSync(t, {
+      model: { noThinAir: true, valueRules: 'literal' },
+      maxExecutions: 1,
+      timeoutMs: Number.POSITIVE_INFINITY,
+      explain: false,
+    });
+    expect(r.complete).toBe(false);
+    expect(r.stop).toBe('max-executions');
+    expect(r.expectations[0]!.ok).toBe(false);
+  });
+});
