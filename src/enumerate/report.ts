@@ -151,8 +151,8 @@ export function buildReport(
   };
 }
 
-/** herd7-style text. */
-export function formatReport(r: Report): string {
+/** herd7-style text. `timing: false` leaves out the time (for golden baselines). */
+export function formatReport(r: Report, opts: { timing: boolean } = { timing: true }): string {
   const out: string[] = [];
   const verdictWord =
     r.condition?.verdict === 'holds' ? 'Ok' : r.condition?.verdict === 'fails' ? 'No' : 'Unknown';
@@ -179,7 +179,7 @@ export function formatReport(r: Report): string {
     );
   out.push(
     `Candidates ${r.stats.explored} explored, ${r.stats.consistent} consistent (${r.stats.nodes} search nodes)` +
-      ` Time ${(r.stats.ms / 1000).toFixed(3)}s`,
+      (opts.timing ? ` Time ${(r.stats.ms / 1000).toFixed(3)}s` : ''),
   );
   if (r.explanations.length > 0) {
     out.push('Forbidden candidates the condition selects:');
