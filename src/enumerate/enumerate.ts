@@ -21,6 +21,7 @@ import {
   DEFAULT_OPTIONS,
   type ModelOptions,
   noThinAirOk,
+  quickCoherenceReject,
   readValueOk,
   type Verdict,
   Workspace,
@@ -405,7 +406,11 @@ export class Enumeration {
             // A non-atomic read: hb and location order are already final.
             if (!readValueOk(ws, this.opts.model, cp.read) || (src >= 0 && !noThinAirOk(ws, this.opts.model)))
               continue;
-          } else if (src >= 0 && !checkPartial(ws, this.opts.model)) continue;
+          } else if (
+            src >= 0 &&
+            (quickCoherenceReject(ws, cp.read, src) || !checkPartial(ws, this.opts.model))
+          )
+            continue;
         }
       }
       if (prune && d === st.hbFinalDepth) {

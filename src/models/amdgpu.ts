@@ -127,6 +127,7 @@ export class Workspace {
   private readonly t3: Relation;
   readonly evaluator: Evaluator;
   evalStatus: EvalStatus = 'ok';
+  private readonly coCache: Int32Array;
   /** No release or no acquire operation: hb never depends on the choices. */
   readonly syncFree: boolean;
   private hbReady = false;
@@ -140,6 +141,7 @@ export class Workspace {
     this.n = n;
     this.rfSrc = new Int32Array(n).fill(-2);
     this.coRank = new Int32Array(n).fill(-1);
+    this.coCache = new Int32Array(n).fill(-2);
     const mk = () => relation(n);
     this.rf = mk();
     this.rfA = mk();
@@ -204,9 +206,39 @@ export class Workspace {
     this.coRank.set(coRank);
   }
 
+  /** co and mo from the coherence ranks; they change rarely (deep in the search), so cache them. */
+  refreshCo(): void {
+    const { sk, co, mo } = this;
+    // co and mo change only when the coherence ranks do (rarely, deep in the search).
+    let coSame = true;
+    const cr = this.coRank;
+    const cc = this.coCache;
+    for (let i = 0; i < cr.length; i++) {
+      if (cr[i] !== cc[i]) {
+        coSame = false;
+        break;
+      }
+    }
+    if (!coSame) {
+      cc.set(cr);
+      co.bits.fill(0);
+      for (const ws of sk.writesByLoc) {
+        for (const a of ws) {
+          const ra = cr[a]!;
+          if (ra < 0) continue;
+          for (const b of ws) {
+            const rb = cr[b]!;
+            if (rb > ra) add(co, a, b);
+          }
+        }
+      }
+      intersectInto(mo, co, sk.ai);
+    }
+  }
+
   /** rf, co, mo, fr, sw, hb, eco from the current choices. */
   deriveBase(): void {
-    const { sk, rf, rfA, co, mo, fr, sw, hb, t1, t2 } = this;
+    const { sk, rf, rfA, mo, fr, sw, hb, t1, t2 } = this;
     rf.bits.fill(0);
     for (const r of sk.reads) {
       const s = this.rfSrc[r]!;
@@ -214,30 +246,14 @@ export class Workspace {
     }
     // spec (DESIGN): every rf edge on a synchronisation path goes between atomics with incl.
     intersectInto(rfA, rf, sk.ai);
-    co.bits.fill(0);
-    for (const ws of sk.writesByLoc) {
-      for (const a of ws) {
-        const ra = this.coRank[a]!;
-        if (ra < 0) continue;
-        for (const b of ws) {
-          const rb = this.coRank[b]!;
-          if (rb > ra) add(co, a, b);
-        }
-      }
-    }
-    intersectInto(mo, co, sk.ai);
+    this.refreshCo();
     // fr = rf⁻¹ ; mo over same-location atomic pairs with incl.
     inverseInto(t1, rfA);
     composeInto(fr, t1, mo);
     intersectInto(fr, fr, sk.ai);
 
     if (this.syncFree) {
-      // No release or no acquire operation: sw is empty and hb is po plus the initial writes.
-      if (!this.hbReady) {
-        sw.bits.fill(0);
-        copyInto(hb, sk.hbBase);
-        this.hbReady = true;
-      }
+      this.deriveStaticHb();
       this.ecoReady = false;
       return;
     }
@@ -259,6 +275,14 @@ export class Workspace {
     }
     this.ecoReady = false;
     this.amdReady = false;
+  }
+
+  /** When no operation can synchronise: sw is empty and hb is po plus the initial writes. */
+  deriveStaticHb(): void {
+    if (this.hbReady) return;
+    this.sw.bits.fill(0);
+    copyInto(this.hb, this.sk.hbBase);
+    this.hbReady = true;
   }
 
   /** eco = (rf ∪ mo ∪ fr)+ over same-location atomic pairs with incl (only psc needs it). */
@@ -766,4 +790,32 @@ export function checkValuesOnly(ws: Workspace, opts: ModelOptions): Verdict {
   return w
     ? { consistent: false, axiom: a.id, witness: w }
     : { consistent: true, axiom: null, witness: null };
+}
+
+/**
+ * A fast, sound pre-check for rf choice `src → r` when hb does not depend on the choices
+ * (`syncFree`): the short coherence cycles CoWR, CoRW and CoRR through the new edge. Accepting is
+ * not proof of consistency (the full monotone check still runs); rejecting is.
+ */
+export function quickCoherenceReject(ws: Workspace, r: number, src: number): boolean {
+  const { sk, hb, co } = ws;
+  if (!ws.syncFree || !has(sk.ai, src, r)) return false;
+  ws.refreshCo();
+  ws.deriveStaticHb();
+  const loc = sk.events[r]!.loc;
+  for (const w of sk.writesByLoc[loc]!) {
+    if (!has(sk.ai, w, r) || !has(sk.ai, w, src)) continue;
+    // CoWR: r reads src, but a write hb-before r is co-after src.
+    if (w !== src && has(hb, w, r) && has(co, src, w)) return true;
+    // CoRW: r reads src, but r hb-precedes src or a write co-before src.
+    if (has(hb, r, w) && (w === src || has(co, w, src))) return true;
+  }
+  for (const r2 of sk.readsByLoc[loc]!) {
+    const s2 = ws.rfSrc[r2]!;
+    if (r2 === r || s2 < 0 || !has(sk.ai, s2, r2) || !has(sk.ai, r2, r) || !has(sk.ai, s2, src)) continue;
+    // CoRR: reads ordered by hb must not read co-decreasing writes.
+    if (has(hb, r2, r) && has(co, src, s2)) return true;
+    if (has(hb, r, r2) && has(co, s2, src)) return true;
+  }
+  return false;
 }
