@@ -23,6 +23,7 @@ import {
   noThinAirOk,
   quickCoherenceReject,
   readValueOk,
+  undefPossible,
   type Verdict,
   Workspace,
 } from '../models/amdgpu.ts';
@@ -159,23 +160,6 @@ export function rfDomain(sk: Skeleton, r: number): number[] {
   for (const w of sk.writesByLoc[e.loc]!) if (!has(sk.po, r, w)) out.push(w);
   if (undefPossible(sk, r)) out.push(-1);
   return out;
-}
-
-/**
- * Whether read `r` can ever return undef. It cannot when its location has an initial write
- * (always location-ordered before it, so rule 1 never applies) and the read and every write to the
- * location are atomic with pairwise inclusive scopes (rule 2 then always applies).
- */
-export function undefPossible(sk: Skeleton, r: number): boolean {
-  const e = sk.events[r]!;
-  const l = sk.locs[e.loc]!;
-  if (l.initEvent < 0 || !e.atomic) return true;
-  const ws = sk.writesByLoc[e.loc]!;
-  for (const a of ws) {
-    if (!has(sk.ai, r, a)) return true;
-    for (const b of ws) if (!has(sk.ai, a, b)) return true;
-  }
-  return false;
 }
 
 /** Skeleton, workspace and observables of a variant, shared by both enumerators. */

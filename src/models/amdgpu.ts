@@ -128,6 +128,14 @@ export class Workspace {
   readonly evaluator: Evaluator;
   evalStatus: EvalStatus = 'ok';
   private readonly coCache: Int32Array;
+  /**
+   * Atomic reads whose value rule is not implied by coherence: those that could return undef.
+   * For the others rule 2 always applies and reading outside may-see is a coherence cycle
+   * (lo ⊆ hb between same-location atomics with inclusive scopes).
+   */
+  readonly valueCheckReads: number[];
+  /** Same-location write pairs not both atomic with incl (for the others lo ⊆ hb ⊆ mo by coherence). */
+  readonly loCheckPairs: Int32Array;
   /** No release or no acquire operation: hb never depends on the choices. */
   readonly syncFree: boolean;
   private hbReady = false;
@@ -198,6 +206,11 @@ export class Workspace {
     }
     this.evaluator = new Evaluator(sk, compile(sk));
     this.syncFree = isEmpty(this.relHead) || isEmpty(this.acqTail);
+    this.valueCheckReads = sk.reads.filter((r) => sk.events[r]!.atomic && undefPossible(sk, r));
+    const pairs: number[] = [];
+    for (const l of sk.writesByLoc)
+      for (const a of l) for (const b of l) if (a !== b && !has(sk.ai, a, b)) pairs.push(a, b);
+    this.loCheckPairs = Int32Array.from(pairs);
   }
 
   /** Copies a complete or partial candidate in. */
@@ -760,10 +773,13 @@ export function readValueOk(ws: Workspace, opts: ModelOptions, r: number): boole
  */
 export function checkHbFinal(ws: Workspace, opts: ModelOptions): boolean {
   ws.deriveAmd();
-  const { sk } = ws;
-  for (const l of sk.writesByLoc)
-    for (const a of l) for (const b of l) if (a !== b && has(ws.lo, a, b) && has(ws.co, b, a)) return false;
-  for (const r of sk.reads) if (sk.events[r]!.atomic && !readValueOk(ws, opts, r)) return false;
+  const pairs = ws.loCheckPairs;
+  for (let k = 0; k < pairs.length; k += 2) {
+    const a = pairs[k]!;
+    const b = pairs[k + 1]!;
+    if (has(ws.lo, a, b) && has(ws.co, b, a)) return false;
+  }
+  for (const r of ws.valueCheckReads) if (!readValueOk(ws, opts, r)) return false;
   return true;
 }
 
@@ -816,6 +832,23 @@ export function quickCoherenceReject(ws: Workspace, r: number, src: number): boo
     // CoRR: reads ordered by hb must not read co-decreasing writes.
     if (has(hb, r2, r) && has(co, src, s2)) return true;
     if (has(hb, r, r2) && has(co, s2, src)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether read `r` can ever return undef. It cannot when its location has an initial write
+ * (always location-ordered before it, so rule 1 never applies) and the read and every write to the
+ * location are atomic with pairwise inclusive scopes (rule 2 then always applies).
+ */
+export function undefPossible(sk: Skeleton, r: number): boolean {
+  const e = sk.events[r]!;
+  const l = sk.locs[e.loc]!;
+  if (l.initEvent < 0 || !e.atomic) return true;
+  const ws = sk.writesByLoc[e.loc]!;
+  for (const a of ws) {
+    if (!has(sk.ai, r, a)) return true;
+    for (const b of ws) if (!has(sk.ai, a, b)) return true;
   }
   return false;
 }
