@@ -96,6 +96,15 @@ describe('gpumm run', () => {
     expect(r.stdout).toContain('scoped seq_cst');
   });
 
+  it('--workers gives the same report as an in-process run', () => {
+    const f = tmpFile('sb.litmus', SB('monotonic', 'expect: condition holds'));
+    const a = gpumm('run', '--json', f);
+    const b = gpumm('run', '--json', '--workers', '2', f);
+    expect(b.status).toBe(0);
+    const strip = (s: string) => RunJsonSchema.parse(JSON.parse(s)).map((r) => ({ ...r, stats: null }));
+    expect(strip(b.stdout)).toEqual(strip(a.stdout));
+  });
+
   it('--graph dot prints a graph of one execution', () => {
     const f = tmpFile('sb.litmus', SB('monotonic', ''));
     const r = gpumm('run', '--graph', 'dot', f);

@@ -10,10 +10,10 @@ import { writeFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Test } from '../core/types.ts';
 import type { Enumeration } from '../enumerate/enumerate.ts';
-import { prepareVariant } from '../enumerate/enumerate.ts';
+import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
 import { toDot } from '../enumerate/graph.ts';
 import { formatReport, type Report, ReportSchema } from '../enumerate/report.ts';
-import { MICROS_PER_CANDIDATE, modelDiagnostics, runTest } from '../enumerate/verdict.ts';
+import { MICROS_PER_CANDIDATE, modelDiagnostics, runTest, runTestParallel } from '../enumerate/verdict.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
@@ -31,6 +31,7 @@ interface RunCliOptions {
   timeout?: number;
   thinAir?: boolean;
   valueRules: 'literal' | 'repaired';
+  workers?: number;
 }
 
 function positiveInt(v: string): number {
@@ -55,7 +56,12 @@ function nonNegativeInt(v: string): number {
 export const RunJsonSchema = ReportSchema.array();
 
 /** DOT for the execution of `report` chosen by `state` (default: the first state the condition selects). */
-function graphOf(test: Test, report: Report, en: Enumeration, state: number | undefined): string | null {
+function graphOf(
+  test: Test,
+  report: Report,
+  en: Pick<Enumeration, 'collector'>,
+  state: number | undefined,
+): string | null {
   const recs = [...en.collector.states.values()];
   if (recs.length === 0) return null;
   // Report states are sorted; map the chosen report state back to its record.
@@ -102,6 +108,11 @@ export function registerRun(program: Command): void {
       '--timeout <seconds>',
       'stop after this many seconds per test (the verdict is then undecided)',
       positiveNumber,
+    )
+    .option(
+      '--workers <n>',
+      'split each test over n worker threads (pays only for tests of seconds)',
+      positiveInt,
     )
     .option('--no-thin-air', 'drop the no-thin-air axiom acyclic(po ∪ rf) (on by default)')
     .addOption(
@@ -165,29 +176,33 @@ export function registerRun(program: Command): void {
       try {
         for (const test of tests) {
           if (interrupted) break;
-          let en: Enumeration | null = null;
-          const report = await runTest(
-            test,
-            {
-              model,
-              maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
-              timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
-              explain: opts.explain === true,
+          let en: Pick<Enumeration, 'collector'> | null = null;
+          const runOpts = {
+            model,
+            maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
+            timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
+            explain: opts.explain === true,
+          };
+          const hooks = {
+            onStart: (estimate: number) => {
+              const secs = (estimate * MICROS_PER_CANDIDATE) / 1e6;
+              if (secs > 1)
+                process.stderr.write(
+                  `${test.name}: estimate ${estimate.toExponential(2)} candidates before pruning (up to ~${secs.toFixed(1)}s)\n`,
+                );
             },
-            {
-              onStart: (estimate) => {
-                const secs = (estimate * MICROS_PER_CANDIDATE) / 1e6;
-                if (secs > 1)
-                  process.stderr.write(
-                    `${test.name}: estimate ${estimate.toExponential(2)} candidates before pruning (up to ~${secs.toFixed(1)}s)\n`,
-                  );
-              },
-              register: (e) => {
-                en = e;
-                current = e;
-              },
+            register: (e: Enumeration) => {
+              en = e;
+              current = e;
             },
-          );
+          };
+          let report: Report;
+          if (opts.workers && opts.workers > 1) {
+            hooks.onStart(estimateCandidates(test));
+            const par = await runTestParallel(test, runOpts, opts.workers);
+            report = par.report;
+            en = par.merged;
+          } else report = await runTest(test, runOpts, hooks);
           reports.push(report);
           if (!report.complete) {
             undecidable = true;

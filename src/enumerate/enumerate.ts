@@ -63,6 +63,27 @@ export class Collector {
   undefReads = 0;
   constructor(readonly labels: string[]) {}
 
+  /** Adds `count` executions reaching one state (merging worker results). */
+  addState(
+    values: Float64Array,
+    count: number,
+    race: boolean,
+    undef: boolean,
+    example: ExecutionRecord,
+  ): void {
+    this.executions += count;
+    let key = '';
+    for (let k = 0; k < values.length; k++) key += isUndef(values[k]!) ? 'u;' : `${values[k]};`;
+    const s = this.states.get(key);
+    if (s) {
+      s.count += count;
+      s.race ||= race;
+      s.undef ||= undef;
+      return;
+    }
+    this.states.set(key, { values: values.slice(), count, race, undef, example });
+  }
+
   add(ws: Workspace, variant: number, values: Float64Array, race: boolean, undef: boolean): void {
     this.executions++;
     if (race) this.racy++;
@@ -101,6 +122,11 @@ export interface EnumerateOptions {
   domains: 'filtered' | 'all';
   /** Called for every complete candidate the model rejects (with the workspace still loaded). */
   onReject: ((ws: Workspace, verdict: Verdict, variant: number) => void) | null;
+  /**
+   * Search only one variant, with the first choice points fixed to these domain indices (a slice
+   * of the search for one worker task; see `splitSearch`).
+   */
+  only: { variant: number; prefix: number[] } | null;
 }
 
 export const DEFAULT_ENUMERATE: EnumerateOptions = {
@@ -110,6 +136,7 @@ export const DEFAULT_ENUMERATE: EnumerateOptions = {
   timeoutMs: Number.POSITIVE_INFINITY,
   domains: 'filtered',
   onReject: null,
+  only: null,
 };
 
 export type StopReason = 'done' | 'max-executions' | 'timeout' | 'interrupted';
@@ -200,7 +227,8 @@ export class Enumeration {
   readonly variantCount: number;
   readonly errors: ObservableError[] = [];
   stop: StopReason | null = null;
-  private variant = 0;
+  private variant: number;
+  private readonly prefix: number[];
   private current: Variant | null = null;
   private readonly started = Date.now();
   private interrupted = false;
@@ -209,7 +237,9 @@ export class Enumeration {
     readonly test: Test,
     readonly opts: EnumerateOptions = DEFAULT_ENUMERATE,
   ) {
-    this.variantCount = 2 ** countCmpxchg(test);
+    this.variantCount = opts.only ? opts.only.variant + 1 : 2 ** countCmpxchg(test);
+    this.variant = opts.only ? opts.only.variant : 0;
+    this.prefix = opts.only ? opts.only.prefix : [];
     const first = prepareVariant(test, 0, this.errors);
     this.collector = new Collector(first.obs.map((o) => o.label));
   }
@@ -257,6 +287,11 @@ export class Enumeration {
       }
     }
     return false;
+  }
+
+  /** The choice points of variant `v`, in search order. */
+  choicePoints(v: number): ChoicePoint[] {
+    return this.makeVariant(v).cps;
   }
 
   private makeVariant(v: number): Variant {
@@ -359,14 +394,16 @@ export class Enumeration {
         } else ws.rfSrc[cp.read] = -2;
       }
       let k = cur[d]! + 1;
+      const fixed = d < this.prefix.length;
+      if (fixed) k = cur[d]! >= 0 ? dom.length : this.prefix[d]!;
       if (cp.kind === 'co') {
         for (; k < dom.length; k++) {
           const w = dom[k]!;
-          if (placed[w]) continue;
+          let ok = placed[w] === 0;
           const preds = poPred[w]!;
-          let ok = true;
-          for (let p = 0; p < preds.length; p++) if (!placed[preds[p]!]) ok = false;
+          for (let p = 0; ok && p < preds.length; p++) if (!placed[preds[p]!]) ok = false;
           if (ok) break;
+          if (fixed) k = dom.length - 1;
         }
       }
       if (k >= dom.length) {
@@ -409,6 +446,61 @@ export class Enumeration {
       cur[d + 1] = -1;
     }
     return { nodes, finished: false };
+  }
+}
+
+/**
+ * Splits the search of `test` into slices for worker tasks: per variant, every valid assignment
+ * of the first choice points, going deeper until there are at least `target` slices (or no more
+ * choice points). Each slice is `{ variant, prefix }` for `EnumerateOptions.only`.
+ */
+export function splitSearch(
+  test: Test,
+  target: number,
+  maxDepth = 6,
+): { variant: number; prefix: number[] }[] {
+  const variants = 2 ** countCmpxchg(test);
+  let depth = 0;
+  let out: { variant: number; prefix: number[] }[] = [];
+  for (;;) {
+    out = [];
+    let deepest = true;
+    for (let v = 0; v < variants; v++) {
+      const sk = buildSkeleton(test, variantOutcomes(test, v));
+      const en = new Enumeration(test, { ...DEFAULT_ENUMERATE, only: { variant: v, prefix: [] } });
+      const cps = en.choicePoints(v);
+      const d = Math.min(depth, cps.length);
+      if (d < cps.length) deepest = false;
+      // Valid prefixes: co positions must place unplaced writes whose po-predecessors are placed.
+      const placed = new Uint8Array(sk.n);
+      for (const l of sk.locs) if (l.initEvent >= 0) placed[l.initEvent] = 1;
+      const rec = (i: number, acc: number[]) => {
+        if (i === d) {
+          out.push({ variant: v, prefix: acc.slice() });
+          return;
+        }
+        const cp = cps[i]!;
+        for (let k = 0; k < cp.domain.length; k++) {
+          if (cp.kind === 'co') {
+            const w = cp.domain[k]!;
+            if (placed[w]) continue;
+            if (sk.writesByLoc[sk.events[w]!.loc]!.some((p) => has(sk.po, p, w) && !placed[p])) continue;
+            placed[w] = 1;
+            acc.push(k);
+            rec(i + 1, acc);
+            acc.pop();
+            placed[w] = 0;
+          } else {
+            acc.push(k);
+            rec(i + 1, acc);
+            acc.pop();
+          }
+        }
+      };
+      rec(0, []);
+    }
+    if (out.length >= target || deepest || depth >= maxDepth) return out;
+    depth++;
   }
 }
 

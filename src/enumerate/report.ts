@@ -74,7 +74,7 @@ export function stateText(values: Record<string, number | 'undef'>): string {
 /** Builds the report of a finished (or stopped) enumeration. */
 export function buildReport(
   test: Test,
-  en: Enumeration,
+  en: Pick<Enumeration, 'collector' | 'stats' | 'stop'>,
   model: ModelOptions,
   extra: { estimate: number; ms: number; explanations?: Report['explanations'] },
 ): Report {

@@ -72,6 +72,29 @@ export async function runTest(
   return buildReport(test, en, opts.model, { estimate, ms, explanations });
 }
 
+/**
+ * Runs `test` on a pool of `workers` threads (the search split into slices, merged in order).
+ * Budgets apply per slice; a run stopped in any slice is incomplete.
+ */
+export async function runTestParallel(
+  test: Test,
+  opts: RunOptions,
+  workers: number,
+): Promise<{ report: Report; merged: Awaited<ReturnType<typeof import('./pool.ts').enumerateParallel>> }> {
+  const { enumerateParallel } = await import('./pool.ts');
+  const estimate = estimateCandidates(test);
+  const t0 = performance.now();
+  const merged = await enumerateParallel(test, {
+    model: opts.model,
+    workers,
+    timeoutMs: opts.timeoutMs,
+    maxExecutions: opts.maxExecutions,
+  });
+  const ms = performance.now() - t0;
+  const explanations = opts.explain && merged.stop === 'done' ? explain(test, opts) : [];
+  return { report: buildReport(test, merged, opts.model, { estimate, ms, explanations }), merged };
+}
+
 /** Runs synchronously (tests, benchmarks, workers). */
 export function runTestSync(test: Test, opts: RunOptions = DEFAULT_RUN): Report {
   const estimate = estimateCandidates(test);

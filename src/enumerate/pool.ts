@@ -1,0 +1,47 @@
+/**
+ * Running one big test on a piscina worker pool. Node-only (the web page runs in-process).
+ */
+
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { Test } from '../core/types.ts';
+import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
+import { Enumeration, splitSearch } from './enumerate.ts';
+import { mergeSlices, type SliceResult, type SliceTask } from './parallel.ts';
+
+const ENTRY = fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
+
+/** Default pool size: one worker per core. */
+export function defaultWorkers(): number {
+  return Math.max(1, availableParallelism());
+}
+
+/**
+ * Enumerates `test` on `workers` threads: the search is split into about 8 slices per worker
+ * (each carrying well over 10 ms of work for the tests worth parallelising), results are merged in
+ * slice order.
+ */
+export async function enumerateParallel(
+  test: Test,
+  opts: { model?: ModelOptions; workers?: number; timeoutMs?: number; maxExecutions?: number } = {},
+): Promise<ReturnType<typeof mergeSlices>> {
+  const workers = opts.workers ?? defaultWorkers();
+  const slices = splitSearch(test, workers * 8);
+  const pool = new Piscina({ filename: ENTRY, minThreads: workers, maxThreads: workers });
+  try {
+    const base = {
+      test,
+      model: opts.model ?? DEFAULT_OPTIONS,
+      timeoutMs: opts.timeoutMs ?? Number.POSITIVE_INFINITY,
+      maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
+    };
+    const results: SliceResult[] = await Promise.all(
+      slices.map((slice) => pool.run({ ...base, slice } satisfies SliceTask) as Promise<SliceResult>),
+    );
+    const labels = new Enumeration(test).collector.labels;
+    return mergeSlices(labels, results);
+  } finally {
+    await pool.destroy();
+  }
+}
