@@ -829,9 +829,10 @@ export function quickCoherenceReject(ws: Workspace, r: number, src: number): boo
   for (const r2 of sk.readsByLoc[loc]!) {
     const s2 = ws.rfSrc[r2]!;
     if (r2 === r || s2 < 0 || !has(sk.ai, s2, r2) || !has(sk.ai, r2, r) || !has(sk.ai, s2, src)) continue;
-    // CoRR: reads ordered by hb must not read co-decreasing writes.
-    if (has(hb, r2, r) && has(co, src, s2)) return true;
-    if (has(hb, r, r2) && has(co, s2, src)) return true;
+    // CoRR: reads ordered by hb must not read co-decreasing writes (fr needs incl too: incl is
+    // not transitive, so each edge of the cycle is checked).
+    if (has(hb, r2, r) && has(co, src, s2) && has(sk.ai, r, s2)) return true;
+    if (has(hb, r, r2) && has(co, s2, src) && has(sk.ai, r2, src)) return true;
   }
   return false;
 }
