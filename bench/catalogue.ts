@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { CATALOGUE_DIR } from '../src/cli/demo.ts';
 import { litmusFilesIn } from '../src/cli/io.ts';
-import { DEFAULT_RUN, runTestSync } from '../src/enumerate/verdict.ts';
+import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../src/enumerate/verdict.ts';
 import { parse } from '../src/syntax/parser.ts';
 
 if (process.argv[2] === '--synthetic') {
@@ -45,11 +45,16 @@ const files = litmusFilesIn(dir);
 const t0 = performance.now();
 const times: [string, number, number][] = [];
 let failed = 0;
+let undecided = 0;
 for (const f of files) {
   const a = performance.now();
   const { test } = parse(readFileSync(f, 'utf8'), f);
   if (!test) {
     failed++;
+    continue;
+  }
+  if (modelDiagnostics(test).length > 0) {
+    undecided++;
     continue;
   }
   const r = runTestSync(test, DEFAULT_RUN);
