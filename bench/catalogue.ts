@@ -64,7 +64,7 @@ for (const f of files) {
 const total = performance.now() - t0;
 times.sort((x, y) => y[1] - x[1]);
 console.log(
-  `${files.length} tests in ${total.toFixed(0)} ms (${failed} with a failing expectation or parse error)`,
+  `${files.length} tests in ${total.toFixed(0)} ms (${undecided} the model cannot decide yet, ${failed} with a failing expectation or parse error)`,
 );
 for (const [name, ms, explored] of times.slice(0, 10))
   console.log(`  ${name}: ${ms.toFixed(1)} ms, ${explored} candidates`);
