@@ -11,6 +11,7 @@ function gpumm(...args: string[]) {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     encoding: 'utf8',
     cwd: join(import.meta.dirname, '..', '..'),
+    maxBuffer: 1 << 28,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -40,6 +41,19 @@ P1 @ agent 1 {
 
 exists (P0:%r0 == 0 /\\ P1:%r0 == 0)
 `;
+
+/** The coherence family at n threads (every thread stores its value to @x, then loads @x). */
+function coText(n: number): string {
+  const threads = Array.from(
+    { length: n },
+    (_, i) => `P${i} @ agent ${i} {
+  store atomic i32 ${i + 1}, ptr addrspace(1) @x monotonic, align 4
+  %r0 = load atomic i32, ptr addrspace(1) @x monotonic, align 4
+}
+`,
+  );
+  return `AMDGPU CO${n}\nexpect: condition holds\n\n@x = addrspace(1) global i32 0\n\n${threads.join('\n')}\nexists (P0:%r0 == 1)\n`;
+}
 
 describe('gpumm run', () => {
   it('prints a herd-style report and exits 0 when every expectation holds', () => {
@@ -78,6 +92,30 @@ describe('gpumm run', () => {
     expect(r.stdout).toContain('INCOMPLETE (max-executions');
     expect(r.stdout).toContain('Undecided');
     expect(r.stderr).toContain('undecided (max-executions)');
+  });
+
+  it('--timeout stops a big run: undecided, with the estimate, exit 3', () => {
+    const f = tmpFile('co7.litmus', coText(7));
+    const r = gpumm('run', '--timeout', '0.5', f);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/CO7: estimate .* candidates before pruning/);
+    expect(r.stderr).toMatch(/CO7: undecided \(timeout\)/);
+    expect(r.stdout).toContain('INCOMPLETE (timeout');
+  });
+
+  it('Ctrl-C prints what was found so far', async () => {
+    const { spawn } = await import('node:child_process');
+    const f = tmpFile('co7.litmus', coText(7));
+    const child = spawn(process.execPath, [BIN, 'run', f], { cwd: join(import.meta.dirname, '..', '..') });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    setTimeout(() => child.kill('SIGINT'), 2500);
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(status).toBe(130);
+    expect(out).toContain('INCOMPLETE (interrupted');
+    expect(out).toMatch(/States [1-9]/);
   });
 
   it('--json output matches the schema', () => {
