@@ -57,11 +57,37 @@ export interface ExecutionRecord {
 
 /** Aggregates consistent executions into final states. */
 export class Collector {
+  /** Final states in the order first found, keyed by their values. */
   readonly states = new Map<string, StateRecord>();
+  /** Hash of the values → records with that hash (avoids building a string key per execution). */
+  private readonly byHash = new Map<number, StateRecord[]>();
   executions = 0;
   racy = 0;
   undefReads = 0;
   constructor(readonly labels: string[]) {}
+
+  private find(values: Float64Array, h: number): StateRecord | undefined {
+    const bucket = this.byHash.get(h);
+    if (!bucket) return undefined;
+    outer: for (const s of bucket) {
+      for (let k = 0; k < values.length; k++) {
+        const a = values[k]!;
+        const b = s.values[k]!;
+        if (a !== b && !(Number.isNaN(a) && Number.isNaN(b))) continue outer;
+      }
+      return s;
+    }
+    return undefined;
+  }
+
+  private insert(rec: StateRecord, h: number): void {
+    let key = '';
+    for (let k = 0; k < rec.values.length; k++) key += isUndef(rec.values[k]!) ? 'u;' : `${rec.values[k]};`;
+    this.states.set(key, rec);
+    const bucket = this.byHash.get(h);
+    if (bucket) bucket.push(rec);
+    else this.byHash.set(h, [rec]);
+  }
 
   /** Adds `count` executions reaching one state (merging worker results). */
   addState(
@@ -72,39 +98,51 @@ export class Collector {
     example: ExecutionRecord,
   ): void {
     this.executions += count;
-    let key = '';
-    for (let k = 0; k < values.length; k++) key += isUndef(values[k]!) ? 'u;' : `${values[k]};`;
-    const s = this.states.get(key);
+    const h = hashValues(values);
+    const s = this.find(values, h);
     if (s) {
       s.count += count;
       s.race ||= race;
       s.undef ||= undef;
       return;
     }
-    this.states.set(key, { values: values.slice(), count, race, undef, example });
+    this.insert({ values: values.slice(), count, race, undef, example }, h);
   }
 
   add(ws: Workspace, variant: number, values: Float64Array, race: boolean, undef: boolean): void {
     this.executions++;
     if (race) this.racy++;
     if (undef) this.undefReads++;
-    let key = '';
-    for (let k = 0; k < values.length; k++) key += isUndef(values[k]!) ? 'u;' : `${values[k]};`;
-    const s = this.states.get(key);
+    const h = hashValues(values);
+    const s = this.find(values, h);
     if (s) {
       s.count++;
       s.race ||= race;
       s.undef ||= undef;
       return;
     }
-    this.states.set(key, {
-      values: values.slice(),
-      count: 1,
-      race,
-      undef,
-      example: { variant, rf: ws.rfSrc.slice(), co: ws.coRank.slice() },
-    });
+    this.insert(
+      {
+        values: values.slice(),
+        count: 1,
+        race,
+        undef,
+        example: { variant, rf: ws.rfSrc.slice(), co: ws.coRank.slice() },
+      },
+      h,
+    );
   }
+}
+
+/** FNV-1a over the values (undef hashes as one fixed value). */
+function hashValues(values: Float64Array): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k]!;
+    const x = Number.isNaN(v) ? 0x7fc00000 : (v | 0) ^ ((v / 4294967296) | 0);
+    h = Math.imul(h ^ x, 0x01000193);
+  }
+  return h >>> 0;
 }
 
 export interface EnumerateOptions {
@@ -172,6 +210,11 @@ interface Variant {
   hbFinalDepth: number;
   /** The hb-final checks failed before any choice: no candidate of this variant is consistent. */
   dead: boolean;
+  /**
+   * Coherence-local variant with nothing left for the hb-final checks (no read can be undef, all
+   * writes atomic and inclusive): the quick checks on the way down already decided everything.
+   */
+  hbFinalTrivial: boolean;
 }
 
 /** The cmpxchg outcome combination of variant `v` (bit k: the k-th cmpxchg fails). */
@@ -343,7 +386,17 @@ export class Enumeration {
       leafDone: false,
       hbFinalDepth,
       dead: hbFinalDepth < 0 && this.opts.prune && !this.hbFinalCheck(ws),
+      hbFinalTrivial: this.staticTrivial(ws),
     };
+  }
+
+  private staticTrivial(ws: Workspace): boolean {
+    if (!ws.coherenceLocal || ws.valueCheckReads.length > 0 || ws.loCheckPairs.length > 0) return false;
+    // hb, availability, visibility and lo are static here: derive them once for races and final values.
+    ws.rfSrc.fill(-2);
+    ws.deriveBase();
+    ws.deriveAmd();
+    return true;
   }
 
   private hbFinalCheck(ws: Workspace): boolean {
@@ -427,14 +480,15 @@ export class Enumeration {
             // A non-atomic read: hb and location order are already final.
             if (!readValueOk(ws, this.opts.model, cp.read) || (src >= 0 && !noThinAirOk(ws, this.opts.model)))
               continue;
-          } else if (
-            src >= 0 &&
-            (quickCoherenceReject(ws, cp.read, src) || !checkPartial(ws, this.opts.model))
-          )
-            continue;
+          } else if (src >= 0) {
+            if (quickCoherenceReject(ws, cp.read, src)) continue;
+            if (ws.coherenceLocal) {
+              if (!ws.thinAirImpossible && !noThinAirOk(ws, this.opts.model)) continue;
+            } else if (!checkPartial(ws, this.opts.model)) continue;
+          }
         }
       }
-      if (prune && d === st.hbFinalDepth) {
+      if (prune && d === st.hbFinalDepth && !st.hbFinalTrivial) {
         if (!checkPartial(ws, this.opts.model) || !checkHbFinal(ws, this.opts.model)) continue;
       }
       if (d === last) {

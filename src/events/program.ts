@@ -51,10 +51,13 @@ export function widthOf(type: string): number {
   return m ? Number(m[1]) : 32;
 }
 
+const MODULUS = Float64Array.from({ length: 54 }, (_, w) => 2 ** w);
+
 export function wrap(v: number, width: number): number {
-  if (isUndef(v)) return v;
   if (width >= 53) return v;
-  const m = 2 ** width;
+  const m = MODULUS[width]!;
+  if (v >= 0 && v < m) return v;
+  if (Number.isNaN(v)) return v;
   return ((v % m) + m) % m;
 }
 
@@ -287,6 +290,9 @@ export class Evaluator {
   readonly regs: Float64Array[];
   private readonly regKnown: Uint8Array[];
   private readonly done: Uint8Array[];
+  private readonly initEvents: Int32Array;
+  private readonly initValues: Float64Array;
+  private readonly totalSteps: number;
   /** The cmpxchg whose read value contradicts the assumed outcome, when `run` returns 'cas-mismatch'. */
   mismatch = -1;
 
@@ -299,6 +305,10 @@ export class Evaluator {
     this.regs = programs.map((p) => new Float64Array(p.regs.length));
     this.regKnown = programs.map((p) => new Uint8Array(p.regs.length));
     this.done = programs.map((p) => new Uint8Array(p.steps.length));
+    const inits = sk.locs.filter((l) => l.initEvent >= 0);
+    this.initEvents = Int32Array.from(inits, (l) => l.initEvent);
+    this.initValues = Float64Array.from(inits, (l) => wrap(l.init as number, widthOf(l.type)));
+    this.totalSteps = programs.reduce((n, p) => n + p.steps.length, 0);
   }
 
   private val(o: Op, t: number): number {
@@ -321,19 +331,17 @@ export class Evaluator {
    * no-thin-air-violating candidates can do.
    */
   run(rfSrc: Int32Array): EvalStatus {
-    const { sk, programs, writeVal, known } = this;
+    const { programs, writeVal, known } = this;
     known.fill(0);
     for (const r of this.regs) r.fill(UNDEF);
     for (const k of this.regKnown) k.fill(0);
     for (const d of this.done) d.fill(0);
-    for (const l of sk.locs) {
-      if (l.initEvent >= 0) {
-        writeVal[l.initEvent] = wrap(l.init as number, widthOf(l.type));
-        known[l.initEvent] = 1;
-      }
+    const inits = this.initEvents;
+    for (let k = 0; k < inits.length; k++) {
+      writeVal[inits[k]!] = this.initValues[k]!;
+      known[inits[k]!] = 1;
     }
-    let left = 0;
-    for (const p of programs) left += p.steps.length;
+    let left = this.totalSteps;
     while (left > 0) {
       let progress = false;
       for (let t = 0; t < programs.length; t++) {

@@ -134,6 +134,15 @@ export class Workspace {
    * (lo ⊆ hb between same-location atomics with inclusive scopes).
    */
   readonly valueCheckReads: number[];
+  /**
+   * hb is static, there are no RMWs and at most one seq_cst event, and all accesses to each
+   * location are atomic with pairwise inclusive scopes. Then the base axioms reduce to C11
+   * coherence, which is exactly the absence of the short cycles `quickCoherenceReject` looks for
+   * (coherence ⟺ irreflexive(hb ; eco?), RC11 §3), plus no-thin-air.
+   */
+  readonly coherenceLocal: boolean;
+  /** No read is po-before a write, so po ∪ rf is acyclic whatever rf is. */
+  readonly thinAirImpossible: boolean;
   /** Same-location write pairs not both atomic with incl (for the others lo ⊆ hb ⊆ mo by coherence). */
   readonly loCheckPairs: Int32Array;
   /** No release or no acquire operation: hb never depends on the choices. */
@@ -211,6 +220,15 @@ export class Workspace {
     for (const l of sk.writesByLoc)
       for (const a of l) for (const b of l) if (a !== b && !has(sk.ai, a, b)) pairs.push(a, b);
     this.loCheckPairs = Int32Array.from(pairs);
+    let local = this.syncFree && this.scCount < 2 && this.rmwPairs.length === 0;
+    for (let l = 0; local && l < sk.locs.length; l++) {
+      const acc = [...sk.writesByLoc[l]!, ...sk.readsByLoc[l]!];
+      for (const a of acc) for (const b of acc) if (a !== b && !has(sk.ai, a, b)) local = false;
+    }
+    this.coherenceLocal = local;
+    let nta = true;
+    for (const r of sk.reads) for (const w of sk.writes) if (has(sk.po, r, w)) nta = false;
+    this.thinAirImpossible = nta;
   }
 
   /** Copies a complete or partial candidate in. */
