@@ -297,7 +297,7 @@ export class Evaluator {
   mismatch = -1;
 
   constructor(
-    private readonly sk: Skeleton,
+    sk: Skeleton,
     readonly programs: ThreadProgram[],
   ) {
     this.writeVal = new Float64Array(sk.n);
