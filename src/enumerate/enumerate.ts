@@ -142,7 +142,7 @@ function hashValues(values: Float64Array): number {
     const x = Number.isNaN(v) ? 0x7fc00000 : (v | 0) ^ ((v / 4294967296) | 0);
     h = Math.imul(h ^ x, 0x01000193);
   }
-  return h >>> 0;
+  return h & 0x3fffffff; // a small integer, so Map keys stay unboxed
 }
 
 export interface EnumerateOptions {

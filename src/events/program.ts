@@ -293,6 +293,8 @@ export class Evaluator {
   private readonly initEvents: Int32Array;
   private readonly initValues: Float64Array;
   private readonly totalSteps: number;
+  /** Only stores of constants, loads and register arithmetic (see `runSimple`). */
+  private readonly simple: boolean;
   /** The cmpxchg whose read value contradicts the assumed outcome, when `run` returns 'cas-mismatch'. */
   mismatch = -1;
 
@@ -309,10 +311,50 @@ export class Evaluator {
     this.initEvents = Int32Array.from(inits, (l) => l.initEvent);
     this.initValues = Float64Array.from(inits, (l) => wrap(l.init as number, widthOf(l.type)));
     this.totalSteps = programs.reduce((n, p) => n + p.steps.length, 0);
+    this.simple = programs.every((p) =>
+      p.steps.every((st) => st.k !== 'rmw' && st.k !== 'cas' && (st.k !== 'store' || st.a.c)),
+    );
   }
 
   private val(o: Op, t: number): number {
     return o.c ? o.v : this.regs[t]![o.r]!;
+  }
+
+  /**
+   * The common case of stores of constants and no RMW or cmpxchg: every written value is known
+   * up front, so one pass in program order computes everything.
+   */
+  private runSimple(rfSrc: Int32Array): EvalStatus {
+    const { programs, writeVal } = this;
+    for (const r of this.regs) r.fill(UNDEF);
+    const inits = this.initEvents;
+    for (let k = 0; k < inits.length; k++) writeVal[inits[k]!] = this.initValues[k]!;
+    for (let t = 0; t < programs.length; t++) {
+      const steps = programs[t]!.steps;
+      for (let i = 0; i < steps.length; i++) {
+        const s = steps[i]!;
+        if (s.k === 'store' && s.ev >= 0) writeVal[s.ev] = wrap((s.a as { v: number }).v, s.width);
+      }
+    }
+    for (let t = 0; t < programs.length; t++) {
+      const steps = programs[t]!.steps;
+      const regs = this.regs[t]!;
+      for (let i = 0; i < steps.length; i++) {
+        const s = steps[i]!;
+        if (s.k === 'read') {
+          const src = s.ev < 0 ? -1 : rfSrc[s.ev]!;
+          const v = src >= 0 ? writeVal[src]! : UNDEF;
+          if (s.dst >= 0) regs[s.dst] = v;
+          if (s.ev >= 0) writeVal[s.ev] = v;
+        } else if (s.k === 'bin') regs[s.dst] = binop(s.op, this.val(s.a, t), this.val(s.b, t), s.width);
+        else if (s.k === 'icmp') regs[s.dst] = icmp(s.pred, this.val(s.a, t), this.val(s.b, t), s.width);
+        else if (s.k === 'select') {
+          const c = this.val(s.cond, t);
+          regs[s.dst] = isUndef(c) ? UNDEF : c !== 0 ? this.val(s.a, t) : this.val(s.b, t);
+        } else if (s.k === 'copy') regs[s.dst] = regs[s.src]!;
+      }
+    }
+    return 'ok';
   }
 
   private ready(o: Op, t: number): boolean {
@@ -331,6 +373,7 @@ export class Evaluator {
    * no-thin-air-violating candidates can do.
    */
   run(rfSrc: Int32Array): EvalStatus {
+    if (this.simple) return this.runSimple(rfSrc);
     const { programs, writeVal, known } = this;
     known.fill(0);
     for (const r of this.regs) r.fill(UNDEF);
