@@ -128,6 +128,8 @@ export class Workspace {
   readonly evaluator: Evaluator;
   evalStatus: EvalStatus = 'ok';
   private readonly coCache: Int32Array;
+  private readonly coT: Relation;
+  private readonly hbStaticT: Relation;
   /**
    * Atomic reads whose value rule is not implied by coherence: those that could return undef.
    * For the others rule 2 always applies and reading outside may-see is a coherence cycle
@@ -159,6 +161,8 @@ export class Workspace {
     this.rfSrc = new Int32Array(n).fill(-2);
     this.coRank = new Int32Array(n).fill(-1);
     this.coCache = new Int32Array(n).fill(-2);
+    this.coT = relation(n);
+    this.hbStaticT = relation(n);
     const mk = () => relation(n);
     this.rf = mk();
     this.rfA = mk();
@@ -264,6 +268,7 @@ export class Workspace {
         }
       }
       intersectInto(mo, co, sk.ai);
+      inverseInto(this.coT, co);
     }
   }
 
@@ -313,7 +318,23 @@ export class Workspace {
     if (this.hbReady) return;
     this.sw.bits.fill(0);
     copyInto(this.hb, this.sk.hbBase);
+    inverseInto(this.hbStaticT, this.hb);
     this.hbReady = true;
+  }
+
+  /** hb⁻¹ while hb is static (`syncFree`). */
+  hbInverse(): Relation {
+    return this.hbStaticT;
+  }
+
+  /** co⁻¹ for the current coherence ranks (after `refreshCo`). */
+  coInverse(): Relation {
+    return this.coT;
+  }
+
+  /** Bitset of the writes to location `l`. */
+  writesAtLoc(l: number): Uint32Array {
+    return this.writesAt[l]!;
   }
 
   /** eco = (rf ∪ mo ∪ fr)+ over same-location atomic pairs with incl (only psc needs it). */
@@ -833,18 +854,26 @@ export function checkValuesOnly(ws: Workspace, opts: ModelOptions): Verdict {
  */
 export function quickCoherenceReject(ws: Workspace, r: number, src: number): boolean {
   const { sk, hb, co } = ws;
-  if (!ws.syncFree || !has(sk.ai, src, r)) return false;
+  if (!ws.syncFree) return false;
+  const AI = sk.ai.bits;
+  const w = hb.w;
+  if (((AI[src * w + (r >>> 5)]! >>> (r & 31)) & 1) === 0) return false;
   ws.refreshCo();
   ws.deriveStaticHb();
-  const loc = sk.events[r]!.loc;
-  for (const w of sk.writesByLoc[loc]!) {
-    if (!has(sk.ai, w, r) || !has(sk.ai, w, src)) continue;
+  const H = hb.bits;
+  const HT = ws.hbInverse().bits;
+  const C = co.bits;
+  const CT = ws.coInverse().bits;
+  const writes = ws.writesAtLoc(sk.events[r]!.loc);
+  for (let m = 0; m < w; m++) {
+    const both = AI[r * w + m]! & AI[src * w + m]! & writes[m]!;
     // CoWR: r reads src, but a write hb-before r is co-after src.
-    if (w !== src && has(hb, w, r) && has(co, src, w)) return true;
+    if ((HT[r * w + m]! & C[src * w + m]! & both) !== 0) return true;
     // CoRW: r reads src, but r hb-precedes src or a write co-before src.
-    if (has(hb, r, w) && (w === src || has(co, w, src))) return true;
+    const srcBit = m === src >>> 5 ? 1 << (src & 31) : 0;
+    if ((H[r * w + m]! & (CT[src * w + m]! | srcBit) & both) !== 0) return true;
   }
-  for (const r2 of sk.readsByLoc[loc]!) {
+  for (const r2 of sk.readsByLoc[sk.events[r]!.loc]!) {
     const s2 = ws.rfSrc[r2]!;
     if (r2 === r || s2 < 0 || !has(sk.ai, s2, r2) || !has(sk.ai, r2, r) || !has(sk.ai, s2, src)) continue;
     // CoRR: reads ordered by hb must not read co-decreasing writes (fr needs incl too: incl is
