@@ -5,7 +5,6 @@
  */
 
 import type { Test } from '../core/types.ts';
-import { isUndef } from '../events/program.ts';
 import {
   Collector,
   DEFAULT_ENUMERATE,
@@ -24,17 +23,21 @@ export interface SliceTask {
   slice: { variant: number; prefix: number[] };
 }
 
-/** A slice's result, as returned by a worker. Plain JSON (undef as null). */
+/**
+ * A slice's result, as returned by a worker: flat typed arrays (cheap to copy between threads),
+ * one row per final state in the order found.
+ */
 export interface SliceResult {
-  states: {
-    values: (number | null)[];
-    count: number;
-    race: boolean;
-    undef: boolean;
-    variant: number;
-    rf: number[];
-    co: number[];
-  }[];
+  /** `states × observables` values (NaN for undef). */
+  values: Float64Array;
+  counts: Float64Array;
+  /** Bit 0: some execution races; bit 1: some execution reads undef. */
+  flags: Uint8Array;
+  variants: Int32Array;
+  /** `states × 2n`: the example execution's rf sources, then its coherence ranks. */
+  examples: Int32Array;
+  /** Events per skeleton row of `examples` (n; the widest variant). */
+  n: number;
   stats: EnumerationStats;
   stop: StopReason;
 }
@@ -48,19 +51,28 @@ export function runSlice(task: SliceTask): SliceResult {
     maxExecutions: task.maxExecutions,
     only: task.slice,
   }).run();
-  return {
-    states: [...en.collector.states.values()].map((s) => ({
-      values: Array.from(s.values, (v) => (isUndef(v) ? null : v)),
-      count: s.count,
-      race: s.race,
-      undef: s.undef,
-      variant: s.example.variant,
-      rf: Array.from(s.example.rf),
-      co: Array.from(s.example.co),
-    })),
+  const recs = [...en.collector.states.values()];
+  const k = en.collector.labels.length;
+  const n = recs.reduce((m, r) => Math.max(m, r.example.rf.length), 0);
+  const out: SliceResult = {
+    values: new Float64Array(recs.length * k),
+    counts: new Float64Array(recs.length),
+    flags: new Uint8Array(recs.length),
+    variants: new Int32Array(recs.length),
+    examples: new Int32Array(recs.length * 2 * n),
+    n,
     stats: en.stats,
     stop: en.stop ?? 'done',
   };
+  recs.forEach((r, i) => {
+    out.values.set(r.values, i * k);
+    out.counts[i] = r.count;
+    out.flags[i] = (r.race ? 1 : 0) | (r.undef ? 2 : 0);
+    out.variants[i] = r.example.variant;
+    out.examples.set(r.example.rf, i * 2 * n);
+    out.examples.set(r.example.co, i * 2 * n + n);
+  });
+  return out;
 }
 
 /** Merges slice results (in order) into a collector and summed statistics. */
@@ -76,13 +88,20 @@ export function mergeSlices(
     stats.explored += r.stats.explored;
     stats.consistent += r.stats.consistent;
     if (r.stop !== 'done') stop = r.stop;
-    for (const s of r.states) {
-      const values = Float64Array.from(s.values, (v) => (v === null ? Number.NaN : v));
-      collector.addState(values, s.count, s.race, s.undef, {
-        variant: s.variant,
-        rf: Int32Array.from(s.rf),
-        co: Int32Array.from(s.co),
-      });
+    const k = labels.length;
+    for (let i = 0; i < r.counts.length; i++) {
+      const n = r.n;
+      collector.addState(
+        r.values.subarray(i * k, (i + 1) * k),
+        r.counts[i]!,
+        (r.flags[i]! & 1) !== 0,
+        (r.flags[i]! & 2) !== 0,
+        {
+          variant: r.variants[i]!,
+          rf: r.examples.slice(i * 2 * n, i * 2 * n + n),
+          co: r.examples.slice(i * 2 * n + n, (i + 1) * 2 * n),
+        },
+      );
     }
   }
   return { collector, stats, stop };
