@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import type { Instr, Ordering, Placement, Scope, Test } from '../core/types.ts';
-import { avld, avst, cas, dev, fence, ld, makeTest, rmw, st, threads } from '../events/build.ts';
+import { avld, avst, cas, dev, fence, ld, makeTest, rmw, sbarrier, st, threads } from '../events/build.ts';
 
 export const LOAD_ORDERS: Ordering[] = ['notatomic', 'monotonic', 'acquire', 'seq_cst'];
 export const STORE_ORDERS: Ordering[] = ['notatomic', 'monotonic', 'release', 'seq_cst'];
@@ -46,6 +46,7 @@ function arbInstr(o: GenOptions, reg: fc.Arbitrary<string>): fc.Arbitrary<Instr>
       fc.tuple(reg, loc, scope).map(([r, l, s]) => cas(r, l, 0, 2, 'acq_rel', 'monotonic', { scope: s })),
       fc.tuple(loc, val, scope).map(([l, v, s]) => avst(l, v, s)),
       fc.tuple(reg, loc, scope).map(([r, l, s]) => avld(r, l, s)),
+      fc.constant(sbarrier()),
     );
   }
   return fc.oneof(...arbs);

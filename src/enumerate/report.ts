@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Expectation, Test } from '../core/types.ts';
 import { isUndef } from '../events/program.ts';
+import { buildSkeleton } from '../events/skeleton.ts';
 import type { ModelOptions } from '../models/amdgpu.ts';
 import { printCondition } from '../syntax/printer.ts';
 import type { Enumeration, StopReason } from './enumerate.ts';
@@ -111,6 +112,7 @@ export function buildReport(
   }
   states.sort((a, b) => stateText(a.values).localeCompare(stateText(b.values)));
   const verdict: ConditionVerdict | null = conditionVerdict(test, truths);
+  const ub = buildSkeleton(test).barrierUb;
   const stop: StopReason = en.stop ?? 'interrupted';
   const complete = stop === 'done';
   const actual = (e: Expectation): string => {
@@ -122,7 +124,7 @@ export function buildReport(
       case 'undef':
         return undef ? 'undef' : 'no-undef';
       case 'ub':
-        return 'no-ub';
+        return ub ? 'ub' : 'no-ub';
     }
   };
   return {
@@ -141,7 +143,7 @@ export function buildReport(
         }
       : null,
     witnesses: { positive, negative, unknown },
-    flags: { race, undef, ub: false },
+    flags: { race, undef, ub },
     expectations: test.expects.map((e) => {
       const a = actual(e);
       return { key: e.key, expected: e.value, actual: a, ok: complete && a === e.value };
@@ -172,6 +174,7 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
   }
   if (r.flags.race) out.push('Flag data-race');
   if (r.flags.undef) out.push('Flag undef-read');
+  if (r.flags.ub) out.push('Flag undefined-behaviour (a barrier wait never completes)');
   if (r.condition) out.push(`Condition ${r.condition.text}`);
   for (const e of r.expectations)
     out.push(

@@ -109,6 +109,11 @@ export function fence(ordering: Ordering, o: AccessOpts = {}): Instr {
   return { kind: 'fence', span, ordering, syncscope: ss(o), avNone: o.avNone ?? false };
 }
 
+/** `call void @llvm.amdgcn.s.barrier()`: arrive and wait on the workgroup barrier. */
+export function sbarrier(): Instr {
+  return { kind: 'barrier', span, op: 'barrier', id: null, object: null, count: null, dst: null };
+}
+
 export function avst(loc: string, value: Val, scope: Scope): Instr {
   return { kind: 'avstore', span, type: 'i32', value: operand(value), ptr: ptr(loc, {}), scope };
 }

@@ -10,7 +10,7 @@
  * No Node APIs here: the web page imports this file.
  */
 
-import { add, bitset, type Relation, relation } from '../core/relation.ts';
+import { add, bitset, closureInto, isEmpty, type Relation, relation, unionInto } from '../core/relation.ts';
 import {
   assertNever,
   type BarrierOp,
@@ -94,7 +94,7 @@ export type ModelDiagnosticCode =
   | 'MD001' // unknown location
   | 'MD002' // LDS accessed from a host thread
   | 'MD003' // -one-as syncscope not modelled
-  | 'MD004' // barriers not modelled yet
+  | 'MD004' // split and named barriers not modelled yet
   | 'MD005' // unknown register
   | 'MD006'; // ambiguous location in condition
 
@@ -142,6 +142,10 @@ export interface Skeleton {
     makeAvailable: Uint32Array;
   };
   diagnostics: ModelDiagnostic[];
+  /** Release fence → acquire fence synchronising through workgroup barriers (part of `hbBase`). */
+  barrierSync: Relation;
+  /** Some barrier wait never completes (undefined behaviour). */
+  barrierUb: boolean;
 }
 
 /** Number of cmpxchg instructions in a test (each doubles the number of variants). */
@@ -398,10 +402,11 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = []): 
           const e = blank('barrier', t, k, ins.span);
           e.barrier = ins.op;
           events.push(e);
-          if (diagnostics.every((d) => d.code !== 'MD004'))
+          // Only the workgroup barrier `s.barrier` is modelled; split and named barriers are not yet.
+          if (ins.op !== 'barrier' && diagnostics.every((d) => d.code !== 'MD004'))
             diagnostics.push({
               code: 'MD004',
-              message: 'barrier operations are not modelled yet',
+              message: `barrier operation ${ins.op} is not modelled yet (only s.barrier is)`,
               span: ins.span,
             });
           break;
@@ -458,6 +463,11 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = []): 
     }
   }
   for (let k = 0; k < po.bits.length; k++) hbBase.bits[k]! |= po.bits[k]!;
+  const { barrierSync, barrierUb } = workgroupBarriers(test, events, n, incl);
+  if (!isEmpty(barrierSync)) {
+    unionInto(hbBase, hbBase, barrierSync);
+    closureInto(hbBase, hbBase);
+  }
 
   const data = dataDependencies(test, events, n);
   const reads = events.filter((e) => e.kind === 'read').map((e) => e.id);
@@ -503,7 +513,69 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = []): 
       makeAvailable: set((e) => e.makeAvailable),
     },
     diagnostics,
+    barrierSync,
+    barrierUb,
   };
+}
+
+/**
+ * The workgroup barrier `s.barrier` (arrive then wait), after seeds/001 "Execution Model": one
+ * barrier object per workgroup whose expected count is the number of the workgroup's threads in
+ * the test, so the k-th `s.barrier` of every such thread forms phase k, and an arrive
+ * barrier-executes-before every wait of its phase (and, through program order, of later phases).
+ * Barriers alone order no memory (seeds/001: "Barriers only synchronize execution"): a release
+ * fence po-before an arrive and an acquire fence po-after a wait that the arrive
+ * barrier-executes-before synchronise when their scopes are inclusive (DESIGN).
+ * Undefined behaviour: a wait that never completes, i.e. the threads of a workgroup do not all
+ * execute the same number of `s.barrier`s.
+ */
+function workgroupBarriers(
+  test: Test,
+  events: Event[],
+  n: number,
+  incl: Relation,
+): { barrierSync: Relation; barrierUb: boolean } {
+  const barrierSync = relation(n);
+  let barrierUb = false;
+  const byWg = new Map<string, number[]>();
+  test.threads.forEach((th, t) => {
+    const wg = workgroupKey(th.placement);
+    if (wg === null) return;
+    const list = byWg.get(wg) ?? [];
+    list.push(t);
+    byWg.set(wg, list);
+  });
+  const barriersOf = (t: number) => events.filter((e) => e.thread === t && e.barrier === 'barrier');
+  for (const [, ts] of byWg) {
+    const counts = ts.map((t) => barriersOf(t).length);
+    if (counts.every((c) => c === 0)) continue;
+    const completed = Math.min(...counts);
+    if (counts.some((c) => c !== completed)) barrierUb = true;
+    for (const t1 of ts) {
+      const b1 = barriersOf(t1);
+      for (const t2 of ts) {
+        if (t1 === t2) continue;
+        const b2 = barriersOf(t2);
+        for (const f1 of events) {
+          if (f1.thread !== t1 || f1.kind !== 'fence' || !f1.release) continue;
+          // The first barrier po-after the release fence (its arrive).
+          const j = b1.findIndex((b) => b.id > f1.id);
+          if (j < 0 || j >= completed) continue;
+          for (const f2 of events) {
+            if (f2.thread !== t2 || f2.kind !== 'fence' || !f2.acquire) continue;
+            // The last barrier po-before the acquire fence (its wait) must be of phase j or later.
+            let k = -1;
+            b2.forEach((b, i) => {
+              if (b.id < f2.id) k = i;
+            });
+            if (k >= j && ((incl.bits[f1.id * incl.w + (f2.id >>> 5)]! >>> (f2.id & 31)) & 1) === 1)
+              add(barrierSync, f1.id, f2.id);
+          }
+        }
+      }
+    }
+  }
+  return { barrierSync, barrierUb };
 }
 
 function bitAt(r: Relation, i: number, j: number): boolean {

@@ -12,6 +12,7 @@ import {
   ld,
   makeTest,
   rmw,
+  sbarrier,
   st,
   threads,
 } from '../events/build.ts';
@@ -353,6 +354,42 @@ describe('AMDGPU layer: availability, visibility, location order', () => {
     const e = states(t, {}, true);
     expect(e.length).toBe(1);
     expect(e[0]).toContain('!race');
+  });
+
+  it('workgroup barriers: fences around s.barrier synchronise; the barrier alone orders no memory', () => {
+    const mpBar = (rel: Instr[], acq: Instr[], pl = SAME_WG) =>
+      makeTest({
+        locs: { x: 0 },
+        threads: threads(
+          [
+            [st('x', 1), ...rel, sbarrier()],
+            [sbarrier(), ...acq, ld('d', 'x')],
+          ],
+          pl,
+        ),
+      });
+    const wg = { scope: 'workgroup' as const };
+    expect(states(mpBar([fence('release', wg)], [fence('acquire', wg)]), {}, true)).toEqual(['P1:d=1']);
+    expect(states(mpBar([], []), {}, true)).toEqual(['P1:d=undef !race !undef']);
+    // Ordering without availability/visibility: race-free, yet the plain read is undef.
+    const none = mpBar(
+      [fence('release', { ...wg, avNone: true })],
+      [fence('acquire', { ...wg, avNone: true })],
+    );
+    expect(states(none, {}, true)).toEqual(['P1:d=undef !undef']);
+    // Different workgroups use different barrier objects: no synchronisation.
+    const apart = mpBar([fence('release', wg)], [fence('acquire', wg)], TWO_WG);
+    expect(states(apart, {}, true)).toEqual(['P1:d=undef !race !undef']);
+  });
+
+  it('a barrier wait that never completes is undefined behaviour', () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads([[sbarrier(), sbarrier()], [sbarrier()]], SAME_WG),
+    });
+    expect(buildSkeleton(t).barrierUb).toBe(true);
+    const ok = makeTest({ locs: { x: 0 }, threads: threads([[sbarrier()], [sbarrier()]], SAME_WG) });
+    expect(buildSkeleton(ok).barrierUb).toBe(false);
   });
 
   it('reports unsupported features as diagnostics', () => {
