@@ -392,18 +392,27 @@ describe('AMDGPU layer: availability, visibility, location order', () => {
     expect(buildSkeleton(ok).barrierUb).toBe(false);
   });
 
-  it('reports unsupported features as diagnostics', () => {
-    const t = makeTest({
-      locs: { x: 0 },
-      threads: threads([
-        [
-          {
-            ...(ld('a', 'x', 'monotonic') as Extract<Instr, { kind: 'load' }>),
-            syncscope: { scope: 'agent', oneAs: true },
-          },
-        ],
-      ]),
+  it('-one-as acts as its plain scope when the test touches one address space, else cannot be decided', () => {
+    const oneAsLoad = (dst: string, loc: string): Instr => ({
+      ...(ld(dst, loc, 'acquire', { scope: 'agent' }) as Extract<Instr, { kind: 'load' }>),
+      syncscope: { scope: 'agent', oneAs: true },
     });
-    expect(buildSkeleton(t).diagnostics.map((d) => d.code)).toEqual(['MD003']);
+    const single = makeTest({
+      locs: { x: 0, f: 0 },
+      threads: threads(
+        [
+          [st('x', 1), st('f', 1, 'release', { scope: 'agent' })],
+          [oneAsLoad('a', 'f'), ld('d', 'x')],
+        ],
+        [dev(0, 0, 0, 0), dev(0, 0, 1, 0)],
+      ),
+    });
+    expect(buildSkeleton(single).diagnostics).toEqual([]);
+    expect(states(single)).toEqual(['P1:a=0 P1:d=undef', 'P1:a=1 P1:d=1']);
+    const mixed = makeTest({
+      locs: { x: 0, s: { init: 0, space: 'local' } },
+      threads: threads([[oneAsLoad('a', 'x'), ld('b', 's')]]),
+    });
+    expect(buildSkeleton(mixed).diagnostics.map((d) => d.code)).toEqual(['MD003']);
   });
 });
