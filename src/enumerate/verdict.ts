@@ -59,17 +59,32 @@ export async function runTest(
   const estimate = estimateCandidates(test);
   hooks.onStart?.(estimate);
   const t0 = performance.now();
-  const en = new Enumeration(test, {
+  const en = enumerationFor(test, opts);
+  hooks.register?.(en);
+  while (!en.step(1 << 14)) await tick();
+  return finish(test, opts, en, estimate, t0);
+}
+
+function enumerationFor(test: Test, opts: RunOptions): Enumeration {
+  return new Enumeration(test, {
     ...DEFAULT_ENUMERATE,
     model: opts.model,
     maxExecutions: opts.maxExecutions,
     timeoutMs: opts.timeoutMs,
   });
-  hooks.register?.(en);
-  while (!en.step(1 << 14)) await tick();
+}
+
+/** The report of a finished search, with explanations when asked and the search completed. */
+function finish(
+  test: Test,
+  opts: RunOptions,
+  result: Parameters<typeof buildReport>[1],
+  estimate: number,
+  t0: number,
+): Report {
   const ms = performance.now() - t0;
-  const explanations = opts.explain && en.stop === 'done' ? explain(test, opts) : [];
-  return buildReport(test, en, opts.model, { estimate, ms, explanations });
+  const explanations = opts.explain && result.stop === 'done' ? explain(test, opts) : [];
+  return buildReport(test, result, opts.model, { estimate, ms, explanations });
 }
 
 /**
@@ -90,24 +105,14 @@ export async function runTestParallel(
     timeoutMs: opts.timeoutMs,
     maxExecutions: opts.maxExecutions,
   });
-  const ms = performance.now() - t0;
-  const explanations = opts.explain && merged.stop === 'done' ? explain(test, opts) : [];
-  return { report: buildReport(test, merged, opts.model, { estimate, ms, explanations }), merged };
+  return { report: finish(test, opts, merged, estimate, t0), merged };
 }
 
 /** Runs synchronously (tests, benchmarks, workers). */
 export function runTestSync(test: Test, opts: RunOptions = DEFAULT_RUN): Report {
   const estimate = estimateCandidates(test);
   const t0 = performance.now();
-  const en = new Enumeration(test, {
-    ...DEFAULT_ENUMERATE,
-    model: opts.model,
-    maxExecutions: opts.maxExecutions,
-    timeoutMs: opts.timeoutMs,
-  }).run();
-  const ms = performance.now() - t0;
-  const explanations = opts.explain && en.stop === 'done' ? explain(test, opts) : [];
-  return buildReport(test, en, opts.model, { estimate, ms, explanations });
+  return finish(test, opts, enumerationFor(test, opts).run(), estimate, t0);
 }
 
 /**
