@@ -1,6 +1,7 @@
 /**
- * Graphviz DOT for one execution: events grouped by thread, with po, rf, co, sw, hb (beyond
- * po ∪ sw), availability and visibility edges.
+ * Graphviz DOT for one execution: events grouped by thread, with immediate po and co, rf, sw,
+ * barrier synchronisation (the edges hb adds beyond po ∪ sw, whose transitive closure it is),
+ * availability (W → X: X is an availability operation on W) and visibility edges.
  */
 
 import { has, type Relation, relation } from '../core/relation.ts';
@@ -63,6 +64,7 @@ export function toDot(ws: Workspace, title: string): string {
       if (has(ws.rf, a, b)) edge(a, b, 'rf', 'color=red');
       if (has(co, a, b)) edge(a, b, 'co', 'color=blue');
       if (has(ws.sw, a, b)) edge(a, b, 'sw', 'color=darkgreen, penwidth=2');
+      if (has(sk.barrierSync, a, b)) edge(a, b, 'barrier-sync', 'color=darkgreen, style=bold');
       if (has(ws.av, a, b) && a !== b && !has(sk.po, a, b) && sk.events[a]!.kind !== 'init')
         edge(a, b, 'av', 'color=orange, style=dashed');
       const lvl = ws.visLevel[a * n + b]!;
