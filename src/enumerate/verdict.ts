@@ -129,7 +129,8 @@ export function explain(test: Test, opts: RunOptions): Report['explanations'] {
     model: opts.model,
     prune: false,
     domains: 'all',
-    timeoutMs: opts.timeoutMs,
+    // Explanations examine every candidate without pruning: keep them to a bounded time.
+    timeoutMs: Math.min(opts.timeoutMs, EXPLAIN_MS),
     onReject: (ws, verdict) => {
       if (!verdict.axiom || !verdict.witness) return;
       if (ws.evaluator.run(ws.rfSrc) !== 'ok') return;
@@ -160,5 +161,16 @@ export function explain(test: Test, opts: RunOptions): Report['explanations'] {
     },
   });
   en.run();
-  return [...groups.values()];
+  const out = [...groups.values()];
+  if (en.stop !== 'done')
+    out.push({
+      state: '(incomplete)',
+      axiom: 'none',
+      text: `explanations stopped after ${EXPLAIN_MS / 1000} s and ${en.stats.explored} candidates; the list above is partial`,
+      count: 0,
+    });
+  return out;
 }
+
+/** Time allowed for `--explain`'s unpruned search. */
+export const EXPLAIN_MS = 10_000;
