@@ -114,6 +114,11 @@ export function sbarrier(): Instr {
   return { kind: 'barrier', span, op: 'barrier', id: null, object: null, count: null, dst: null };
 }
 
+/** GFX12 split barrier: `s.barrier.signal(id)` (arrive) or `s.barrier.wait(id)`; id -1 is the workgroup barrier. */
+export function splitBarrier(op: 'signal' | 'wait', id = -1): Instr {
+  return { kind: 'barrier', span, op, id, object: null, count: null, dst: null };
+}
+
 export function avst(loc: string, value: Val, scope: Scope): Instr {
   return { kind: 'avstore', span, type: 'i32', value: operand(value), ptr: ptr(loc, {}), scope };
 }

@@ -66,6 +66,8 @@ export interface Event {
   rmw: number;
   /** Barrier operation, for `barrier` events; null otherwise. */
   barrier: BarrierOp | null;
+  /** Immediate barrier id of `signal` / `wait` (-1: the workgroup barrier); null otherwise. */
+  barrierId: number | null;
   span: Span | null;
 }
 
@@ -94,7 +96,7 @@ export type ModelDiagnosticCode =
   | 'MD001' // unknown location
   | 'MD002' // LDS accessed from a host thread
   | 'MD003' // -one-as syncscope in a test with several address spaces
-  | 'MD004' // split and named barriers not modelled yet
+  | 'MD004' // named barriers and signal.isfirst not modelled yet
   | 'MD005' // unknown register
   | 'MD006'; // ambiguous location in condition
 
@@ -287,6 +289,7 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = []): 
     loadVisible: false,
     rmw: -1,
     barrier: null,
+    barrierId: null,
     span,
   });
   for (const l of locs) {
@@ -412,12 +415,14 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = []): 
         case 'barrier': {
           const e = blank('barrier', t, k, ins.span);
           e.barrier = ins.op;
+          e.barrierId = ins.id;
           events.push(e);
-          // Only the workgroup barrier `s.barrier` is modelled; split and named barriers are not yet.
-          if (ins.op !== 'barrier' && diagnostics.every((d) => d.code !== 'MD004'))
+          // The workgroup barrier is modelled: s.barrier, and the split signal / wait on id -1.
+          // Named barriers (other ids, init, join, signal.var, leave) and signal.isfirst are not yet.
+          if (!isWorkgroupBarrierOp(e) && diagnostics.every((d) => d.code !== 'MD004'))
             diagnostics.push({
               code: 'MD004',
-              message: `barrier operation ${ins.op} is not modelled yet (only s.barrier is)`,
+              message: `barrier operation ${ins.op}${ins.id !== null ? ` ${ins.id}` : ''} is not modelled yet (s.barrier and the workgroup barrier's signal/wait are)`,
               span: ins.span,
             });
           break;
@@ -529,16 +534,22 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = []): 
   };
 }
 
+/** An operation on the workgroup barrier: `s.barrier`, or the split `signal` / `wait` on id -1. */
+function isWorkgroupBarrierOp(e: Event): boolean {
+  return e.barrier === 'barrier' || ((e.barrier === 'signal' || e.barrier === 'wait') && e.barrierId === -1);
+}
+
 /**
- * The workgroup barrier `s.barrier` (arrive then wait), after seeds/001 "Execution Model": one
- * barrier object per workgroup whose expected count is the number of the workgroup's threads in
- * the test, so the k-th `s.barrier` of every such thread forms phase k, and an arrive
- * barrier-executes-before every wait of its phase (and, through program order, of later phases).
+ * The workgroup barrier, after seeds/001 "Execution Model": one barrier object per workgroup whose
+ * expected count is the number of the workgroup's threads in the test. `s.barrier` is an arrive
+ * then a wait; GFX12 splits them into `signal` (arrive) and `wait` on id -1. A thread's j-th arrive
+ * belongs to phase j and its m-th wait waits for phase m, so an arrive of phase j
+ * barrier-executes-before every wait of phase m ≥ j (directly, or through program order).
  * Barriers alone order no memory (seeds/001: "Barriers only synchronize execution"): a release
  * fence po-before an arrive and an acquire fence po-after a wait that the arrive
  * barrier-executes-before synchronise when their scopes are inclusive (DESIGN).
- * Undefined behaviour: a wait that never completes, i.e. the threads of a workgroup do not all
- * execute the same number of `s.barrier`s.
+ * Undefined behaviour ("a barrier wait never completes"): the threads of a workgroup arrive
+ * different numbers of times, or a thread waits for a phase before arriving at it itself.
  */
 function workgroupBarriers(
   test: Test,
@@ -556,31 +567,39 @@ function workgroupBarriers(
     list.push(t);
     byWg.set(wg, list);
   });
-  const barriersOf = (t: number) => events.filter((e) => e.thread === t && e.barrier === 'barrier');
+  const ops = (t: number) => events.filter((e) => e.thread === t && isWorkgroupBarrierOp(e));
+  const arrives = (t: number) => ops(t).filter((e) => e.barrier !== 'wait');
+  const waits = (t: number) => ops(t).filter((e) => e.barrier !== 'signal');
   for (const [, ts] of byWg) {
-    const counts = ts.map((t) => barriersOf(t).length);
-    if (counts.every((c) => c === 0)) continue;
+    if (ts.every((t) => ops(t).length === 0)) continue;
+    const counts = ts.map((t) => arrives(t).length);
     const completed = Math.min(...counts);
     if (counts.some((c) => c !== completed)) barrierUb = true;
+    for (const t of ts) {
+      const a = arrives(t);
+      waits(t).forEach((w, m) => {
+        // The m-th wait needs phase m complete, which needs this thread's own m-th arrive first.
+        if (m >= completed || !a[m] || a[m]!.id > w.id) barrierUb = true;
+      });
+    }
     for (const t1 of ts) {
-      const b1 = barriersOf(t1);
+      const a1 = arrives(t1);
       for (const t2 of ts) {
         if (t1 === t2) continue;
-        const b2 = barriersOf(t2);
+        const w2 = waits(t2);
         for (const f1 of events) {
           if (f1.thread !== t1 || f1.kind !== 'fence' || !f1.release) continue;
-          // The first barrier po-after the release fence (its arrive).
-          const j = b1.findIndex((b) => b.id > f1.id);
+          // The first arrive po-after the release fence.
+          const j = a1.findIndex((b) => b.id > f1.id);
           if (j < 0 || j >= completed) continue;
           for (const f2 of events) {
             if (f2.thread !== t2 || f2.kind !== 'fence' || !f2.acquire) continue;
-            // The last barrier po-before the acquire fence (its wait) must be of phase j or later.
-            let k = -1;
-            b2.forEach((b, i) => {
-              if (b.id < f2.id) k = i;
+            // The last wait po-before the acquire fence must wait for phase j or a later one.
+            let m = -1;
+            w2.forEach((b, i) => {
+              if (b.id < f2.id) m = i;
             });
-            if (k >= j && ((incl.bits[f1.id * incl.w + (f2.id >>> 5)]! >>> (f2.id & 31)) & 1) === 1)
-              add(barrierSync, f1.id, f2.id);
+            if (m >= j && m < completed && bitAt(incl, f1.id, f2.id)) add(barrierSync, f1.id, f2.id);
           }
         }
       }

@@ -13,6 +13,7 @@ import {
   makeTest,
   rmw,
   sbarrier,
+  splitBarrier,
   st,
   threads,
 } from '../events/build.ts';
@@ -380,6 +381,37 @@ describe('AMDGPU layer: availability, visibility, location order', () => {
     // Different workgroups use different barrier objects: no synchronisation.
     const apart = mpBar([fence('release', wg)], [fence('acquire', wg)], TWO_WG);
     expect(states(apart, {}, true)).toEqual(['P1:d=undef !race !undef']);
+  });
+
+  it('split barriers: signal then wait on the workgroup barrier synchronise fences like s.barrier', () => {
+    const wg = { scope: 'workgroup' as const };
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads(
+        [
+          [st('x', 1), fence('release', wg), splitBarrier('signal'), splitBarrier('wait')],
+          [splitBarrier('signal'), splitBarrier('wait'), fence('acquire', wg), ld('d', 'x')],
+        ],
+        SAME_WG,
+      ),
+    });
+    expect(states(t, {}, true)).toEqual(['P1:d=1']);
+    expect(buildSkeleton(t).barrierUb).toBe(false);
+    // Waiting before arriving never completes.
+    const early = makeTest({
+      locs: { x: 0 },
+      threads: threads(
+        [
+          [splitBarrier('wait'), splitBarrier('signal')],
+          [splitBarrier('signal'), splitBarrier('wait')],
+        ],
+        SAME_WG,
+      ),
+    });
+    expect(buildSkeleton(early).barrierUb).toBe(true);
+    // Named barriers are not modelled yet.
+    const named = makeTest({ locs: { x: 0 }, threads: threads([[splitBarrier('signal', -2)]]) });
+    expect(buildSkeleton(named).diagnostics.map((d) => d.code)).toEqual(['MD004']);
   });
 
   it('a barrier wait that never completes is undefined behaviour', () => {
