@@ -5,7 +5,7 @@
 
 import { assertNever } from '../core/types.ts';
 import type { Skeleton } from '../events/skeleton.ts';
-import type { AxiomId, Workspace } from '../models/amdgpu.ts';
+import type { AxiomId } from '../models/amdgpu.ts';
 import type { EdgeName, Witness } from '../models/types.ts';
 import { printInstr } from '../syntax/printer.ts';
 
@@ -61,7 +61,7 @@ const AXIOM_WORDS: Record<AxiomId, string> = {
 };
 
 /** One paragraph explaining why `axiom` rejects a candidate. */
-export function explainWitness(sk: Skeleton, ws: Workspace, axiom: AxiomId, w: Witness): string {
+export function explainWitness(sk: Skeleton, axiom: AxiomId, w: Witness): string {
   const d = (id: number) => describeEvent(sk, id);
   const head = AXIOM_WORDS[axiom];
   switch (w.kind) {
@@ -84,7 +84,6 @@ export function explainWitness(sk: Skeleton, ws: Workspace, axiom: AxiomId, w: W
         'rule 4 (it may see exactly one write, location-ordered before it): it returns that write',
         'rule 5 (several writes, all location-ordered before it): it returns undef',
       ][w.rule];
-      void ws;
       return (
         `${head}: ${d(w.read)} would return ${chosen}, but value ${rule}.\n` +
         `    writes it may see: ${set(w.maySee)}\n    writes location-ordered before it: ${set(w.locBefore)}`

@@ -33,7 +33,6 @@ export function referenceEnumerate(
     const values = new Float64Array(obs.length);
     const coChoices = sk.writesByLoc.map((ws2) => permutations(ws2));
     const rfChoices = sk.reads.map((r) => [...sk.writesByLoc[sk.events[r]!.loc]!, -1]);
-    const coIdx = new Array<number>(coChoices.length).fill(0);
     const recCo = (l: number): void => {
       if (l === coChoices.length) {
         recRf(0);
@@ -43,7 +42,6 @@ export function referenceEnumerate(
         perm.forEach((w, rank) => {
           ws.coRank[w] = rank;
         });
-        coIdx[l] = 0;
         recCo(l + 1);
       }
     };
