@@ -302,8 +302,9 @@ export class Workspace {
     composeInto(sw, t1, this.acqTail);
     intersectInto(sw, sw, sk.incl);
 
-    // hb = (po ∪ init ∪ barrier-sync ∪ sw)+ (hbBase holds the first three), transitive across scopes (spec: amdgpu-usage "Memory Scopes",
-    // "happens-before relation is transitive over the synchonizes-with relation independent of scope").
+    // hb = (po ∪ init ∪ barrier-sync ∪ sw)+ (hbBase holds the first three), transitive across
+    // scopes (spec: amdgpu-usage "Memory Scopes", "happens-before relation is transitive over the
+    // synchonizes-with relation independent of scope").
     if (isEmpty(sw)) copyInto(hb, sk.hbBase);
     else {
       unionInto(hb, sk.hbBase, sw);
