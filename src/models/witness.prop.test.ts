@@ -32,7 +32,6 @@ describe('witnesses', () => {
   it('every cycle a rejection reports is made of real edges of the relations it names', () => {
     fc.assert(
       fc.property(arbTest({ exotic: true, maxInstrs: 5 }), (t) => {
-        let checked = 0;
         new Enumeration(t, {
           ...DEFAULT_ENUMERATE,
           prune: false,
@@ -47,10 +46,8 @@ describe('witnesses', () => {
               expect(r).not.toBeNull();
               expect(has(r!, a, b)).toBe(true);
             });
-            checked++;
           },
         }).run();
-        return checked >= 0;
       }),
       { numRuns: 300 },
     );
