@@ -13,7 +13,13 @@ import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
 import { toDot } from '../enumerate/graph.ts';
 import { formatReport, type Report, ReportSchema } from '../enumerate/report.ts';
-import { MICROS_PER_CANDIDATE, modelDiagnostics, runTest, runTestParallel } from '../enumerate/verdict.ts';
+import {
+  MICROS_PER_CANDIDATE,
+  modelDiagnostics,
+  PROGRESS_MS,
+  runTest,
+  runTestParallel,
+} from '../enumerate/verdict.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
@@ -182,6 +188,7 @@ export function registerRun(program: Command): void {
             maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
             timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
             explain: opts.explain === true,
+            keepExamples: opts.graph !== undefined,
           };
           const hooks = {
             onStart: (estimate: number) => {
@@ -194,6 +201,14 @@ export function registerRun(program: Command): void {
             register: (e: Enumeration) => {
               en = e;
               current = e;
+            },
+            onSlow: (projectedMs: number, fraction: number) => {
+              const eta = Number.isFinite(projectedMs)
+                ? `~${(projectedMs / 1000).toFixed(1)}s in all`
+                : 'unknown';
+              process.stderr.write(
+                `${test.name}: ${(fraction * 100).toFixed(1)}% of the search space after ${PROGRESS_MS} ms; projected ${eta} (Ctrl-C prints the states found so far)\n`,
+              );
             },
           };
           let report: Report;

@@ -64,7 +64,11 @@ export class Collector {
   executions = 0;
   racy = 0;
   undefReads = 0;
-  constructor(readonly labels: string[]) {}
+  /** `keepExamples: false` records no example execution per state (saves memory on huge runs). */
+  constructor(
+    readonly labels: string[],
+    readonly keepExamples = true,
+  ) {}
 
   private find(values: Float64Array, h: number): StateRecord | undefined {
     const bucket = this.byHash.get(h);
@@ -127,12 +131,15 @@ export class Collector {
         count: 1,
         race,
         undef,
-        example: { variant, rf: ws.rfSrc.slice(), co: ws.coRank.slice() },
+        example: this.keepExamples ? { variant, rf: ws.rfSrc.slice(), co: ws.coRank.slice() } : NO_EXAMPLE,
       },
       h,
     );
   }
 }
+
+/** The example of a state recorded without examples. */
+export const NO_EXAMPLE: ExecutionRecord = { variant: -1, rf: new Int32Array(0), co: new Int32Array(0) };
 
 /** FNV-1a over the values (undef hashes as one fixed value). */
 function hashValues(values: Float64Array): number {
@@ -158,6 +165,8 @@ export interface EnumerateOptions {
    * never give it (both always forbidden). `all`: every same-location write and undef (for --explain).
    */
   domains: 'filtered' | 'all';
+  /** Record one example execution per final state (needed for graphs; costs memory). */
+  keepExamples: boolean;
   /** Called for every complete candidate the model rejects (with the workspace still loaded). */
   onReject: ((ws: Workspace, verdict: Verdict, variant: number) => void) | null;
   /**
@@ -173,6 +182,7 @@ export const DEFAULT_ENUMERATE: EnumerateOptions = {
   maxExecutions: Number.POSITIVE_INFINITY,
   timeoutMs: Number.POSITIVE_INFINITY,
   domains: 'filtered',
+  keepExamples: true,
   onReject: null,
   only: null,
 };
@@ -284,7 +294,31 @@ export class Enumeration {
     this.variant = opts.only ? opts.only.variant : 0;
     this.prefix = opts.only ? opts.only.prefix : [];
     const first = prepareVariant(test, 0, this.errors);
-    this.collector = new Collector(first.obs.map((o) => o.label));
+    this.collector = new Collector(
+      first.obs.map((o) => o.label),
+      opts.keepExamples,
+    );
+  }
+
+  /**
+   * Rough fraction of the search done, from the position of the depth-first search (each choice
+   * point's subtrees assumed equally large), for progress reports and time estimates.
+   */
+  progress(): number {
+    if (this.stop === 'done') return 1;
+    let within = 0;
+    const st = this.current;
+    if (st && st.depth >= 0) {
+      let scale = 1;
+      for (let d = 0; d <= st.depth && d < st.cps.length; d++) {
+        const size = st.cps[d]!.domain.length;
+        const at = Math.max(0, st.cur[d]!);
+        within += (scale * at) / size;
+        scale /= size;
+      }
+    }
+    const start = this.opts.only ? this.opts.only.variant : 0;
+    return Math.min(1, (this.variant - start + within) / (this.variantCount - start));
   }
 
   /** Asks the enumeration to stop at the next slice boundary. */

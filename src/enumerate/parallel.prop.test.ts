@@ -18,6 +18,7 @@ describe('splitting the search into slices', () => {
             model: DEFAULT_OPTIONS,
             timeoutMs: Number.POSITIVE_INFINITY,
             maxExecutions: Number.POSITIVE_INFINITY,
+            keepExamples: true,
             slice,
           }),
         );

@@ -20,6 +20,7 @@ export interface SliceTask {
   model: EnumerateOptions['model'];
   timeoutMs: number;
   maxExecutions: number;
+  keepExamples: boolean;
   slice: { variant: number; prefix: number[] };
 }
 
@@ -49,6 +50,7 @@ export function runSlice(task: SliceTask): SliceResult {
     model: task.model,
     timeoutMs: task.timeoutMs,
     maxExecutions: task.maxExecutions,
+    keepExamples: task.keepExamples,
     only: task.slice,
   }).run();
   const recs = [...en.collector.states.values()];

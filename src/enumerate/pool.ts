@@ -24,7 +24,13 @@ export function defaultWorkers(): number {
  */
 export async function enumerateParallel(
   test: Test,
-  opts: { model?: ModelOptions; workers?: number; timeoutMs?: number; maxExecutions?: number } = {},
+  opts: {
+    model?: ModelOptions;
+    workers?: number;
+    timeoutMs?: number;
+    maxExecutions?: number;
+    keepExamples?: boolean;
+  } = {},
 ): Promise<ReturnType<typeof mergeSlices>> {
   const workers = opts.workers ?? defaultWorkers();
   const slices = splitSearch(test, workers * 8);
@@ -35,6 +41,7 @@ export async function enumerateParallel(
       model: opts.model ?? DEFAULT_OPTIONS,
       timeoutMs: opts.timeoutMs ?? Number.POSITIVE_INFINITY,
       maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
+      keepExamples: opts.keepExamples ?? true,
     };
     const results: SliceResult[] = await Promise.all(
       slices.map((slice) => pool.run({ ...base, slice } satisfies SliceTask) as Promise<SliceResult>),

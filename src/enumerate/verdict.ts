@@ -16,6 +16,8 @@ export interface RunOptions {
   maxExecutions: number;
   timeoutMs: number;
   explain: boolean;
+  /** Keep one example execution per final state (for graphs). */
+  keepExamples?: boolean;
 }
 
 export const DEFAULT_RUN: RunOptions = {
@@ -54,14 +56,28 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function runTest(
   test: Test,
   opts: RunOptions,
-  hooks: { onStart?: (estimate: number) => void; register?: (en: Enumeration) => void } = {},
+  hooks: {
+    onStart?: (estimate: number) => void;
+    register?: (en: Enumeration) => void;
+    /** Called once if the run is still going after `PROGRESS_MS`, with the projected total time. */
+    onSlow?: (projectedMs: number, fractionDone: number) => void;
+  } = {},
 ): Promise<Report> {
   const estimate = estimateCandidates(test);
   hooks.onStart?.(estimate);
   const t0 = performance.now();
   const en = enumerationFor(test, opts);
   hooks.register?.(en);
-  while (!en.step(1 << 14)) await tick();
+  let warned = false;
+  while (!en.step(1 << 14)) {
+    const elapsed = performance.now() - t0;
+    if (!warned && elapsed > PROGRESS_MS) {
+      warned = true;
+      const f = en.progress();
+      hooks.onSlow?.(f > 0 ? elapsed / f : Number.POSITIVE_INFINITY, f);
+    }
+    await tick();
+  }
   return finish(test, opts, en, estimate, t0);
 }
 
@@ -71,6 +87,7 @@ function enumerationFor(test: Test, opts: RunOptions): Enumeration {
     model: opts.model,
     maxExecutions: opts.maxExecutions,
     timeoutMs: opts.timeoutMs,
+    keepExamples: opts.keepExamples ?? true,
   });
 }
 
@@ -104,6 +121,7 @@ export async function runTestParallel(
     workers,
     timeoutMs: opts.timeoutMs,
     maxExecutions: opts.maxExecutions,
+    keepExamples: opts.keepExamples ?? true,
   });
   return { report: finish(test, opts, merged, estimate, t0), merged };
 }
@@ -171,6 +189,9 @@ export function explain(test: Test, opts: RunOptions): Report['explanations'] {
     });
   return out;
 }
+
+/** After this long, `runTest` reports the projected total time of a run. */
+export const PROGRESS_MS = 300;
 
 /** Time allowed for `--explain`'s unpruned search. */
 export const EXPLAIN_MS = 10_000;
