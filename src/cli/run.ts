@@ -204,7 +204,7 @@ export function registerRun(program: Command): void {
             },
             onSlow: (projectedMs: number, fraction: number) => {
               const eta = Number.isFinite(projectedMs)
-                ? `~${(projectedMs / 1000).toFixed(1)}s in all`
+                ? `~${(projectedMs / 1000).toFixed(1)}s in all (a rough guess: it assumes equal subtrees)`
                 : 'unknown';
               process.stderr.write(
                 `${test.name}: ${(fraction * 100).toFixed(1)}% of the search space after ${PROGRESS_MS} ms; projected ${eta} (Ctrl-C prints the states found so far)\n`,
