@@ -225,6 +225,8 @@ interface Variant {
    * writes atomic and inclusive): the quick checks on the way down already decided everything.
    */
   hbFinalTrivial: boolean;
+  /** rf domains were filtered by the (static) value rules. */
+  staticValues: boolean;
 }
 
 /** The cmpxchg outcome combination of variant `v` (bit k: the k-th cmpxchg fails). */
@@ -398,8 +400,20 @@ export class Enumeration {
       ...sk.reads.filter((r) => !sk.events[r]!.atomic),
     ];
     const hbFinalDepth = cps.length + reads.filter((r) => sk.events[r]!.atomic).length - 1;
+    // When nothing can synchronise, hb, location order and may-see are fixed, so each read's value
+    // rule is known before the search: keep only the choices it allows.
+    const staticValues = this.opts.prune && this.opts.domains === 'filtered' && ws.syncFree;
+    if (staticValues) {
+      ws.rfSrc.fill(-2);
+      ws.deriveBase();
+      ws.deriveAmd();
+    }
     for (const r of reads) {
-      const dom = this.opts.domains === 'all' ? [...sk.writesByLoc[sk.events[r]!.loc]!, -1] : rfDomain(sk, r);
+      let dom = this.opts.domains === 'all' ? [...sk.writesByLoc[sk.events[r]!.loc]!, -1] : rfDomain(sk, r);
+      if (staticValues) {
+        const allowed = ws.valueRule(r, this.opts.model, ws.maySee(r, [])).allowed;
+        dom = dom.filter((c) => (allowed.length === 0 ? c === -1 : allowed.includes(c)));
+      }
       cps.push({ kind: 'rf', read: r, domain: Int32Array.from(dom) });
     }
     const poPred = sk.events.map((e) =>
@@ -421,6 +435,7 @@ export class Enumeration {
       hbFinalDepth,
       dead: hbFinalDepth < 0 && this.opts.prune && !this.hbFinalCheck(ws),
       hbFinalTrivial: this.staticTrivial(ws),
+      staticValues,
     };
   }
 
@@ -511,9 +526,10 @@ export class Enumeration {
         ws.rfSrc[cp.read] = src;
         if (prune) {
           if (d > st.hbFinalDepth) {
-            // A non-atomic read: hb and location order are already final.
-            if (!readValueOk(ws, this.opts.model, cp.read) || (src >= 0 && !noThinAirOk(ws, this.opts.model)))
-              continue;
+            // A non-atomic read: hb and location order are already final (and with static values
+            // its domain holds only what the value rule allows).
+            if (!st.staticValues && !readValueOk(ws, this.opts.model, cp.read)) continue;
+            if (src >= 0 && !ws.thinAirImpossible && !noThinAirOk(ws, this.opts.model)) continue;
           } else if (src >= 0) {
             if (quickCoherenceReject(ws, cp.read, src)) continue;
             if (ws.coherenceLocal) {
