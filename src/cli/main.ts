@@ -1,0 +1,36 @@
+/**
+ * The `gpumm` command line. Subcommands live in their own files and register themselves here.
+ * Every user error ends as a diagnostic on stderr and exit status 2, never a stack trace.
+ */
+import { Command, CommanderError } from 'commander';
+import { registerDemo } from './demo.ts';
+import { registerParse } from './parse.ts';
+import { CliExit, commandLineDiagnostic, reportInternalError } from './shared.ts';
+
+const program = new Command();
+program
+  .name('gpumm')
+  .description('Executable reference for GPU scoped memory models (AMDGPU, Intel Xe)')
+  .version('0.1.0')
+  .showHelpAfterError(false)
+  .exitOverride()
+  .configureOutput({ writeErr: () => {} });
+
+registerParse(program);
+registerDemo(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (e instanceof CliExit) process.exitCode = e.status;
+  else if (e instanceof CommanderError) {
+    if (e.exitCode === 0)
+      process.exitCode = 0; // --help, --version
+    else {
+      process.stderr.write(`${commandLineDiagnostic(e, process.argv.slice(2))}\n`);
+      process.exitCode = 2;
+    }
+  } else {
+    reportInternalError(e);
+  }
+}

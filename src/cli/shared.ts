@@ -1,0 +1,45 @@
+/** Helpers shared by the subcommands: exit handling and command-line diagnostics. */
+import type { CommanderError } from 'commander';
+import type { Span } from '../core/types.ts';
+import { diag } from '../syntax/diagnostics.ts';
+import { formatDiagnostic } from './format.ts';
+
+/** Thrown by a subcommand to end with a status after it has printed what it had to say. */
+export class CliExit extends Error {
+  constructor(readonly status: number) {
+    super(`exit ${status}`);
+  }
+}
+
+/**
+ * A diagnostic for a bad command line, positioned in the command line itself
+ * (`<command-line>:1:col`, columns counted in the arguments joined by spaces).
+ */
+export function commandLineDiagnostic(e: CommanderError, argv: readonly string[]): string {
+  const joined = argv.join(' ');
+  const bad = /'([^']+)'/.exec(e.message)?.[1];
+  let col = 1;
+  if (bad !== undefined) {
+    const at = joined.indexOf(bad);
+    if (at >= 0) col = at + 1;
+  }
+  const span: Span = { file: '<command-line>', offset: col - 1, line: 1, col, len: bad?.length ?? 0 };
+  const what = e.message.replace(/^error: /, '');
+  const fix =
+    e.code === 'commander.unknownCommand'
+      ? 'commands are listed by gpumm --help'
+      : e.code === 'commander.missingArgument'
+        ? 'give the litmus files to work on, e.g. litmus/*.litmus'
+        : 'see gpumm --help and gpumm <command> --help';
+  return formatDiagnostic(diag('CL1003', span, { what, fix }), joined);
+}
+
+/** An internal error is a bug in gpumm: say so plainly, with where to report it, and exit 70. */
+export function reportInternalError(e: unknown): void {
+  const msg = e instanceof Error ? e.message : String(e);
+  process.stderr.write(
+    `gpumm: internal error: ${msg}\n  this is a bug in gpumm; rerun with GPUMM_DEBUG=1 for details\n`,
+  );
+  if (process.env.GPUMM_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+  process.exitCode = 70;
+}

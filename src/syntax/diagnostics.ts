@@ -1,0 +1,296 @@
+/**
+ * Diagnostics as data. Detection code reports a stable code, a span and arguments; the wording
+ * (message and hint) lives only in the table below, so tests assert codes and positions, never
+ * prose. Only the edge (CLI, web) turns a diagnostic into text (see `src/cli/format.ts`).
+ */
+import type { Span } from '../core/types.ts';
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  code: DiagnosticCode;
+  severity: Severity;
+  message: string;
+  hint: string;
+  span: Span;
+}
+
+type Args = Record<string, string | undefined>;
+
+interface Entry {
+  severity: Severity;
+  message: (a: Args) => string;
+  hint: (a: Args) => string;
+}
+
+const ORDERINGS_TEXT = 'unordered, monotonic, acquire, release, acq_rel, seq_cst';
+const SCOPES_TEXT =
+  '"" (system, also written by omitting syncscope), "agent", "cluster", "workgroup", "wavefront", "singlethread", ' +
+  'and each with "-one-as" ("one-as" alone is system)';
+
+/** Every diagnostic gpumm's litmus front end can report, keyed by a stable code. */
+export const DIAGNOSTICS = {
+  // Lexical
+  LT1001: {
+    severity: 'error',
+    message: () => 'unterminated string',
+    hint: () => 'close the string with " on the same line',
+  },
+  LT1002: {
+    severity: 'error',
+    message: (a) => `unexpected character '${a.char}'`,
+    hint: () => 'comments start with ; or //; identifiers are letters, digits, _ . - and +',
+  },
+  // Syntax
+  LT2001: {
+    severity: 'error',
+    message: () => 'missing test header',
+    hint: () =>
+      'start the file with a line "AMDGPU <test-name>", optionally followed by a "quoted description"',
+  },
+  LT2002: {
+    severity: 'error',
+    message: (a) => `unsupported architecture '${a.arch}'`,
+    hint: () => 'the only architecture is AMDGPU: write "AMDGPU <test-name>"',
+  },
+  LT2003: {
+    severity: 'error',
+    message: (a) => `expected ${a.expected}, found ${a.found}`,
+    hint: (a) => a.hint ?? 'see docs/litmus.md for the grammar',
+  },
+  LT2004: {
+    severity: 'error',
+    message: (a) => `unknown instruction '${a.name}'`,
+    hint: () =>
+      'allowed: load, store, atomicrmw, cmpxchg, fence, call (av intrinsics and barrier intrinsics), ' +
+      'add/sub/mul/and/or/xor/shl/lshr/ashr/udiv/urem, icmp, select, extractvalue',
+  },
+  LT2005: {
+    severity: 'error',
+    message: (a) => `unknown ordering '${a.name}'`,
+    hint: () => `orderings are ${ORDERINGS_TEXT}`,
+  },
+  LT2006: {
+    severity: 'error',
+    message: (a) => `unknown syncscope "${a.name}"`,
+    hint: () => `syncscopes are ${SCOPES_TEXT}`,
+  },
+  LT2007: {
+    severity: 'error',
+    message: (a) => `unknown expectation '${a.text}'`,
+    hint: () =>
+      'write one of: "expect: condition holds|fails|unknown", "expect: race-free|racy", ' +
+      '"expect: undef|no-undef", "expect: ub|no-ub"',
+  },
+  LT2008: {
+    severity: 'error',
+    message: (a) => `unknown atomicrmw operation '${a.name}'`,
+    hint: () => 'atomicrmw operations are xchg, add, sub, and, or, xor, max, min, umax, umin',
+  },
+  LT2009: {
+    severity: 'error',
+    message: (a) => `unknown type '${a.name}'`,
+    hint: () =>
+      'integer types are i1, i8, i16, i32, i64, i128, or vectors such as <4 x i32>; pointers are ptr',
+  },
+  LT2010: {
+    severity: 'error',
+    message: (a) => `unexpected ${a.found} after the end of the statement`,
+    hint: () => 'one statement per line; remove the extra tokens',
+  },
+  LT2011: {
+    severity: 'warning',
+    message: (a) => `metadata '!${a.name}' is ignored`,
+    hint: () =>
+      'gpumm gives meaning to !nontemporal and !mmra !{!"amdgcn-av", !"none"}; other metadata is dropped',
+  },
+  LT2012: {
+    severity: 'error',
+    message: (a) => `unknown intrinsic '@${a.name}'`,
+    hint: () =>
+      'known: llvm.amdgcn.av.global.load.b128, llvm.amdgcn.av.global.store.b128, llvm.amdgcn.s.barrier, ' +
+      'llvm.amdgcn.s.barrier.signal, .signal.isfirst, .signal.var, .wait, .init, .join, .leave',
+  },
+  LT2013: {
+    severity: 'error',
+    message: (a) => `thread ${a.thread} is not closed`,
+    hint: () => 'end the thread body with a line containing only }',
+  },
+  LT2014: {
+    severity: 'error',
+    message: (a) => `unknown placement coordinate '${a.name}'`,
+    hint: () =>
+      'write "P0 @ agent 0, cluster 0, workgroup 1, wavefront 0" (any subset; omitted ones are 0) or "P0 @ host"',
+  },
+  LT2015: {
+    severity: 'error',
+    message: () => 'instruction outside a thread',
+    hint: () => 'put instructions inside a thread block: "P0 @ workgroup 0 {" … "}"',
+  },
+  LT2016: {
+    severity: 'error',
+    message: (a) => `unsupported address space ${a.n}`,
+    hint: () => 'address spaces are 0 (generic), 1 (global), 3 (local/LDS), 4 (constant), 5 (private)',
+  },
+  LT2017: {
+    severity: 'error',
+    message: (a) => `integer ${a.text} is out of range`,
+    hint: () => `integers must lie between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
+  },
+  LT2018: {
+    severity: 'error',
+    message: (a) => `unknown icmp predicate '${a.name}'`,
+    hint: () => 'predicates are eq, ne, ugt, uge, ult, ule, sgt, sge, slt, sle',
+  },
+  LT2019: {
+    severity: 'error',
+    message: () => 'more than one final condition',
+    hint: () => 'a test has one condition: combine them with /\\ or \\/',
+  },
+  LT2020: {
+    severity: 'error',
+    message: (a) => `unsupported !mmra value ${a.text}`,
+    hint: () => 'the only AMDGPU MMRA is !mmra !{!"amdgcn-av", !"none"}',
+  },
+  // Semantic
+  LT3001: {
+    severity: 'error',
+    message: (a) => `${a.instr} cannot have ${a.ordering} ordering`,
+    hint: (a) => `allowed for ${a.instr}: ${a.allowed}`,
+  },
+  LT3002: {
+    severity: 'error',
+    message: (a) => a.what ?? '',
+    hint: (a) => a.fix ?? '',
+  },
+  LT3003: {
+    severity: 'error',
+    message: (a) => `undefined location '@${a.name}'`,
+    hint: (a) => `declare it before the threads, e.g. "@${a.name} = addrspace(1) global i32 0"${a.near}`,
+  },
+  LT3004: {
+    severity: 'error',
+    message: (a) => `location '@${a.name}' is declared twice`,
+    hint: (a) => `the first declaration is at line ${a.line}; rename one of them`,
+  },
+  LT3005: {
+    severity: 'error',
+    message: (a) => `register '%${a.name}' is used before it is defined in ${a.thread}`,
+    hint: () =>
+      'registers are per thread and must be defined (%r = …) by an earlier instruction of the same thread',
+  },
+  LT3006: {
+    severity: 'error',
+    message: (a) => `register '%${a.name}' is defined twice in ${a.thread}`,
+    hint: (a) => `registers are assigned once (SSA); the first definition is at line ${a.line}`,
+  },
+  LT3007: {
+    severity: 'error',
+    message: (a) => `thread ${a.name} is declared twice`,
+    hint: (a) => `the first ${a.name} is at line ${a.line}; give each thread its own name (P0, P1, …)`,
+  },
+  LT3008: {
+    severity: 'error',
+    message: (a) => `placement of ${a.thread} contradicts itself: ${a.why}`,
+    hint: () => 'give each coordinate once; a host thread takes no GPU coordinates',
+  },
+  LT3009: {
+    severity: 'error',
+    message: (a) => `local (LDS) location '@${a.name}' is used from ${a.where}`,
+    hint: () =>
+      'LDS exists once per workgroup on one agent: use it from threads of one agent only, never from the host; ' +
+      'use addrspace(1) global memory to communicate across agents',
+  },
+  LT3010: {
+    severity: 'error',
+    message: (a) => `pointer in address space ${a.ptr} cannot name '@${a.name}', which is ${a.loc} memory`,
+    hint: (a) => `use "ptr addrspace(${a.n}) @${a.name}" or a generic "ptr @${a.name}"`,
+  },
+  LT3011: {
+    severity: 'error',
+    message: (a) => `the condition names ${a.what}, which the test does not define`,
+    hint: (a) => a.hint ?? 'a condition term is P<n>:%reg, @loc, or P<n>:@loc for a local location',
+  },
+  LT3012: {
+    severity: 'error',
+    message: (a) => `'@${a.name}' is constant memory and cannot be written`,
+    hint: () => 'declare it in addrspace(1) with "global" if threads write it',
+  },
+  LT3013: {
+    severity: 'error',
+    message: (a) => `undefined metadata '!${a.name}'`,
+    hint: () =>
+      'define it at top level, e.g. "!0 = !{i32 1}" or "!1 = !{!"amdgcn-av", !"none"}", or write it inline',
+  },
+  LT3014: {
+    severity: 'error',
+    message: (a) => `${a.intrinsic} needs global memory, but '@${a.name}' is ${a.loc}`,
+    hint: () => 'the av intrinsics take ptr addrspace(1)',
+  },
+  LT3015: {
+    severity: 'error',
+    message: (a) => a.what ?? '',
+    hint: () =>
+      'named-barrier objects are LDS globals of type target("amdgcn.named.barrier", 0) and are used only by ' +
+      'barrier intrinsics',
+  },
+  LT3016: {
+    severity: 'error',
+    message: (a) => `metadata '!${a.name}' is defined twice`,
+    hint: () => 'number each metadata node once',
+  },
+  LT3017: {
+    severity: 'error',
+    message: (a) => `'@${a.name}' has one copy per workgroup (local) or per thread (private); say whose copy`,
+    hint: (a) => `write ${a.example}:@${a.name} with a thread of the workgroup you mean`,
+  },
+  LT3018: {
+    severity: 'error',
+    message: (a) => `extractvalue needs the result of a cmpxchg, but '%${a.name}' is not one`,
+    hint: () => 'extractvalue { i32, i1 } %pair, 0 gives the old value and , 1 the success flag of a cmpxchg',
+  },
+  LT3019: {
+    severity: 'error',
+    message: (a) => `a second 'expect: ${a.key}' line`,
+    hint: (a) => `the first is at line ${a.line}; keep one`,
+  },
+  LT3020: {
+    severity: 'error',
+    message: () => 'the test has no threads',
+    hint: () => 'add at least one thread: "P0 @ workgroup 0 {" … "}"',
+  },
+  LT3021: {
+    severity: 'error',
+    message: (a) => a.what ?? '',
+    hint: (a) => a.fix ?? '',
+  },
+  // Command line and files (positioned in the file, or in the command line as <command-line>:1:col)
+  CL1001: {
+    severity: 'error',
+    message: (a) => `'${a.file}': ${a.why}`,
+    hint: () => 'check the path; litmus files end in .litmus',
+  },
+  CL1002: {
+    severity: 'error',
+    message: (a) => `'${a.file}' is a directory`,
+    hint: () => 'pass litmus files, e.g. litmus/*.litmus',
+  },
+  CL1003: {
+    severity: 'error',
+    message: (a) => a.what ?? '',
+    hint: (a) => a.fix ?? 'see gpumm --help',
+  },
+} satisfies Record<string, Entry>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTICS;
+
+/** Builds a diagnostic from its code, where it is, and the values its wording needs. */
+export function diag(code: DiagnosticCode, span: Span, args: Args = {}): Diagnostic {
+  const e: Entry = DIAGNOSTICS[code];
+  return { code, severity: e.severity, message: e.message(args), hint: e.hint(args), span };
+}
+
+/** True when any diagnostic is an error (warnings do not stop a test from being used). */
+export function hasErrors(ds: readonly Diagnostic[]): boolean {
+  return ds.some((d) => d.severity === 'error');
+}

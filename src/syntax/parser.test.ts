@@ -1,0 +1,341 @@
+import { describe, expect, it } from 'vitest';
+import { DIAGNOSTICS, type DiagnosticCode } from './diagnostics.ts';
+import { parse } from './parser.ts';
+import { print } from './printer.ts';
+import { stripSpans } from './testing.ts';
+
+const HEAD = `AMDGPU T
+"d"
+@x = addrspace(1) global i32 0
+@y = addrspace(1) global i32 0
+@l = addrspace(3) global i32 undef
+@c = addrspace(4) constant i32 7
+@bar = addrspace(3) global target("amdgcn.named.barrier", 0) undef
+`;
+
+/** A test whose single thread P0 has `body`; `extra` is appended after the thread. */
+function oneThread(body: string, extra = ''): string {
+  return `${HEAD}P0 @ agent 0, workgroup 0 {\n${body}\n}\n${extra}`;
+}
+
+function ok(text: string) {
+  const r = parse(text, 't.litmus');
+  expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  expect(r.test).not.toBeNull();
+  return r.test!;
+}
+
+describe('parse: accepted forms', () => {
+  it('reads header, description, expectations, locations, placement and condition', () => {
+    const t = ok(
+      `AMDGPU MP+rel+acq.agent ; comment
+"Message passing"
+expect: condition fails
+expect: race-free
+expect: no-undef
+expect: no-ub
+@x = addrspace(1) global i32 0
+@y = global i32 5
+@l = addrspace(3) global i32 undef
+P0 @ agent 1, cluster 2, wg 3, wf 4 {
+  store i32 1, ptr addrspace(1) @x, align 4
+}
+P1 @ host {
+  %r0 = load atomic i32, ptr @y seq_cst, align 4
+}
+P2 {
+  %a = load i32, ptr addrspace(3) @l
+}
+~exists (P1:%r0 == 1 /\\ (@x = 0 \\/ ~P2:r_1 != undef))
+`.replace('r_1', '%a'),
+    );
+    expect(t.name).toBe('MP+rel+acq.agent');
+    expect(t.description).toBe('Message passing');
+    expect(t.expects.map((e) => `${e.key}=${e.value}`)).toEqual([
+      'condition=fails',
+      'race=race-free',
+      'undef=no-undef',
+      'ub=no-ub',
+    ]);
+    expect(t.locations.map((l) => [l.name, l.space, l.init])).toEqual([
+      ['x', 'global', 0],
+      ['y', 'global', 5],
+      ['l', 'local', 'undef'],
+    ]);
+    expect(t.threads.map((th) => th.placement)).toEqual([
+      { kind: 'device', agent: 1, cluster: 2, workgroup: 3, wavefront: 4 },
+      { kind: 'host' },
+      { kind: 'device', agent: 0, cluster: 0, workgroup: 0, wavefront: 0 },
+    ]);
+    expect(t.condition?.quantifier).toBe('not exists');
+    expect(t.condition?.cond.kind).toBe('and');
+  });
+
+  it('reads every instruction form with its flags', () => {
+    const t = ok(
+      oneThread(`  %a = load atomic volatile i32, ptr addrspace(1) @x syncscope("agent-one-as") acquire, align 4, !nontemporal !0
+  store volatile i32 %a, ptr @y, !nontemporal !{i32 1}
+  %b = atomicrmw volatile umax ptr addrspace(1) @x, i32 3 syncscope("workgroup") acq_rel, !mmra !1
+  %c = cmpxchg weak ptr addrspace(1) @y, i32 0, i32 %b syncscope("wavefront") seq_cst acquire
+  %d = extractvalue { i32, i1 } %c, 1
+  fence syncscope("one-as") release, !mmra !{!"amdgcn-av", !"none"}
+  call void @llvm.amdgcn.av.global.store.b128(ptr addrspace(1) @x, <4 x i32> 9, metadata !"agent")
+  %e = call <4 x i32> @llvm.amdgcn.av.global.load.b128(ptr addrspace(1) @y, metadata !"")
+  %f = add nsw i32 %a, -1
+  %g = icmp ne i32 %f, 0
+  %h = select i1 %g, i32 %f, i32 7
+  %i = load i32, ptr addrspacecast (ptr addrspace(3) @l to ptr)
+  %j = load i32, i32 addrspace(4)* @c
+  call void @llvm.amdgcn.s.barrier()
+  call void @llvm.amdgcn.s.barrier.signal(i32 -1)
+  %k = call i1 @llvm.amdgcn.s.barrier.signal.isfirst(i32 -1)
+  call void @llvm.amdgcn.s.barrier.wait(i16 -1)
+  call void @llvm.amdgcn.s.barrier.init(ptr addrspace(3) @bar, i32 2)
+  call void @llvm.amdgcn.s.barrier.join(ptr addrspace(3) @bar)
+  call void @llvm.amdgcn.s.barrier.signal.var(ptr addrspace(3) @bar, i32 2)
+  call void @llvm.amdgcn.s.barrier.leave(i16 1)`) + '!0 = !{i32 1}\n!1 = !{!"amdgcn-av", !"none"}\n',
+    );
+    const body = t.threads[0]!.body;
+    expect(body.map((i) => i.kind)).toEqual([
+      'load',
+      'store',
+      'rmw',
+      'cmpxchg',
+      'extract',
+      'fence',
+      'avstore',
+      'avload',
+      'bin',
+      'icmp',
+      'select',
+      'load',
+      'load',
+      'barrier',
+      'barrier',
+      'barrier',
+      'barrier',
+      'barrier',
+      'barrier',
+      'barrier',
+      'barrier',
+    ]);
+    expect(body[0]).toMatchObject({
+      ordering: 'acquire',
+      volatile: true,
+      nontemporal: true,
+      avNone: false,
+      syncscope: { scope: 'agent', oneAs: true },
+    });
+    expect(body[1]).toMatchObject({
+      ordering: 'notatomic',
+      volatile: true,
+      nontemporal: true,
+      ptr: { loc: 'y', space: 'generic' },
+    });
+    expect(body[2]).toMatchObject({ op: 'umax', avNone: true, ordering: 'acq_rel' });
+    expect(body[3]).toMatchObject({
+      weak: true,
+      success: 'seq_cst',
+      failure: 'acquire',
+      syncscope: { scope: 'wavefront' },
+    });
+    expect(body[5]).toMatchObject({
+      kind: 'fence',
+      avNone: true,
+      syncscope: { scope: 'system', oneAs: true },
+    });
+    expect(body[6]).toMatchObject({ scope: 'agent', type: '<4 x i32>' });
+    expect(body[7]).toMatchObject({ scope: 'system', type: '<4 x i32>' });
+    expect(body[11]).toMatchObject({ ptr: { loc: 'l', space: 'generic' } });
+    expect(body[12]).toMatchObject({ ptr: { loc: 'c', space: 'constant' } });
+    expect(body.slice(13).map((i) => (i.kind === 'barrier' ? i.op : ''))).toEqual([
+      'barrier',
+      'signal',
+      'signal_isfirst',
+      'wait',
+      'init',
+      'join',
+      'signal_var',
+      'leave',
+    ]);
+  });
+
+  it('round-trips its own output', () => {
+    const t = ok(
+      oneThread(
+        '  %a = load i32, ptr @x\n  store i32 %a, ptr addrspace(1) @y',
+        'forall (P0:%a == 0 \\/ @y != 1)\n',
+      ),
+    );
+    const again = ok(print(t));
+    expect(stripSpans(again)).toEqual(stripSpans(t));
+  });
+
+  it('skips the parts of a pasted LLVM module that carry nothing for a litmus test', () => {
+    const t = ok(`AMDGPU pasted
+target triple = "amdgcn-amd-amdhsa"
+source_filename = "k.cl"
+declare void @llvm.amdgcn.s.barrier()
+attributes #0 = { nounwind }
+@x = addrspace(1) global i32 0
+P0 {
+entry:
+  store atomic i32 1, ptr addrspace(1) @x syncscope("agent") release, align 4
+  call void @llvm.amdgcn.s.barrier() #0
+  ret void
+}
+`);
+    expect(t.threads[0]!.body.map((i) => i.kind)).toEqual(['store', 'barrier']);
+  });
+
+  it('accepts a condition spread over several lines and herd-style register names', () => {
+    const t = ok(oneThread('  %r0 = load i32, ptr @x', 'exists\n  (P0:r0 == 0\n   /\\ 0:%r0 = 0)\n'));
+    expect(t.condition?.cond).toMatchObject({
+      kind: 'and',
+      args: [{ lhs: { thread: 'P0', reg: 'r0' } }, { lhs: { thread: 'P0' } }],
+    });
+  });
+});
+
+/** [name, text, expected code, line, col] — one row per error kind. */
+const ERRORS: [string, string, DiagnosticCode, number, number][] = [
+  ['unterminated string', 'AMDGPU T\n"abc\n', 'LT1001', 2, 1],
+  ['unexpected character', oneThread('  store i32 1, ptr @x ^'), 'LT1002', 9, 23],
+  ['missing header', '@x = global i32 0\nP0 {\n}\n', 'LT2001', 1, 1],
+  ['unsupported arch', 'PTX T\n', 'LT2002', 1, 1],
+  ['missing comma', oneThread('  store i32 1 ptr @x'), 'LT2003', 9, 15],
+  ['unknown instruction', oneThread('  frobnicate i32 1'), 'LT2004', 9, 3],
+  ['unknown ordering', oneThread('  %a = load atomic i32, ptr @x acquired'), 'LT2005', 9, 32],
+  ['unknown syncscope', oneThread('  fence syncscope("device") acquire'), 'LT2006', 9, 19],
+  ['unknown expectation', `${HEAD}expect: maybe\nP0 {\n}\n`, 'LT2007', 8, 9],
+  ['unknown rmw op', oneThread('  atomicrmw fadd ptr @x, i32 1 monotonic'), 'LT2008', 9, 13],
+  ['unknown type', oneThread('  store float 1, ptr @x'), 'LT2009', 9, 9],
+  ['trailing tokens', oneThread('  fence acquire acquire'), 'LT2010', 9, 17],
+  ['unknown intrinsic', oneThread('  call void @llvm.amdgcn.s.sleep(i32 1)'), 'LT2012', 9, 13],
+  ['unclosed thread', `${HEAD}P0 {\n  fence acquire\n`, 'LT2013', 8, 1],
+  ['unknown coordinate', `${HEAD}P0 @ queue 1 {\n}\n`, 'LT2014', 8, 6],
+  ['instruction outside a thread', `${HEAD}fence acquire\nP0 {\n}\n`, 'LT2015', 8, 1],
+  ['bad address space', oneThread('  store i32 1, ptr addrspace(7) @x'), 'LT2016', 9, 20],
+  ['integer out of range', oneThread('  store i32 99999999999999999999, ptr @x'), 'LT2017', 9, 13],
+  ['unknown icmp predicate', oneThread('  %a = icmp lt i32 1, 2'), 'LT2018', 9, 13],
+  ['two conditions', oneThread('  fence acquire', 'exists (true)\nexists (true)\n'), 'LT2019', 12, 1],
+  ['bad mmra', oneThread('  fence release, !mmra !{!"amdgcn-av", !"workgroup"}'), 'LT2020', 9, 24],
+  ['store with acquire', oneThread('  store atomic i32 1, ptr @x acquire'), 'LT3001', 9, 30],
+  ['load with release', oneThread('  %a = load atomic i32, ptr @x release'), 'LT3001', 9, 32],
+  ['fence monotonic', oneThread('  fence monotonic'), 'LT3001', 9, 9],
+  ['unordered rmw', oneThread('  atomicrmw add ptr @x, i32 1 unordered'), 'LT3001', 9, 31],
+  ['cmpxchg release failure', oneThread('  cmpxchg ptr @x, i32 0, i32 1 acq_rel release'), 'LT3001', 9, 40],
+  ['plain load with ordering', oneThread('  %a = load i32, ptr @x acquire'), 'LT3002', 9, 25],
+  ['undefined location', oneThread('  store i32 1, ptr @z'), 'LT3003', 9, 20],
+  ['duplicate location', `${HEAD}@x = global i32 1\nP0 {\n}\n`, 'LT3004', 8, 1],
+  ['undefined register', oneThread('  store i32 %nope, ptr @x'), 'LT3005', 9, 13],
+  ['register defined twice', oneThread('  %a = load i32, ptr @x\n  %a = load i32, ptr @y'), 'LT3006', 10, 3],
+  ['duplicate thread', `${HEAD}P0 {\n}\nP0 {\n}\n`, 'LT3007', 10, 1],
+  ['contradictory placement', `${HEAD}P0 @ workgroup 0, wg 1 {\n}\n`, 'LT3008', 8, 19],
+  ['host with coordinates', `${HEAD}P0 @ host, agent 1 {\n}\n`, 'LT3008', 8, 10],
+  [
+    'local memory from two agents',
+    `${HEAD}P0 @ agent 0 {\n  store i32 1, ptr addrspace(3) @l\n}\nP1 @ agent 1 {\n  %a = load i32, ptr addrspace(3) @l\n}\n`,
+    'LT3009',
+    12,
+    35,
+  ],
+  ['local memory from the host', `${HEAD}P0 @ host {\n  store i32 1, ptr @l\n}\n`, 'LT3009', 9, 20],
+  ['pointer space mismatch', oneThread('  store i32 1, ptr addrspace(3) @x'), 'LT3010', 9, 33],
+  [
+    'condition names unknown register',
+    oneThread('  %a = load i32, ptr @x', 'exists (P0:%b == 1)\n'),
+    'LT3011',
+    11,
+    9,
+  ],
+  [
+    'condition names unknown thread',
+    oneThread('  %a = load i32, ptr @x', 'exists (P9:%a == 1)\n'),
+    'LT3011',
+    11,
+    9,
+  ],
+  ['store to constant', oneThread('  store i32 1, ptr addrspace(4) @c'), 'LT3012', 9, 33],
+  ['undefined metadata', oneThread('  store i32 1, ptr @x, !nontemporal !7'), 'LT3013', 9, 37],
+  [
+    'av intrinsic on LDS',
+    oneThread('  call void @llvm.amdgcn.av.global.store.b128(ptr addrspace(3) @l, i32 1, metadata !"agent")'),
+    'LT3014',
+    9,
+    64,
+  ],
+  ['data access to barrier object', oneThread('  store i32 1, ptr addrspace(3) @bar'), 'LT3015', 9, 33],
+  [
+    'barrier op on data',
+    oneThread('  call void @llvm.amdgcn.s.barrier.join(ptr addrspace(3) @l)'),
+    'LT3015',
+    9,
+    58,
+  ],
+  ['metadata defined twice', oneThread('  fence acquire', '!0 = !{i32 1}\n!0 = !{i32 1}\n'), 'LT3016', 12, 1],
+  [
+    'ambiguous local location in condition',
+    `${HEAD}P0 @ workgroup 0 {\n  store i32 1, ptr addrspace(3) @l\n}\nP1 @ workgroup 1 {\n  store i32 2, ptr addrspace(3) @l\n}\nexists (@l == 1)\n`,
+    'LT3017',
+    14,
+    9,
+  ],
+  [
+    'extractvalue of a plain value',
+    oneThread('  %a = load i32, ptr @x\n  %b = extractvalue { i32, i1 } %a, 0'),
+    'LT3018',
+    10,
+    33,
+  ],
+  ['expectation twice', `${HEAD}expect: racy\nexpect: race-free\nP0 {\n}\n`, 'LT3019', 9, 9],
+  ['no threads', `${HEAD}`, 'LT3020', 8, 1],
+  [
+    'zero barrier count',
+    oneThread('  call void @llvm.amdgcn.s.barrier.init(ptr addrspace(3) @bar, i32 0)'),
+    'LT3021',
+    9,
+    68,
+  ],
+];
+
+describe('parse: diagnostics (code and position for every error kind)', () => {
+  it.each(ERRORS)('%s', (_name, text, code, line, col) => {
+    const r = parse(text, 'bad.litmus');
+    expect(r.test).toBeNull();
+    const found = r.diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => `${d.code}@${d.span.line}:${d.span.col}`);
+    expect(found).toContain(`${code}@${line}:${col}`);
+    for (const d of r.diagnostics) {
+      expect(d.hint.length).toBeGreaterThan(0);
+      expect(d.span.file).toBe('bad.litmus');
+    }
+  });
+
+  it('reports every error of a file at once, recovering at the next line', () => {
+    const r = parse(
+      oneThread('  frob\n  store i32 1, ptr @z\n  fence monotonic\n  %a = load atomic i32, ptr @x acquired'),
+      'f',
+    );
+    expect(r.diagnostics.map((d) => `${d.code}@${d.span.line}`)).toEqual([
+      'LT2004@9',
+      'LT3003@10',
+      'LT3001@11',
+      'LT2005@12',
+    ]);
+  });
+
+  it('keeps warnings for ignored metadata without failing the parse', () => {
+    const r = parse(oneThread('  store i32 1, ptr @x, !tbaa !{!"int"}'), 'f');
+    expect(r.test).not.toBeNull();
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(['warning LT2011']);
+  });
+
+  it('has a test row for every LT code of the diagnostics table', () => {
+    const covered = new Set<string>(ERRORS.map((e) => e[2]));
+    covered.add('LT2011'); // the warning, tested above
+    const missing = Object.keys(DIAGNOSTICS).filter((c) => c.startsWith('LT') && !covered.has(c));
+    expect(missing).toEqual([]);
+  });
+});
