@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { groupDivergences, renderDivergenceBaseline } from './divergences.ts';
 import { differential, findLlc, runLlc } from './llc.ts';
 import { normaliseAsm, splitFunctions } from './llc-ir.ts';
+import { PROCESSORS } from './targets.ts';
 
 const llc = findLlc();
 if ('reason' in llc) console.warn(`skipping llc-22 differential tests: ${llc.reason}`);
@@ -50,9 +51,18 @@ describe('normalising llc output', () => {
 describe.skipIf('reason' in llc)('llc-22 differential', () => {
   const path = 'path' in llc ? llc.path : 'llc-22';
 
-  it('llc-22 knows the processors marked llc in the processor table', async () => {
-    const asm = await runLlc(path, 'define amdgpu_kernel void @k() {\n  ret void\n}\n', 'gfx1201', null);
-    expect(asm).toContain('gfx1201');
+  it('llc-22 accepts exactly the processors marked llc in the processor table', async () => {
+    const accepted = await Promise.all(
+      PROCESSORS.map((p) =>
+        runLlc(path, 'define amdgpu_kernel void @k() {\n  ret void\n}\n', p.name, null).then(
+          (asm) => asm.includes(`--${p.name}`),
+          () => false,
+        ),
+      ),
+    );
+    expect(Object.fromEntries(PROCESSORS.map((p, i) => [p.name, accepted[i]]))).toEqual(
+      Object.fromEntries(PROCESSORS.map((p) => [p.name, p.llc])),
+    );
   });
 
   it('every cell agrees with llc-22 or is a recorded divergence', async () => {
