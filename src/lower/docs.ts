@@ -6,6 +6,7 @@
 import type { AddressSpace } from '../core/types.ts';
 import { parseDivergenceBaseline } from './divergences.ts';
 import { GFX6_9_TABLE } from './gfx6-9.ts';
+import { GFX10_11_TABLE } from './gfx10-11.ts';
 import { GFX12_TABLE } from './gfx12.ts';
 import { gridColumns } from './grid.ts';
 import { formatSeq } from './isa.ts';
@@ -29,12 +30,17 @@ export const SOURCES = [
     'spec/gfx12-memory-model.rst — LLVM PR #98599 "[AMDGPU] Document GFX12 Memory Model" (July–August 2024) with its four patches (seeds/000) applied: tables "Instruction Scopes" and "Code Sequences GFX12".',
   ],
   [
+    'GFX10–GFX11 (CU and WGP mode; beyond the seeds)',
+    'src/lower/gfx10-11.ts',
+    'LLVM `llvm/docs/AMDGPUUsage.rst` at commit 001388cf (llvm/llvm-project, current), section "Memory Model GFX10-GFX11", table "AMDHSA Memory Model Code Sequences GFX10-GFX11".',
+  ],
+  [
     'Barriers (GFX6–11, GFX12, GFX12.5)',
     'src/lower/barriers.ts',
     'seeds/001 "AMDGPU Execution Synchronization": tables "s_barrier GFX6-11", "s_barrier GFX12", "s_barrier IDs GFX12".',
   ],
   [
-    'GFX9.4 (gfx90a/942/950), GFX10, GFX11, GFX12.5 memory models',
+    'GFX9.4 (gfx90a/942/950), GFX12.5 memory models',
     '—',
     'Not transcribed yet (beyond the seeds): these processors lower barriers only; memory instructions give LW2005.',
   ],
@@ -94,7 +100,13 @@ export function renderReadme(): string {
 }
 
 /** Readings of rows whose text is ambiguous or self-contradictory. */
-export const READINGS: Record<'gfx6-9' | 'gfx12', string[]> = {
+export const READINGS: Record<'gfx6-9' | 'gfx10-11' | 'gfx12', string[]> = {
+  'gfx10-11': [
+    '"atomicrmw acquire workgroup local" has no CU-mode clause on its `buffer_gl0_inv` (the load row has "If CU wavefront execution mode, omit"). Read literally, CU-mode acquire would invalidate where CU-mode acq_rel does not; gpumm omits it in CU mode, as for the load.',
+    'Fences: the OpenCL omissions need an address space on the fence; LLVM fences have none, so the waits are "conservatively always generated".',
+    '"store atomic release agent/system": "If OpenCL and address space is not generic, omit lgkmcnt(0)" — applied per access: OpenCL global stores drop lgkmcnt(0), generic ones keep it.',
+    'GFX10 and GFX11 differ only in `dlc=1`: nontemporal and volatile stores and nontemporal loads carry it on GFX11 only; agent/system monotonic and acquire loads carry it on GFX10 only; volatile loads always.',
+  ],
   'gfx6-9': [
     '"load atomic seq_cst agent/system global/local/generic" lists `local`; its second step refers to a "corresponding load atomic acquire" row that does not exist for agent-scope LDS, so the workgroup local acquire row is used after the `s_waitcnt vmcnt(0)`.',
     'The document has no nontemporal rows and no volatile rows for atomics or stores: those flags change nothing on GFX6–9 here (llc-22 adds `glc slc`, waits after volatile accesses: see divergences.md).',
@@ -161,15 +173,17 @@ function variantText(k: RowKey): string {
 }
 
 /** docs/targets/<family>.md: every row with its machine code in every column. */
-export function renderFamily(family: 'gfx6-9' | 'gfx12'): string {
-  const target: Target = findTarget(family === 'gfx6-9' ? 'gfx900' : 'gfx1200')!;
-  const table = family === 'gfx6-9' ? GFX6_9_TABLE : GFX12_TABLE;
-  const name = family === 'gfx6-9' ? 'GFX6-9' : 'GFX12';
-  const src = SOURCES[family === 'gfx6-9' ? 0 : 1];
+export function renderFamily(family: 'gfx6-9' | 'gfx10-11' | 'gfx12'): string {
+  const target: Target = findTarget(
+    family === 'gfx6-9' ? 'gfx900' : family === 'gfx10-11' ? 'gfx1030' : 'gfx1200',
+  )!;
+  const table = family === 'gfx6-9' ? GFX6_9_TABLE : family === 'gfx10-11' ? GFX10_11_TABLE : GFX12_TABLE;
+  const name = family === 'gfx6-9' ? 'GFX6-9' : family === 'gfx10-11' ? 'GFX10-11' : 'GFX12';
+  const src = SOURCES[family === 'gfx6-9' ? 0 : family === 'gfx10-11' ? 2 : 1];
   const cols = gridColumns(target);
   const out: string[] = [`# ${name} code sequences`, '', REGEN, '', `Source: ${src[2]}`, ''];
   out.push(
-    `Encodings shown for ${target.name}${family === 'gfx6-9' ? ' (GFX6–8 use `buffer_` for global and private; GFX6 has no `flat_`)' : ''}. The full cross-product, folded, is src/lower/baselines/*.grid.txt and \`gpumm lower --table --target <name>\`.`,
+    `Encodings shown for ${target.name}${family === 'gfx6-9' ? ' (GFX6–8 use `buffer_` for global and private; GFX6 has no `flat_`)' : family === 'gfx10-11' ? ' (GFX10; GFX11 differs in `dlc=1`, see Readings)' : ''}. The full cross-product, folded, is src/lower/baselines/*.grid.txt and \`gpumm lower --table --target <name>\`.`,
     '',
     '## Readings of ambiguous rows',
     '',
@@ -198,7 +212,7 @@ export function renderFamily(family: 'gfx6-9' | 'gfx12'): string {
 
 /** docs/targets/barriers.md */
 export function renderBarriers(): string {
-  const out: string[] = ['# Barrier code sequences', '', REGEN, '', `Source: ${SOURCES[2][2]}`, ''];
+  const out: string[] = ['# Barrier code sequences', '', REGEN, '', `Source: ${SOURCES[3][2]}`, ''];
   out.push(
     '| Family | Processors | arrive then wait (`@llvm.amdgcn.s.barrier`) | arrive | wait | named barriers |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -278,6 +292,7 @@ export function targetDocs(divergenceBaseline: string): Record<string, string> {
   return {
     'docs/targets/README.md': renderReadme(),
     'docs/targets/gfx6-9.md': renderFamily('gfx6-9'),
+    'docs/targets/gfx10-11.md': renderFamily('gfx10-11'),
     'docs/targets/gfx12.md': renderFamily('gfx12'),
     'docs/targets/barriers.md': renderBarriers(),
     'docs/targets/divergences.md': renderDivergences(divergenceBaseline),

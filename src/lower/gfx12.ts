@@ -11,8 +11,8 @@
 import type { Scope } from '../core/types.ts';
 import type { CacheScope, Counter, IsaInstr, VmemEncoding } from './isa.ts';
 import { globalInv, globalWb, lds, vmem, wait } from './isa.ts';
-import type { RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
-import { AG_SYS, ANY_SCOPE, memOp, ST_WF, ST_WF_WG, WG } from './table.ts';
+import type { Built, RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
+import { AG_SYS, ANY_SCOPE, memOp, ST_WF, ST_WF_WG, sameAsHsa, WG } from './table.ts';
 
 /**
  * spec: GFX12 "Instruction Scopes" table — system/agent/workgroup/wavefront/singlethread (and their
@@ -761,40 +761,14 @@ export const GFX12_TABLE: readonly TableRow[] = [
   },
 ];
 
-type Lookup = (k: RowKey) => { seq: IsaInstr[]; rows: string[] };
-
-/**
- * "Same as corresponding X, except must generate all instructions even for OpenCL": the referenced
- * row is built with HSA rules. The lookup closure is bound to the caller's env, so the referenced row
- * is rebuilt here with `lang: 'hsa'`.
- */
-function asHsa(
-  k: RowKey,
-  ordering: RowKey['ordering'],
-  env: RowEnv,
-  lookup: Lookup,
-): { seq: IsaInstr[]; rows: string[] } {
-  const row = GFX12_TABLE.find(
-    (r) =>
-      r.instr.includes(k.instr) &&
-      r.orderings.includes(ordering) &&
-      r.scopes.includes(k.scope) &&
-      r.spaces.includes(k.space),
-  );
-  if (!row) return lookup({ ...k, ordering });
-  const hsaEnv: RowEnv = { ...env, lang: 'hsa' };
-  const out = row.build({ ...k, ordering }, hsaEnv, lookup);
-  const cite = `GFX12 table, "${row.row}"`;
-  return Array.isArray(out) ? { seq: out, rows: [cite] } : { seq: out.seq, rows: [cite, ...out.rows] };
+function asHsa(k: RowKey, ordering: RowKey['ordering'], env: RowEnv, lookup: (k: RowKey) => Built): Built {
+  return sameAsHsa(GFX12_TABLE, 'GFX12', k, ordering, env, lookup);
 }
 
-function acquireAsHsa(k: RowKey, env: RowEnv, lookup: Lookup): { seq: IsaInstr[]; rows: string[] } {
+function acquireAsHsa(k: RowKey, env: RowEnv, lookup: (k: RowKey) => Built): Built {
   return asHsa(k, 'acquire', env, lookup);
 }
 
-function prefix(
-  pre: IsaInstr[],
-  b: { seq: IsaInstr[]; rows: string[] },
-): { seq: IsaInstr[]; rows: string[] } {
+function prefix(pre: IsaInstr[], b: Built): Built {
   return { seq: [...pre, ...b.seq], rows: b.rows };
 }

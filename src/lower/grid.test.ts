@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { renderGrid } from './grid.ts';
 import { findTarget } from './targets.ts';
 
-// gfx600: no flat; gfx700: GFX7–8 encodings (buffer for global); gfx900: global/scratch; gfx1200: GFX12.
-const PROFILES = ['gfx600', 'gfx700', 'gfx900', 'gfx1200'];
+// gfx600: no flat; gfx700: GFX7–8 encodings (buffer for global); gfx900: global/scratch;
+// gfx1010/gfx1100: GFX10 and GFX11 (dlc rules differ); gfx1200: GFX12.
+const PROFILES = ['gfx600', 'gfx700', 'gfx900', 'gfx1010', 'gfx1100', 'gfx1200'];
 
 describe('lowering grid baselines', () => {
   it.each(PROFILES)('%s', async (name) => {

@@ -57,8 +57,10 @@ export interface VmemInstr {
   returns: boolean;
   /** GFX6–9 `glc=1` on a load or store: bypass (miss in) the vector L1. */
   glc: boolean;
-  /** GFX6–9 `slc=1` (streaming / nontemporal). */
+  /** GFX6–11 `slc=1` (streaming / nontemporal). */
   slc: boolean;
+  /** GFX10–11 `dlc=1` (device-level coherent: miss in the L1). */
+  dlc: boolean;
   /** GFX12 `th:` operand, null for the default policy. */
   th: TemporalHint | null;
   /** GFX12 `scope:` operand, null for the default (`SCOPE_CU`, printed as nothing). */
@@ -81,10 +83,13 @@ export interface WaitInstr {
   counters: Counter[];
 }
 
-/** Cache invalidate: GFX6–9 `buffer_wbinvl1_vol` (vector L1, volatile lines), GFX12 `global_inv scope:…`. */
+/**
+ * Cache invalidate: GFX6–9 `buffer_wbinvl1_vol` (vector L1, volatile lines), GFX10–11
+ * `buffer_gl0_inv` / `buffer_gl1_inv` (per-CU L0, per-SA L1), GFX12 `global_inv scope:…`.
+ */
 export interface InvInstr {
   kind: 'inv';
-  mnemonic: 'buffer_wbinvl1_vol' | 'global_inv';
+  mnemonic: 'buffer_wbinvl1_vol' | 'buffer_gl0_inv' | 'buffer_gl1_inv' | 'global_inv';
   scope: CacheScope | null;
 }
 
@@ -119,6 +124,7 @@ export interface VmemBits {
   returns?: boolean;
   glc?: boolean;
   slc?: boolean;
+  dlc?: boolean;
   th?: TemporalHint | null;
   scope?: CacheScope | null;
 }
@@ -132,6 +138,7 @@ export function vmem(op: MemOp, enc: VmemEncoding, bits: VmemBits = {}): VmemIns
     returns: bits.returns ?? false,
     glc: bits.glc ?? false,
     slc: bits.slc ?? false,
+    dlc: bits.dlc ?? false,
     th: bits.th ?? null,
     scope: bits.scope ?? null,
   };
@@ -150,6 +157,11 @@ export function wait(...counters: Counter[]): WaitInstr {
 /** Builds `buffer_wbinvl1_vol`. */
 export function wbinvl1Vol(): InvInstr {
   return { kind: 'inv', mnemonic: 'buffer_wbinvl1_vol', scope: null };
+}
+
+/** Builds `buffer_gl0_inv` (level 0) or `buffer_gl1_inv` (level 1). */
+export function glInv(level: 0 | 1): InvInstr {
+  return { kind: 'inv', mnemonic: level === 0 ? 'buffer_gl0_inv' : 'buffer_gl1_inv', scope: null };
 }
 
 /** Builds `global_inv scope:…`. */
@@ -182,6 +194,7 @@ export function formatIsa(i: IsaInstr): string {
       if (i.scope !== null) parts.push(`scope:${i.scope}`);
       if (i.glc) parts.push('glc=1');
       if (i.slc) parts.push('slc=1');
+      if (i.dlc) parts.push('dlc=1');
       return parts.join(' ');
     }
     case 'lds':

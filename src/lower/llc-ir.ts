@@ -174,8 +174,13 @@ export function normaliseAsm(lines: readonly string[]): string[] {
         out.push(`wait(${parts.map((p) => (zero ? p : `${p}<=${ops.trim()}`)).join(',')})`);
       continue;
     }
-    if (/^buffer_wbinvl1/.test(mn) || /^buffer_gl[01]_inv$/.test(mn)) {
+    if (/^buffer_wbinvl1/.test(mn)) {
       out.push('inv');
+      continue;
+    }
+    const gl = /^buffer_gl([01])_inv$/.exec(mn);
+    if (gl) {
+      out.push(`inv:gl${gl[1]}`);
       continue;
     }
     if (mn === 'global_inv' || mn === 'global_wb' || mn === 'global_wbinv') {
@@ -192,6 +197,7 @@ export function normaliseAsm(lines: readonly string[]): string[] {
       const atomic = op === 'atomic';
       if (words.has('glc') || words.has('sc0')) bits.push(atomic ? 'ret' : 'glc');
       if (words.has('slc') || words.has('sc1')) bits.push('slc');
+      if (words.has('dlc')) bits.push('dlc');
       if (words.has('nt')) bits.push('nt');
       const th = /th:(TH_\w+)/.exec(ops)?.[1];
       if (th === 'TH_ATOMIC_RETURN') bits.push('ret');
@@ -227,6 +233,7 @@ export function normaliseIsa(seq: readonly IsaInstr[]): string[] {
         if (i.op === 'atomic' && i.returns) bits.push('ret');
         if (i.op !== 'atomic' && i.glc) bits.push('glc');
         if (i.slc) bits.push('slc');
+        if (i.dlc) bits.push('dlc');
         if (i.th !== null && i.th !== 'TH_ATOMIC_RETURN') bits.push(i.th);
         if (i.scope !== null) bits.push(i.scope);
         out.push(bits.length > 0 ? `vmem.${i.op} ${bits.join(' ')}` : `vmem.${i.op}`);
@@ -239,7 +246,9 @@ export function normaliseIsa(seq: readonly IsaInstr[]): string[] {
         out.push(`wait(${i.counters.join(',')})`);
         break;
       case 'inv':
-        out.push(i.scope === null ? 'inv' : `inv:${i.scope}`);
+        if (i.mnemonic === 'buffer_gl0_inv' || i.mnemonic === 'buffer_gl1_inv')
+          out.push(`inv:gl${i.mnemonic[9]}`);
+        else out.push(i.scope === null ? 'inv' : `inv:${i.scope}`);
         break;
       case 'wb':
         out.push(i.scope === null ? 'wb' : `wb:${i.scope}`);

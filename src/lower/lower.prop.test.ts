@@ -56,7 +56,17 @@ const WIDER: [Scope, Scope][] = [
   ['agent', 'system'],
 ];
 
-const TARGETS = ['gfx600', 'gfx700', 'gfx803', 'gfx900', 'gfx1200', 'gfx1201'];
+const TARGETS = [
+  'gfx600',
+  'gfx700',
+  'gfx803',
+  'gfx900',
+  'gfx1010',
+  'gfx1030',
+  'gfx1100',
+  'gfx1200',
+  'gfx1201',
+];
 
 const arbCell = fc.record({
   instr: fc.constantFrom<Cell['instr']>('load', 'store', 'rmw', 'cmpxchg', 'fence'),

@@ -10,6 +10,7 @@
 import type { Instr, Ordering, Scope, Span, Test } from '../core/types.ts';
 import { lowerBarrier } from './barriers.ts';
 import { GFX6_9_TABLE } from './gfx6-9.ts';
+import { GFX10_11_TABLE } from './gfx10-11.ts';
 import { GFX12_TABLE } from './gfx12.ts';
 import type { RowEnv, RowKey, RowSpace } from './table.ts';
 import { makeLookup } from './table.ts';
@@ -190,8 +191,9 @@ export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): 
     returns: cell.returns,
   };
   const env: RowEnv = { proc, mode: proc.features.wgpMode ? ctx.mode : 'cu', lang: ctx.lang };
-  const table = proc.table === 'gfx6-9' ? GFX6_9_TABLE : GFX12_TABLE;
-  const family = proc.table === 'gfx6-9' ? 'GFX6-9' : 'GFX12';
+  const table =
+    proc.table === 'gfx6-9' ? GFX6_9_TABLE : proc.table === 'gfx10-11' ? GFX10_11_TABLE : GFX12_TABLE;
+  const family = proc.table === 'gfx6-9' ? 'GFX6-9' : proc.table === 'gfx10-11' ? 'GFX10-11' : 'GFX12';
   const built = makeLookup(table, env, family)(key);
   return { seq: built.seq, rows: [...built.rows, ...pre] };
 }
@@ -203,7 +205,8 @@ export function lowerInstr(instr: Instr, ctx: LowerCtx): LowerResult {
       return lowerBarrier(instr, ctx);
     case 'avload':
     case 'avstore': {
-      const fam = ctx.target.processor.table === 'gfx12' ? 'GFX12' : 'GFX6-9';
+      const t = ctx.target.processor.table;
+      const fam = t === 'gfx12' ? 'GFX12' : t === 'gfx10-11' ? 'GFX10-11' : 'GFX6-9';
       const name =
         instr.kind === 'avload' ? '@llvm.amdgcn.av.global.load.b128' : '@llvm.amdgcn.av.global.store.b128';
       return {

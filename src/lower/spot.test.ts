@@ -360,6 +360,125 @@ const GFX12: Case[] = [
   ],
 ];
 
+const VSC = 's_waitcnt_vscnt null, 0x0';
+
+// Beyond the seeds: LLVM AMDGPUUsage.rst @001388cf, "AMDHSA Memory Model Code Sequences GFX10-GFX11".
+const GFX10_11: Case[] = [
+  ['gfx1030', 'wgp', 'hsa', 'load none none global nontemporal', ['global_load slc=1']],
+  ['gfx1100', 'wgp', 'hsa', 'load none none global nontemporal', ['global_load slc=1 dlc=1']],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'load none none generic volatile',
+    ['flat_load glc=1 dlc=1', 's_waitcnt vmcnt(0)'],
+  ],
+  ['gfx1100', 'wgp', 'hsa', 'store none none global volatile', ['global_store dlc=1', VSC]],
+  ['gfx1030', 'wgp', 'hsa', 'store none none global volatile', ['global_store', VSC]],
+  ['gfx1030', 'wgp', 'hsa', 'load monotonic workgroup global', ['global_load glc=1']],
+  ['gfx1030', 'cu', 'hsa', 'load monotonic workgroup global', ['global_load']],
+  ['gfx1030', 'wgp', 'hsa', 'load monotonic agent generic', ['flat_load glc=1 dlc=1']],
+  ['gfx1100', 'wgp', 'hsa', 'load monotonic system global', ['global_load glc=1']],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'load acquire workgroup global',
+    ['global_load glc=1', 's_waitcnt vmcnt(0)', 'buffer_gl0_inv'],
+  ],
+  ['gfx1030', 'cu', 'hsa', 'load acquire workgroup global', ['global_load']],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'load acquire workgroup generic',
+    ['flat_load glc=1', 's_waitcnt vmcnt(0) lgkmcnt(0)', 'buffer_gl0_inv'],
+  ],
+  ['gfx1030', 'cu', 'hsa', 'load acquire workgroup generic', ['flat_load', 's_waitcnt lgkmcnt(0)']],
+  [
+    'gfx1100',
+    'wgp',
+    'hsa',
+    'load acquire agent global',
+    ['global_load glc=1', 's_waitcnt vmcnt(0)', 'buffer_gl1_inv', 'buffer_gl0_inv'],
+  ],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'atomicrmw acquire agent global noret',
+    ['global_atomic', VSC, 'buffer_gl1_inv', 'buffer_gl0_inv'],
+  ],
+  [
+    'gfx1030',
+    'wgp',
+    'opencl',
+    'atomicrmw acquire system generic ret',
+    ['flat_atomic glc=1', 's_waitcnt vmcnt(0)', 'buffer_gl1_inv', 'buffer_gl0_inv'],
+  ],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'fence acquire workgroup',
+    ['s_waitcnt vmcnt(0) lgkmcnt(0)', VSC, 'buffer_gl0_inv'],
+  ],
+  ['gfx1030', 'cu', 'opencl', 'fence acquire workgroup', ['s_waitcnt lgkmcnt(0)']],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'store release workgroup global',
+    ['s_waitcnt vmcnt(0) lgkmcnt(0)', VSC, 'global_store'],
+  ],
+  ['gfx1030', 'cu', 'opencl', 'store release workgroup global', ['global_store']],
+  ['gfx1030', 'wgp', 'hsa', 'store release workgroup local', ['s_waitcnt vmcnt(0)', VSC, 'ds_store']],
+  ['gfx1030', 'wgp', 'opencl', 'store release agent global', ['s_waitcnt vmcnt(0)', VSC, 'global_store']],
+  [
+    'gfx1030',
+    'wgp',
+    'opencl',
+    'store release agent generic',
+    ['s_waitcnt vmcnt(0) lgkmcnt(0)', VSC, 'flat_store'],
+  ],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'atomicrmw acq_rel workgroup global ret',
+    ['s_waitcnt vmcnt(0) lgkmcnt(0)', VSC, 'global_atomic glc=1', 's_waitcnt vmcnt(0)', 'buffer_gl0_inv'],
+  ],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'atomicrmw acq_rel agent generic noret',
+    [
+      's_waitcnt vmcnt(0) lgkmcnt(0)',
+      VSC,
+      'flat_atomic',
+      's_waitcnt lgkmcnt(0)',
+      VSC,
+      'buffer_gl1_inv',
+      'buffer_gl0_inv',
+    ],
+  ],
+  [
+    'gfx1100',
+    'wgp',
+    'hsa',
+    'fence acq_rel agent',
+    ['s_waitcnt vmcnt(0) lgkmcnt(0)', VSC, 'buffer_gl1_inv', 'buffer_gl0_inv'],
+  ],
+  [
+    'gfx1030',
+    'wgp',
+    'opencl',
+    'load seq_cst workgroup local',
+    ['s_waitcnt vmcnt(0)', VSC, 'ds_load', 's_waitcnt lgkmcnt(0)', 'buffer_gl0_inv'],
+  ],
+];
+
 describe('GFX6-9 table rows, transcribed by hand', () => {
   it.each(GFX6_9)('%s %s %s: %s', (target, mode, lang, desc, expected) => {
     expect(lowerText(target, desc, mode, lang)).toEqual(expected);
@@ -368,6 +487,12 @@ describe('GFX6-9 table rows, transcribed by hand', () => {
 
 describe('GFX12 table rows, transcribed by hand', () => {
   it.each(GFX12)('%s %s %s: %s', (target, mode, lang, desc, expected) => {
+    expect(lowerText(target, desc, mode, lang)).toEqual(expected);
+  });
+});
+
+describe('GFX10-11 table rows (current LLVM document), transcribed by hand', () => {
+  it.each(GFX10_11)('%s %s %s: %s', (target, mode, lang, desc, expected) => {
     expect(lowerText(target, desc, mode, lang)).toEqual(expected);
   });
 });

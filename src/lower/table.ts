@@ -81,3 +81,29 @@ export function makeLookup(table: readonly TableRow[], env: RowEnv, family: stri
   };
   return lookup;
 }
+
+/**
+ * "Same as corresponding <ordering> row, except must generate all instructions even for OpenCL":
+ * the referenced row of `table` built with HSA rules.
+ */
+export function sameAsHsa(
+  table: readonly TableRow[],
+  family: string,
+  k: RowKey,
+  ordering: Ordering,
+  env: RowEnv,
+  lookup: (k: RowKey) => Built,
+): Built {
+  const key: RowKey = { ...k, ordering };
+  const row = table.find(
+    (r) =>
+      r.instr.includes(key.instr) &&
+      r.orderings.includes(ordering) &&
+      r.scopes.includes(key.scope) &&
+      r.spaces.includes(key.space),
+  );
+  if (!row) return lookup(key);
+  const out = row.build(key, { ...env, lang: 'hsa' }, lookup);
+  const cite = `${family} table, "${row.row}"`;
+  return Array.isArray(out) ? { seq: out, rows: [cite] } : { seq: out.seq, rows: [cite, ...out.rows] };
+}

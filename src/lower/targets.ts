@@ -15,7 +15,7 @@ export type Generation = 'GFX6' | 'GFX7' | 'GFX8' | 'GFX9' | 'GFX10' | 'GFX11' |
  * Which memory-model code-sequence table a processor uses. `null`: none transcribed yet (the
  * processor is known for barriers and target-name diagnostics only).
  */
-export type TableFamily = 'gfx6-9' | 'gfx12';
+export type TableFamily = 'gfx6-9' | 'gfx10-11' | 'gfx12';
 
 /** Barrier flavour (seeds/001): `s_barrier` only, split barriers, or split plus named barriers. */
 export type BarrierFamily = 'gfx6-11' | 'gfx12' | 'gfx12.5';
@@ -104,7 +104,12 @@ function later(
       vscnt: f.vscnt ?? false,
     },
     llc: true,
-    source: table === 'gfx12' ? 'gfx12-memory-model.rst; seeds/001' : CURRENT,
+    source:
+      table === 'gfx12'
+        ? 'gfx12-memory-model.rst; seeds/001'
+        : table === 'gfx10-11'
+          ? 'LLVM AMDGPUUsage.rst @001388cf "Memory Model GFX10-GFX11" (beyond the seeds); seeds/001'
+          : CURRENT,
   };
 }
 
@@ -114,8 +119,8 @@ const a = (name: string): { name: string; gpu: GpuKind } => ({ name, gpu: 'APU' 
 /**
  * Every processor gpumm knows. GFX6–GFX9 rows follow the 2018 "Processors" table exactly (gfx800,
  * gfx804, gfx901 and gfx903 are there but no longer accepted by llc-22). GFX12/GFX12.5 follow
- * gfx12-memory-model.rst and seeds/001. GFX9.4/GFX10/GFX11 entries are beyond the seeds: known for
- * barriers (seeds/001 "GFX6-11") and for name diagnostics, with no memory-model table yet.
+ * gfx12-memory-model.rst and seeds/001. GFX10/GFX11 entries are beyond the seeds (table from the current
+ * LLVM AMDGPUUsage.rst); GFX9.4 and GFX12.5 are known for barriers and name diagnostics only.
  */
 export const PROCESSORS: readonly Processor[] = [
   gfx6to9('gfx600', 'GFX6', 'dGPU', [d('tahiti')]),
@@ -137,9 +142,21 @@ export const PROCESSORS: readonly Processor[] = [
   later('gfx90a', 'GFX9', 'dGPU', null, 'gfx6-11', { backOffBarrier: true }),
   later('gfx942', 'GFX9', 'dGPU', null, 'gfx6-11', { backOffBarrier: true }),
   later('gfx950', 'GFX9', 'dGPU', null, 'gfx6-11', { backOffBarrier: true }),
-  later('gfx1010', 'GFX10', 'dGPU', null, 'gfx6-11', { wgpMode: true, backOffBarrier: true, vscnt: true }),
-  later('gfx1030', 'GFX10', 'dGPU', null, 'gfx6-11', { wgpMode: true, backOffBarrier: true, vscnt: true }),
-  later('gfx1100', 'GFX11', 'dGPU', null, 'gfx6-11', { wgpMode: true, backOffBarrier: true, vscnt: true }),
+  later('gfx1010', 'GFX10', 'dGPU', 'gfx10-11', 'gfx6-11', {
+    wgpMode: true,
+    backOffBarrier: true,
+    vscnt: true,
+  }),
+  later('gfx1030', 'GFX10', 'dGPU', 'gfx10-11', 'gfx6-11', {
+    wgpMode: true,
+    backOffBarrier: true,
+    vscnt: true,
+  }),
+  later('gfx1100', 'GFX11', 'dGPU', 'gfx10-11', 'gfx6-11', {
+    wgpMode: true,
+    backOffBarrier: true,
+    vscnt: true,
+  }),
   later('gfx1200', 'GFX12', 'dGPU', 'gfx12', 'gfx12', { wgpMode: true, backOffBarrier: true }),
   later('gfx1201', 'GFX12', 'dGPU', 'gfx12', 'gfx12', { wgpMode: true, backOffBarrier: true }),
   later('gfx1250', 'GFX12.5', 'dGPU', null, 'gfx12.5', { wgpMode: false, backOffBarrier: true }),

@@ -88,7 +88,7 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
   },
   LW2005: {
     message: 'no memory-model code-sequence table for {0} ({1})',
-    hint: 'tables exist for GFX6–GFX9 (gfx600…gfx903) and GFX12 (gfx1200, gfx1201)',
+    hint: 'tables exist for GFX6–GFX9 (gfx600…gfx903), GFX10–11 (gfx1010, gfx1030, gfx1100) and GFX12 (gfx1200, gfx1201)',
   },
   LW2006: { message: 'barrier operation "{0}" is not available on {1}', hint: '{2}' },
   LW2007: { message: 'barrier id {0} is not available to {1} on {2}', hint: '{3}' },
