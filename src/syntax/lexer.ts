@@ -51,13 +51,38 @@ export function lex(text: string, file: string): { lines: Line[]; diagnostics: D
     if (end < 0) end = text.length;
     let lineText = text.slice(offset, end);
     if (lineText.endsWith('\r')) lineText = lineText.slice(0, -1);
-    const tokens = lexLine(lineText, offset, lineNo, file, diagnostics);
+    const tokens = HEADER.test(lineText)
+      ? lexHeader(lineText, offset, lineNo, file)
+      : lexLine(lineText, offset, lineNo, file, diagnostics);
     lines.push({ line: lineNo, offset, text: lineText, tokens });
     if (end >= text.length) break;
     offset = end + 1;
     lineNo++;
   }
   return { lines, diagnostics };
+}
+
+/** `AMDGPU <name>`: the name is free text (herd names such as `2+2W` start with a digit). */
+const HEADER = /^\s*AMDGPU\s/;
+
+function lexHeader(s: string, base: number, line: number, file: string): Token[] {
+  const at = s.indexOf('AMDGPU');
+  const toks: Token[] = [
+    { kind: 'ident', text: 'AMDGPU', span: { file, offset: base + at, line, col: at + 1, len: 6 } },
+  ];
+  let rest = s.slice(at + 6);
+  const cut = rest.search(/;|\/\//);
+  if (cut >= 0) rest = rest.slice(0, cut);
+  const name = rest.trim();
+  if (name !== '') {
+    const col = at + 6 + rest.indexOf(name);
+    toks.push({
+      kind: 'ident',
+      text: name,
+      span: { file, offset: base + col, line, col: col + 1, len: name.length },
+    });
+  }
+  return toks;
 }
 
 function lexLine(s: string, base: number, line: number, file: string, out: Diagnostic[]): Token[] {

@@ -50,6 +50,7 @@ P2 {
 `.replace('r_1', '%a'),
     );
     expect(t.name).toBe('MP+rel+acq.agent');
+    expect(ok(`AMDGPU 2+2W\nP0 {\n}\n`).name).toBe('2+2W');
     expect(t.description).toBe('Message passing');
     expect(t.expects.map((e) => `${e.key}=${e.value}`)).toEqual([
       'condition=fails',
