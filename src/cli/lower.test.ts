@@ -64,6 +64,14 @@ describe('gpumm lower', () => {
     expect(g.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('an av intrinsic has no table row: a warning, the rest still lowers, exit 0', () => {
+    const r = gpumm('lower', join(ROOT, 'litmus', 'MP+avst+acq.agent.litmus'), '--target', 'gfx1200');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('warning LW2008');
+    expect(r.stdout).toContain('; no code sequence (LW2008');
+    expect(r.stdout).toContain('global_inv scope:SCOPE_DEV');
+  });
+
   it.skipIf('reason' in findLlc())('--compare-llc prints both sequences and the difference', () => {
     const r = gpumm('lower', MP, '--target', 'gfx1200', '--compare-llc');
     expect(r.status).toBe(0);

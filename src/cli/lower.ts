@@ -110,7 +110,10 @@ export function renderLowered(threads: LoweredThread[], explain: boolean): strin
     out.push(`${t.thread}:`);
     for (const { instr, result } of t.instrs) {
       out.push(`  ${printInstr(instr)}`);
-      if ('diagnostic' in result) continue;
+      if ('diagnostic' in result) {
+        out.push(`      ; no code sequence (${result.diagnostic.code}: ${result.diagnostic.message})`);
+        continue;
+      }
       const asm = formatSeq(result.seq).flatMap((l) => l.split('; '));
       if (asm.length === 0 && result.rows.length > 0) out.push('      (nothing)');
       for (const l of asm) out.push(`      ${l}`);
@@ -192,14 +195,14 @@ export function registerLower(program: Command): void {
       if (diagnostics.length > 0) process.stderr.write(`${formatDiagnostics(diagnostics, src.text)}\n`);
       if (!test || hasErrors(diagnostics)) throw new CliExit(2);
       const threads = lowerTest(test, ctx);
-      const bad = threads.flatMap((t) =>
+      const found = threads.flatMap((t) =>
         t.instrs.flatMap((i) => ('diagnostic' in i.result ? [i.result.diagnostic] : [])),
       );
-      if (bad.length > 0) {
-        // Nothing half-written: every lowering diagnostic, and no output.
-        process.stderr.write(`${bad.map((d) => formatLowerDiagnostic(d, src.text)).join('\n')}\n`);
-        throw new CliExit(2);
+      if (found.length > 0) {
+        process.stderr.write(`${found.map((d) => formatLowerDiagnostic(d, src.text)).join('\n')}\n`);
       }
+      // Nothing half-written: any error means no output at all. Warnings (no table row) still lower.
+      if (found.some((d) => d.severity === 'error')) throw new CliExit(2);
       if (opts.compareLlc !== undefined && opts.compareLlc !== false) {
         const llc = findLlc(typeof opts.compareLlc === 'string' ? opts.compareLlc : undefined);
         if ('reason' in llc) {

@@ -58,7 +58,8 @@ export type LowerCode =
 /** A problem with the input to lowering (never an internal error). */
 export interface LowerDiagnostic {
   code: LowerCode;
-  severity: 'error';
+  /** `warning`: the input is valid but the tables have no row for it (the rest still lowers). */
+  severity: 'error' | 'warning';
   message: string;
   hint?: string;
   span: Span | null;
@@ -107,7 +108,8 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
 export function lowerDiag(code: LowerCode, args: string[], span: Span | null, cite: string): LowerDiagnostic {
   const fill = (s: string): string => s.replace(/\{(\d)\}/g, (_, i: string) => args[Number(i)] ?? '');
   const m = LOWER_MESSAGES[code];
-  const d: LowerDiagnostic = { code, severity: 'error', message: fill(m.message), span, cite };
+  const severity = code === 'LW2008' ? 'warning' : 'error';
+  const d: LowerDiagnostic = { code, severity, message: fill(m.message), span, cite };
   if (m.hint !== undefined) d.hint = fill(m.hint);
   return d;
 }
