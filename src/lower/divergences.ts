@@ -40,9 +40,10 @@ const SEQ = (s: readonly string[]): string => (s.length === 0 ? '(nothing)' : s.
 const UNSEQ = (s: string): string[] => (s === '(nothing)' ? [] : s.split('; '));
 
 /** The baseline text: one block per group. */
-export function renderDivergenceBaseline(groups: readonly DivergenceGroup[]): string {
+export function renderDivergenceBaseline(groups: readonly DivergenceGroup[], llcVersion: string): string {
   const out: string[] = [
     '# Differences between the documents (gpumm) and llc-22 -O0, amdgcn-amd-amdhsa (HSA).',
+    `# llc version: ${llcVersion}`,
     '# Regenerate after reading the diff: npm run baseline:accept (needs llc-22).',
     '',
   ];
@@ -55,6 +56,11 @@ export function renderDivergenceBaseline(groups: readonly DivergenceGroup[]): st
     out.push('');
   }
   return out.join('\n');
+}
+
+/** The llc version the baseline was recorded with. */
+export function baselineLlcVersion(text: string): string {
+  return /^# llc version: (.*)$/m.exec(text)?.[1] ?? 'unknown';
 }
 
 /** Parses the baseline text back into groups. */

@@ -4,7 +4,7 @@
  */
 
 import type { AddressSpace } from '../core/types.ts';
-import { parseDivergenceBaseline } from './divergences.ts';
+import { baselineLlcVersion, parseDivergenceBaseline } from './divergences.ts';
 import { GFX6_9_TABLE } from './gfx6-9.ts';
 import { GFX10_11_TABLE } from './gfx10-11.ts';
 import { GFX12_TABLE } from './gfx12.ts';
@@ -243,6 +243,8 @@ export function renderDivergences(baseline: string): string {
     '# Where the documents and llc-22 differ',
     '',
     REGEN,
+    '',
+    `Recorded with llc-22 from Debian LLVM ${baselineLlcVersion(baseline)}.`,
     '',
     'src/lower/llc.test.ts compiles every cell of the cross-product with `llc-22 -mtriple=amdgcn-amd-amdhsa -mcpu=<cpu> [-mattr=+cumode] -O0` for every processor llc-22 knows and compares the memory-model instructions (memory operations with cache-policy bits, waits as sets of counters, invalidates, write-backs, barriers; encodings and registers dropped). gpumm follows the document; each difference below is recorded in src/lower/baselines/llc-divergences.txt, and a new one fails the test. OpenCL is not compared (the triple is HSA).',
     '',

@@ -69,7 +69,8 @@ describe.skipIf('reason' in llc)('llc-22 differential', () => {
     const t0 = performance.now();
     const { cells, divergences } = await differential(path, 2);
     console.log(`llc-22 differential: ${cells} cells in ${Math.round(performance.now() - t0)} ms`);
-    await expect(renderDivergenceBaseline(groupDivergences(divergences))).toMatchFileSnapshot(
+    const version = 'version' in llc ? llc.version : 'unknown';
+    await expect(renderDivergenceBaseline(groupDivergences(divergences), version)).toMatchFileSnapshot(
       './baselines/llc-divergences.txt',
     );
   }, 600_000);

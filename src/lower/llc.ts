@@ -21,14 +21,15 @@ import { PROCESSORS, type Processor } from './targets.ts';
 import type { Cell, LowerCtx, WaveMode } from './types.ts';
 
 /** Finds a usable llc: the given path, `$GPUMM_LLC`, or `llc-22` on PATH. */
-export function findLlc(path?: string): { path: string } | { reason: string } {
+export function findLlc(path?: string): { path: string; version: string } | { reason: string } {
   const p = path ?? process.env.GPUMM_LLC ?? 'llc-22';
   const r = spawnSync(p, ['--version'], { encoding: 'utf8' });
   if (r.error || r.status !== 0) {
     return { reason: `${p} not found or not runnable (install LLVM 22: apt-get install -y llvm-22)` };
   }
   if (!/amdgcn/.test(r.stdout)) return { reason: `${p} has no AMDGPU backend` };
-  return { path: p };
+  const version = /LLVM version (\S+)/.exec(r.stdout)?.[1] ?? 'unknown';
+  return { path: p, version };
 }
 
 /** Runs llc on a module; resolves to its assembly. */
