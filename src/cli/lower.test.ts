@@ -62,6 +62,12 @@ describe('gpumm lower', () => {
     expect(g.stdout).toBe('');
     expect(g.stderr).toContain(`${f}:4:3: error LW2004`);
     expect(g.stderr).not.toMatch(/\n\s+at /);
+    const n = gpumm('lower');
+    expect(n.status).toBe(2);
+    expect(n.stderr).toContain('LW2011');
+    const x = gpumm('lower', '--table', '--target', 'gfx90a');
+    expect(x.status).toBe(2);
+    expect(x.stderr).toContain('LW2005');
   });
 
   it('an av intrinsic has no table row: a warning, the rest still lowers, exit 0', () => {

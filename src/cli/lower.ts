@@ -161,6 +161,11 @@ export function registerLower(program: Command): void {
     .option('--table', "print the target's whole code-sequence table as a grid")
     .option('--compare-llc [path]', 'also run llc-22 (or the llc at path) and print the difference')
     .action(async (file: string | undefined, opts: LowerOptions) => {
+      // A reader that stops early (`| head`) is not an error.
+      process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code === 'EPIPE') process.exit(0);
+        throw e;
+      });
       const ctx = contextFromOptions(opts);
       if (opts.table) {
         if (file !== undefined) {
@@ -173,19 +178,21 @@ export function registerLower(program: Command): void {
             ),
           );
         }
+        if (ctx.target.processor.table === null) {
+          const p = ctx.target.processor;
+          fail(
+            lowerDiag(
+              'LW2005',
+              [ctx.target.name, p.generation],
+              commandLineSpan(ctx.target.name),
+              'docs/targets/README.md',
+            ),
+          );
+        }
         process.stdout.write(renderGrid(ctx.target));
         return;
       }
-      if (file === undefined) {
-        fail(
-          lowerDiag(
-            'LW2009',
-            ['lower', 'no file', 'give a litmus file, or --table for the whole table'],
-            null,
-            '',
-          ),
-        );
-      }
+      if (file === undefined) fail(lowerDiag('LW2011', [], null, ''));
       const src = readSource(file);
       if ('diagnostic' in src) {
         process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);

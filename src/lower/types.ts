@@ -53,7 +53,8 @@ export type LowerCode =
   | 'LW2007'
   | 'LW2008'
   | 'LW2009'
-  | 'LW2010';
+  | 'LW2010'
+  | 'LW2011';
 
 /** A problem with the input to lowering (never an internal error). */
 export interface LowerDiagnostic {
@@ -101,6 +102,10 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
   LW2010: {
     message: 'cmpxchg failure ordering {0} is not allowed',
     hint: 'use monotonic, acquire or seq_cst',
+  },
+  LW2011: {
+    message: 'no litmus file given',
+    hint: 'gpumm lower FILE --target <name>, or gpumm lower --table --target <name> for the whole table',
   },
 };
 
