@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import type { Span } from '../core/types.ts';
 import { renderGrid } from '../lower/grid.ts';
 import { formatSeq } from '../lower/isa.ts';
-import { compareWithLlc, findLlc } from '../lower/llc.ts';
+import { compareWithLlc, findLlc, type LlcComparison } from '../lower/llc.ts';
 import { type LoweredThread, lowerTest } from '../lower/lower.ts';
 import { DEFAULT_TARGET, findTarget, nearestTargetNames, type Target } from '../lower/targets.ts';
 import { type LowerCtx, type LowerDiagnostic, lowerDiag } from '../lower/types.ts';
@@ -143,6 +143,31 @@ export function loweredJson(threads: LoweredThread[], ctx: LowerCtx): unknown {
   };
 }
 
+/** Text of `--compare-llc`: each instruction, both normalised sequences, and what differs. */
+export function renderComparison(cmp: readonly LlcComparison[]): string {
+  const out: string[] = [];
+  let thread = '';
+  for (const c of cmp) {
+    if (c.thread !== thread) {
+      thread = c.thread;
+      out.push(`${thread}:`);
+    }
+    out.push(`  ${printInstr(c.instr)}`);
+    if (c.llc === null && c.note === null) continue; // nothing to compare (not a memory instruction)
+    out.push(`      gpumm: ${c.doc.join('; ') || '(nothing)'}`);
+    out.push(`      llc:   ${c.llc === null ? `(${c.note})` : c.llc.join('; ') || '(nothing)'}`);
+    if (c.llc !== null && !c.same) {
+      const onlyDoc = c.doc.filter((x) => !c.llc?.includes(x));
+      const onlyLlc = c.llc.filter((x) => !c.doc.includes(x));
+      const order = onlyDoc.length + onlyLlc.length === 0 ? ' (order differs)' : '';
+      out.push(
+        `      differs: only gpumm: ${onlyDoc.join('; ') || '(none)'}; only llc: ${onlyLlc.join('; ') || '(none)'}${order}`,
+      );
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
 /** Registers `gpumm lower`. */
 export function registerLower(program: Command): void {
   program
@@ -222,12 +247,40 @@ export function registerLower(program: Command): void {
             ),
           );
         }
-        const cmp = await compareWithLlc(test, ctx, llc.path);
-        if (opts.json)
-          process.stdout.write(
-            `${JSON.stringify({ ...(loweredJson(threads, ctx) as object), llc: cmp }, null, 2)}\n`,
+        if (!ctx.target.processor.llc) {
+          fail(
+            lowerDiag(
+              'LW2009',
+              [
+                '--compare-llc',
+                ctx.target.name,
+                'llc-22 does not accept this processor (see docs/targets/README.md)',
+              ],
+              commandLineSpan('--compare-llc'),
+              '',
+            ),
           );
-        else process.stdout.write(`; ${describeCtx(ctx)}\n${cmp.text}`);
+        }
+        let cmp: LlcComparison[];
+        try {
+          cmp = await compareWithLlc(test, ctx, llc.path);
+        } catch (e) {
+          const why = e instanceof Error ? e.message.split('\n')[0]! : String(e);
+          fail(
+            lowerDiag(
+              'LW2009',
+              ['--compare-llc', ctx.target.name, why],
+              commandLineSpan('--compare-llc'),
+              '',
+            ),
+          );
+        }
+        if (opts.json) {
+          const llcJson = cmp.map(({ instr, ...rest }) => ({ ir: printInstr(instr), ...rest }));
+          process.stdout.write(
+            `${JSON.stringify({ ...(loweredJson(threads, ctx) as object), llc: llcJson }, null, 2)}\n`,
+          );
+        } else process.stdout.write(`; ${describeCtx(ctx)}, compared with llc-22\n${renderComparison(cmp)}`);
         return;
       }
       if (opts.json) process.stdout.write(`${JSON.stringify(loweredJson(threads, ctx), null, 2)}\n`);

@@ -220,25 +220,33 @@ export async function differential(
   return { cells, divergences };
 }
 
+/** One instruction of `--compare-llc`: gpumm's normalised sequence and llc's (null when not compiled). */
+export interface LlcComparison {
+  thread: string;
+  instr: Instr;
+  doc: string[];
+  llc: string[] | null;
+  /** Why llc's sequence is missing, when it is. */
+  note: string | null;
+  same: boolean;
+}
+
 /** Per-instruction comparison of a test's lowering with llc's, for `gpumm lower --compare-llc`. */
-export async function compareWithLlc(
-  test: Test,
-  ctx: LowerCtx,
-  llc: string,
-): Promise<{
-  text: string;
-  instrs: { thread: string; ir: string; doc: string[]; llc: string[] | null; same: boolean }[];
-}> {
+export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Promise<LlcComparison[]> {
   const fns: string[] = [];
-  const items: { thread: string; instr: Instr; fn: string | null; doc: string[] }[] = [];
+  const items: { thread: string; instr: Instr; fn: string | null; doc: string[]; note: string | null }[] = [];
   let n = 0;
   for (const t of test.threads) {
     for (const instr of t.body) {
       const r = lowerInstr(instr, ctx);
       const doc = 'diagnostic' in r ? [] : normaliseIsa(r.seq);
       let fn: string | null = null;
+      let note: string | null = null;
       const cell = cellOf(instr);
-      if (cell) {
+      const rejected = cell === null ? null : llcRejects(cell);
+      if ('diagnostic' in r) note = `not compared (${r.diagnostic.code})`;
+      else if (rejected !== null) note = `llc-22 error: ${rejected}`;
+      else if (cell) {
         fn = `i${n++}`;
         fns.push(cellKernel(cell, fn));
       } else if (instr.kind === 'barrier') {
@@ -246,47 +254,19 @@ export async function compareWithLlc(
         if (k !== null) {
           fn = `i${n++}`;
           fns.push(k);
-        }
+        } else note = 'no intrinsic to compile';
       }
-      items.push({ thread: t.name, instr, fn, doc });
+      items.push({ thread: t.name, instr, fn, doc, note });
     }
   }
   const proc = ctx.target.processor;
-  const asm =
-    fns.length === 0
-      ? ''
-      : await runLlc(
-          llc,
-          `${fns.join('\n')}\n${MODULE_TAIL}`,
-          proc.name,
-          proc.features.wgpMode ? ctx.mode : null,
-        );
+  const mode = proc.features.wgpMode ? ctx.mode : null;
+  const asm = fns.length === 0 ? '' : await runLlc(llc, `${fns.join('\n')}\n${MODULE_TAIL}`, proc.name, mode);
   const got = splitFunctions(asm);
-  const { printInstr } = await import('../syntax/printer.ts');
-  const out: string[] = [];
-  const instrs: { thread: string; ir: string; doc: string[]; llc: string[] | null; same: boolean }[] = [];
-  let thread = '';
-  for (const it of items) {
-    if (it.thread !== thread) {
-      thread = it.thread;
-      out.push(`${thread}:`);
-    }
-    const ir = printInstr(it.instr);
-    const lines = it.fn === null ? null : got.get(it.fn);
-    const llcSeq = lines === undefined || lines === null ? null : normaliseAsm(lines);
-    const same = llcSeq === null || llcSeq.join('|') === it.doc.join('|');
-    instrs.push({ thread: it.thread, ir, doc: it.doc, llc: llcSeq, same });
-    out.push(`  ${ir}`);
-    if (it.fn === null) continue;
-    out.push(`      gpumm: ${it.doc.join('; ') || '(nothing)'}`);
-    out.push(`      llc:   ${llcSeq === null ? '(not compiled)' : llcSeq.join('; ') || '(nothing)'}`);
-    if (!same && llcSeq !== null) {
-      const onlyDoc = it.doc.filter((x) => !llcSeq.includes(x));
-      const onlyLlc = llcSeq.filter((x) => !it.doc.includes(x));
-      out.push(
-        `      differs: only gpumm: ${onlyDoc.join('; ') || '(none)'}; only llc: ${onlyLlc.join('; ') || '(none)'}${onlyDoc.length + onlyLlc.length === 0 ? ' (order differs)' : ''}`,
-      );
-    }
-  }
-  return { text: `${out.join('\n')}\n`, instrs };
+  return items.map((it) => {
+    const lines = it.fn === null ? undefined : got.get(it.fn);
+    const llcSeq = lines === undefined ? null : normaliseAsm(lines);
+    const same = llcSeq !== null && llcSeq.join('|') === it.doc.join('|');
+    return { thread: it.thread, instr: it.instr, doc: it.doc, llc: llcSeq, note: it.note, same };
+  });
 }
