@@ -26,7 +26,7 @@ export function groupDivergences(divs: readonly Divergence[]): DivergenceGroup[]
     if (g) g.cells.push(d.cell);
     else m.set(key, { row, targets, doc: d.doc, llc: d.llc, cells: [d.cell] });
   }
-  for (const g of m.values()) g.cells.sort();
+  for (const g of m.values()) g.cells = foldCells(g.cells);
   return [...m.values()].sort(
     (a, b) =>
       a.row.localeCompare(b.row) ||
@@ -34,6 +34,34 @@ export function groupDivergences(divs: readonly Divergence[]): DivergenceGroup[]
       a.doc.join('; ').localeCompare(b.doc.join('; ')) ||
       a.llc.join('; ').localeCompare(b.llc.join('; ')),
   );
+}
+
+const FLAG_SETS = ['', ' [volatile]', ' [nontemporal]', ' [volatile,nontemporal]'];
+
+/**
+ * Folds cell labels the way the grid does: all four volatile/nontemporal variants present becomes
+ * `[*]`; a scope and its `-one-as` twin both present becomes `scope[-one-as]`. Sorted.
+ */
+export function foldCells(cells: readonly string[]): string[] {
+  const set = new Set(cells);
+  const byFlags = new Set<string>();
+  for (const c of cells) {
+    const base = c.replace(/ \[[a-z,]+\]$/, '');
+    if (FLAG_SETS.every((f) => set.has(base + f)) && !base.startsWith('fence')) byFlags.add(`${base} [*]`);
+    else byFlags.add(c);
+  }
+  const out = new Set<string>();
+  for (const c of byFlags) {
+    const m = /^(\S+ \S+ )([a-z]+)-one-as( .*)$/.exec(c);
+    if (m && byFlags.has(`${m[1]}${m[2]}${m[3]}`)) continue;
+    const plain = /^(\S+ \S+ )([a-z]+)( .*)$/.exec(c);
+    if (plain && byFlags.has(`${plain[1]}${plain[2]}-one-as${plain[3]}`)) {
+      out.add(`${plain[1]}${plain[2]}[-one-as]${plain[3]}`);
+      continue;
+    }
+    out.add(c);
+  }
+  return [...out].sort();
 }
 
 const SEQ = (s: readonly string[]): string => (s.length === 0 ? '(nothing)' : s.join('; '));

@@ -7,7 +7,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { groupDivergences, renderDivergenceBaseline } from './divergences.ts';
+import { foldCells, groupDivergences, renderDivergenceBaseline } from './divergences.ts';
 import { differential, findLlc, runLlc } from './llc.ts';
 import { normaliseAsm, splitFunctions } from './llc-ir.ts';
 import { PROCESSORS } from './targets.ts';
@@ -74,4 +74,18 @@ describe.skipIf('reason' in llc)('llc-22 differential', () => {
       './baselines/llc-divergences.txt',
     );
   }, 600_000);
+});
+
+describe('folding divergence cells', () => {
+  it('folds flag variants to [*] and -one-as twins to [-one-as]', () => {
+    const cells = ['', ' [volatile]', ' [nontemporal]', ' [volatile,nontemporal]'].flatMap((f) => [
+      `load acquire agent global${f}`,
+      `load acquire agent-one-as global${f}`,
+    ]);
+    expect(foldCells([...cells, 'fence acquire agent -', 'store release workgroup local'])).toEqual([
+      'fence acquire agent -',
+      'load acquire agent[-one-as] global [*]',
+      'store release workgroup local',
+    ]);
+  });
 });
