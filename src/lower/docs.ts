@@ -257,6 +257,8 @@ export function renderDivergences(baseline: string): string {
     '- GFX12: llc-22 emits `global_wb` only for system scope (the document has `global_wb scope:SCOPE_DEV` for agent scope).',
     '- GFX6–9: llc-22 sets `glc slc` for nontemporal and waits after volatile accesses; the 2018 document has neither.',
     '- Private atomicrmw is expanded by llc into load, op, store with a register-dependency wait between them.',
+    '- CU mode (GFX10–12): llc-22 still drains the vector-memory counters for workgroup-scope release and seq_cst (the documents omit them in CU mode), and after workgroup acq_rel atomics.',
+    '- `unordered` loads and stores: the documents use the non-atomic rows (volatile and nontemporal change the code); llc-22 ignores volatile/nontemporal on them.',
     '- Atomic accesses to the constant address space: llc-22 fails ("Unsupported atomic address space").',
     '- Barriers: without BackOffBarrier the seed lists all waits but allows removing those whose counter is known to be zero; llc-22 removes them in the test kernel.',
     '',
