@@ -1,4 +1,47 @@
 // Project setup run by CI after `npm ci`: installs the system tools some tests need.
 // Nothing here is a runtime dependency of gpumm; tests that need a missing tool skip with a reason.
-// Later stages add their tools here (Debian's chromium for browser tests, llvm for lowering checks).
-console.log('setup: nothing to install');
+// Later stages add their tools here (Debian's chromium for browser tests).
+import { spawnSync } from 'node:child_process';
+
+function has(cmd, args = ['--version']) {
+  const r = spawnSync(cmd, args, { stdio: 'ignore' });
+  return !r.error && r.status === 0;
+}
+
+function run(cmd, args) {
+  console.log(`setup: $ ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  return !r.error && r.status === 0;
+}
+
+// llvm-22: llc-22 is the reference the lowering differential test (src/lower/llc.test.ts) compares with.
+function setupLlvm() {
+  if (has('llc-22')) {
+    console.log('setup: llc-22 already installed');
+    return;
+  }
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!root) {
+    console.log('setup: llc-22 missing and not root: llc differential tests will skip');
+    return;
+  }
+  if (!has('apt-get', ['--version'])) {
+    console.log('setup: llc-22 missing and apt-get unavailable: llc differential tests will skip');
+    return;
+  }
+  console.log('setup: installing llvm-22 (for llc-22) with apt-get');
+  if (!run('apt-get', ['update']) || !run('apt-get', ['install', '-y', 'llvm-22'])) {
+    console.log('setup: apt-get could not install llvm-22: llc differential tests will skip');
+    return;
+  }
+  console.log(
+    has('llc-22')
+      ? 'setup: llc-22 installed'
+      : 'setup: llvm-22 installed but llc-22 not on PATH: tests will skip',
+  );
+}
+
+setupLlvm();

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerDemo } from './demo.ts';
+import { registerLower } from './lower.ts';
 import { registerParse } from './parse.ts';
 import { registerRun } from './run.ts';
 import { CliExit, commandLineDiagnostic, reportInternalError } from './shared.ts';
@@ -20,6 +21,7 @@ program
 registerParse(program);
 registerRun(program);
 registerDemo(program);
+registerLower(program);
 
 try {
   await program.parseAsync(process.argv);

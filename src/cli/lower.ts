@@ -1,0 +1,292 @@
+/**
+ * `gpumm lower FILE --target gfx1200 [--wgp|--cu] [--opencl] [--explain] [--json]`: per thread,
+ * each IR instruction followed by the machine code it lowers to (and with `--explain`, the spec rows
+ * it came from). `gpumm lower --table --target X` prints the target's whole table as a grid, from the
+ * same data the lowering uses. `--compare-llc [path]` also runs llc-22 and prints the difference.
+ */
+
+import type { Command } from 'commander';
+import type { Span } from '../core/types.ts';
+import { renderGrid } from '../lower/grid.ts';
+import { formatSeq } from '../lower/isa.ts';
+import { compareWithLlc, findLlc, type LlcComparison } from '../lower/llc.ts';
+import { type LoweredThread, lowerTest } from '../lower/lower.ts';
+import { DEFAULT_TARGET, findTarget, nearestTargetNames, type Target } from '../lower/targets.ts';
+import { type LowerCtx, type LowerDiagnostic, lowerDiag } from '../lower/types.ts';
+import { hasErrors } from '../syntax/diagnostics.ts';
+import { parse } from '../syntax/parser.ts';
+import { printInstr } from '../syntax/printer.ts';
+import { formatDiagnostics } from './format.ts';
+import { readSource } from './io.ts';
+import { CliExit } from './shared.ts';
+
+interface LowerOptions {
+  target?: string;
+  wgp?: boolean;
+  cu?: boolean;
+  opencl?: boolean;
+  explain?: boolean;
+  json?: boolean;
+  table?: boolean;
+  compareLlc?: string | boolean;
+}
+
+/** `file:line:col: error LW…: message`, the source line with a caret, and the hint. */
+export function formatLowerDiagnostic(d: LowerDiagnostic, source?: string): string {
+  const span = d.span ?? { file: '<command-line>', offset: 0, line: 1, col: 1, len: 0 };
+  const lines = [`${span.file}:${span.line}:${span.col}: ${d.severity} ${d.code}: ${d.message}`];
+  const text = source?.split(/\r?\n/)[span.line - 1];
+  if (text !== undefined && text.trim() !== '') {
+    const gutter = String(span.line).padStart(4);
+    lines.push(`${gutter} | ${text}`);
+    lines.push(
+      `${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(0, span.col - 1))}${'^'.repeat(Math.max(1, span.len))}`,
+    );
+  }
+  if (d.hint) lines.push(`  hint: ${d.hint}`);
+  return lines.join('\n');
+}
+
+/** A span pointing at `word` inside the command line (arguments joined by spaces). */
+function commandLineSpan(word: string): Span {
+  const joined = process.argv.slice(2).join(' ');
+  const at = joined.indexOf(word);
+  const col = at >= 0 ? at + 1 : 1;
+  return { file: '<command-line>', offset: col - 1, line: 1, col, len: word.length };
+}
+
+function fail(d: LowerDiagnostic, source?: string): never {
+  process.stderr.write(`${formatLowerDiagnostic(d, source)}\n`);
+  throw new CliExit(2);
+}
+
+/** Resolves the options into a lowering context, or exits 2 with a diagnostic. */
+export function contextFromOptions(opts: LowerOptions): LowerCtx {
+  const name = opts.target ?? DEFAULT_TARGET;
+  const target: Target | null = findTarget(name);
+  if (!target) {
+    fail(
+      lowerDiag('LW2001', [name, nearestTargetNames(name).join(', ')], commandLineSpan(name), 'targets.ts'),
+    );
+  }
+  if (opts.wgp && opts.cu) {
+    fail(
+      lowerDiag(
+        'LW2009',
+        ['--cu', 'a run that also says --wgp', 'give one of --cu and --wgp'],
+        commandLineSpan('--cu'),
+        '',
+      ),
+    );
+  }
+  if ((opts.wgp || opts.cu) && !target.processor.features.wgpMode) {
+    const flag = opts.wgp ? '--wgp' : '--cu';
+    fail(
+      lowerDiag(
+        'LW2009',
+        [
+          flag,
+          `${target.name} (${target.processor.generation})`,
+          'CU/WGP wavefront modes exist from GFX10 on',
+        ],
+        commandLineSpan(flag),
+        'gfx12-memory-model.rst, "Wavefronts can be executed in WGP or CU wavefront execution mode"',
+      ),
+    );
+  }
+  return { target, mode: opts.cu ? 'cu' : 'wgp', lang: opts.opencl ? 'opencl' : 'hsa' };
+}
+
+function describeCtx(ctx: LowerCtx): string {
+  const p = ctx.target.processor;
+  const mode = p.features.wgpMode ? `, ${ctx.mode.toUpperCase()} mode` : '';
+  return `${ctx.target.name} (${p.generation}, ${ctx.target.gpu}${mode}, ${ctx.lang === 'hsa' ? 'HSA' : 'OpenCL'})`;
+}
+
+/** Text of a lowered test: each IR instruction, then its machine code indented under it. */
+export function renderLowered(threads: LoweredThread[], explain: boolean): string {
+  const out: string[] = [];
+  for (const t of threads) {
+    out.push(`${t.thread}:`);
+    for (const { instr, result } of t.instrs) {
+      out.push(`  ${printInstr(instr)}`);
+      if ('diagnostic' in result) {
+        out.push(`      ; no code sequence (${result.diagnostic.code}: ${result.diagnostic.message})`);
+        continue;
+      }
+      const asm = formatSeq(result.seq).flatMap((l) => l.split('; '));
+      if (asm.length === 0 && result.rows.length > 0) out.push('      (nothing)');
+      for (const l of asm) out.push(`      ${l}`);
+      if (explain) for (const r of result.rows) out.push(`      ; ${r}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** JSON form of a lowered test. */
+export function loweredJson(threads: LoweredThread[], ctx: LowerCtx): unknown {
+  return {
+    target: ctx.target.name,
+    processor: ctx.target.processor.name,
+    mode: ctx.target.processor.features.wgpMode ? ctx.mode : null,
+    lang: ctx.lang,
+    threads: threads.map((t) => ({
+      thread: t.thread,
+      instrs: t.instrs.map(({ instr, result }) => ({
+        ir: printInstr(instr),
+        span: instr.span,
+        ...('diagnostic' in result
+          ? { diagnostic: result.diagnostic }
+          : { isa: result.seq, asm: formatSeq(result.seq).flatMap((l) => l.split('; ')), rows: result.rows }),
+      })),
+    })),
+  };
+}
+
+/** Text of `--compare-llc`: each instruction, both normalised sequences, and what differs. */
+export function renderComparison(cmp: readonly LlcComparison[]): string {
+  const out: string[] = [];
+  let thread = '';
+  for (const c of cmp) {
+    if (c.thread !== thread) {
+      thread = c.thread;
+      out.push(`${thread}:`);
+    }
+    out.push(`  ${printInstr(c.instr)}`);
+    if (c.llc === null && c.note === null) continue; // nothing to compare (not a memory instruction)
+    out.push(`      gpumm: ${c.doc.join('; ') || '(nothing)'}`);
+    out.push(`      llc:   ${c.llc === null ? `(${c.note})` : c.llc.join('; ') || '(nothing)'}`);
+    if (c.llc !== null && !c.same) {
+      const onlyDoc = c.doc.filter((x) => !c.llc?.includes(x));
+      const onlyLlc = c.llc.filter((x) => !c.doc.includes(x));
+      const order = onlyDoc.length + onlyLlc.length === 0 ? ' (order differs)' : '';
+      out.push(
+        `      differs: only gpumm: ${onlyDoc.join('; ') || '(none)'}; only llc: ${onlyLlc.join('; ') || '(none)'}${order}`,
+      );
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Registers `gpumm lower`. */
+export function registerLower(program: Command): void {
+  program
+    .command('lower')
+    .description('show the AMDGPU machine code each instruction of a litmus test lowers to')
+    .argument('[file]', 'litmus file')
+    .option(
+      '-t, --target <name>',
+      `processor (gfx600 … gfx1201, aliases such as fiji); default ${DEFAULT_TARGET}`,
+    )
+    .option('--wgp', 'WGP wavefront execution mode (GFX10+; the default there)')
+    .option('--cu', 'CU wavefront execution mode (GFX10+)')
+    .option('--opencl', 'OpenCL address-space rules instead of HSA')
+    .option('--explain', 'print the spec table rows each sequence comes from')
+    .option('--json', 'print JSON')
+    .option('--table', "print the target's whole code-sequence table as a grid")
+    .option('--compare-llc [path]', 'also run llc-22 (or the llc at path) and print the difference')
+    .action(async (file: string | undefined, opts: LowerOptions) => {
+      // A reader that stops early (`| head`) is not an error.
+      process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code === 'EPIPE') process.exit(0);
+        throw e;
+      });
+      const ctx = contextFromOptions(opts);
+      if (opts.table) {
+        if (file !== undefined) {
+          fail(
+            lowerDiag(
+              'LW2009',
+              ['--table', 'a litmus file', 'use either --table or FILE'],
+              commandLineSpan(file),
+              '',
+            ),
+          );
+        }
+        if (ctx.target.processor.table === null) {
+          const p = ctx.target.processor;
+          fail(
+            lowerDiag(
+              'LW2005',
+              [ctx.target.name, p.generation],
+              commandLineSpan(ctx.target.name),
+              'docs/targets/README.md',
+            ),
+          );
+        }
+        process.stdout.write(renderGrid(ctx.target));
+        return;
+      }
+      if (file === undefined) fail(lowerDiag('LW2011', [], null, ''));
+      const src = readSource(file);
+      if ('diagnostic' in src) {
+        process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
+        throw new CliExit(2);
+      }
+      const { test, diagnostics } = parse(src.text, file);
+      if (diagnostics.length > 0) process.stderr.write(`${formatDiagnostics(diagnostics, src.text)}\n`);
+      if (!test || hasErrors(diagnostics)) throw new CliExit(2);
+      const threads = lowerTest(test, ctx);
+      const found = threads.flatMap((t) =>
+        t.instrs.flatMap((i) => ('diagnostic' in i.result ? [i.result.diagnostic] : [])),
+      );
+      if (found.length > 0) {
+        process.stderr.write(`${found.map((d) => formatLowerDiagnostic(d, src.text)).join('\n')}\n`);
+      }
+      // Nothing half-written: any error means no output at all. Warnings (no table row) still lower.
+      if (found.some((d) => d.severity === 'error')) throw new CliExit(2);
+      if (opts.compareLlc !== undefined && opts.compareLlc !== false) {
+        const llc = findLlc(typeof opts.compareLlc === 'string' ? opts.compareLlc : undefined);
+        if ('reason' in llc) {
+          fail(
+            lowerDiag(
+              'LW2009',
+              ['--compare-llc', 'this machine', llc.reason],
+              commandLineSpan('--compare-llc'),
+              '',
+            ),
+          );
+        }
+        if (!ctx.target.processor.llc) {
+          fail(
+            lowerDiag(
+              'LW2009',
+              [
+                '--compare-llc',
+                ctx.target.name,
+                'llc-22 does not accept this processor (see docs/targets/README.md)',
+              ],
+              commandLineSpan('--compare-llc'),
+              '',
+            ),
+          );
+        }
+        let cmp: LlcComparison[];
+        try {
+          cmp = await compareWithLlc(test, ctx, llc.path);
+        } catch (e) {
+          const why = e instanceof Error ? e.message.split('\n')[0]! : String(e);
+          fail(
+            lowerDiag(
+              'LW2009',
+              ['--compare-llc', ctx.target.name, why],
+              commandLineSpan('--compare-llc'),
+              '',
+            ),
+          );
+        }
+        if (opts.json) {
+          const llcJson = cmp.map(({ instr, ...rest }) => ({ ir: printInstr(instr), ...rest }));
+          process.stdout.write(
+            `${JSON.stringify({ ...(loweredJson(threads, ctx) as object), llc: llcJson }, null, 2)}\n`,
+          );
+        } else process.stdout.write(`; ${describeCtx(ctx)}, compared with llc-22\n${renderComparison(cmp)}`);
+        return;
+      }
+      if (opts.json) process.stdout.write(`${JSON.stringify(loweredJson(threads, ctx), null, 2)}\n`);
+      else
+        process.stdout.write(
+          `; ${test.name} lowered for ${describeCtx(ctx)}\n${renderLowered(threads, opts.explain ?? false)}`,
+        );
+    });
+}

@@ -1,0 +1,696 @@
+/**
+ * GFX10–GFX11 code sequences (beyond the seeds): LLVM `llvm/docs/AMDGPUUsage.rst` at commit
+ * 001388cf (llvm/llvm-project), section "Memory Model GFX10-GFX11", table "AMDHSA Memory Model Code
+ * Sequences GFX10-GFX11", in CU and WGP wavefront execution mode. Each row cites the row it
+ * implements; "VM" below is `vmcnt(0)` for atomics with return and `vscnt(0)` without ("Use vmcnt(0)
+ * if atomic with return and vscnt(0) if atomic with no-return").
+ */
+
+import type { Counter, IsaInstr, VmemEncoding } from './isa.ts';
+import { glInv, lds, vmem, wait } from './isa.ts';
+import type { Built, RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
+import { AG_SYS, ANY_SCOPE, memOp, ST_WF, ST_WF_WG, sameAsHsa, WG } from './table.ts';
+
+const FAMILY = 'GFX10-11';
+
+function encoding(space: RowSpace): VmemEncoding {
+  return space === 'generic' ? 'flat' : space === 'private' ? 'scratch' : 'global';
+}
+
+const cu = (env: RowEnv): boolean => env.mode === 'cu';
+const ocl = (env: RowEnv): boolean => env.lang === 'opencl';
+const gfx10 = (env: RowEnv): boolean => env.proc.generation === 'GFX10';
+
+/** The row's memory instruction with its bits; returning atomics carry `glc=1`. */
+function op(k: RowKey, bits: { glc?: boolean; slc?: boolean; dlc?: boolean } = {}): IsaInstr {
+  const o = memOp(k.instr);
+  const returns = o === 'atomic' && k.returns;
+  if (k.space === 'local') return lds(o, returns);
+  return vmem(o, encoding(k.space), { ...bits, glc: (bits.glc ?? false) || returns, returns });
+}
+
+/** One `s_waitcnt` on the counters that survive the row's omissions (nothing when none do). */
+function waitcnt(counters: Counter[], drop: Counter[] = []): IsaInstr[] {
+  const cs = counters.filter((c) => !drop.includes(c));
+  return cs.length === 0 ? [] : [wait(...cs)];
+}
+
+/** `vmcnt(0)` for atomics with return, `vscnt(0)` without. */
+const VM = (k: RowKey): Counter => (k.returns ? 'vmcnt' : 'vscnt');
+const GL1_GL0: IsaInstr[] = [glInv(1), glInv(0)];
+
+/** "s_waitcnt lgkmcnt(0) & vmcnt(0) & vscnt(0)" with "If CU mode, omit vmcnt(0) and vscnt(0)". */
+function allWaits(env: RowEnv, openclOmitsLgkm: boolean): IsaInstr[] {
+  const drop: Counter[] = [];
+  if (cu(env)) drop.push('vmcnt', 'vscnt');
+  if (openclOmitsLgkm && ocl(env)) drop.push('lgkmcnt');
+  return waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], drop);
+}
+
+/** "s_waitcnt vmcnt(0) & vscnt(0)" of the local release rows: CU mode or OpenCL omit. */
+function vmVsWaits(env: RowEnv): IsaInstr[] {
+  return cu(env) || ocl(env) ? [] : [wait('vmcnt', 'vscnt')];
+}
+
+function asHsa(k: RowKey, ordering: RowKey['ordering'], env: RowEnv, lookup: (k: RowKey) => Built): Built {
+  return sameAsHsa(GFX10_11_TABLE, FAMILY, k, ordering, env, lookup);
+}
+
+/** The GFX10–GFX11 table, in the document's order. */
+export const GFX10_11_TABLE: readonly TableRow[] = [
+  // ---- Non-Atomic --------------------------------------------------------------------------
+  {
+    // spec: GFX10-11 table, "load none none global/generic/private/constant" — !volatile & !nontemporal:
+    // buffer/global/flat_load; !volatile & nontemporal: … slc=1 dlc=1 (GFX10: omit dlc=1); volatile:
+    // 1. … glc=1 dlc=1 2. s_waitcnt vmcnt(0).
+    row: 'load none none global/generic/private/constant',
+    instr: ['load'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'generic', 'private', 'constant'],
+    build: (k, env) => {
+      if (k.volatile) return [op(k, { glc: true, dlc: true }), wait('vmcnt')];
+      if (k.nontemporal) return [op(k, { slc: true, dlc: !gfx10(env) })];
+      return [op(k)];
+    },
+  },
+  {
+    // spec: GFX10-11 table, "load none none local" — ds_load.
+    row: 'load none none local',
+    instr: ['load'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE,
+    spaces: ['local'],
+    build: (k) => [op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "store none none global/generic/private/constant" — !volatile &
+    // !nontemporal: buffer/global/flat_store; !volatile & nontemporal: … glc=1 slc=1 dlc=1 (GFX10: omit
+    // dlc=1); volatile: 1. … dlc=1 (GFX10: omit dlc=1) 2. s_waitcnt vscnt(0).
+    row: 'store none none global/generic/private/constant',
+    instr: ['store'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'generic', 'private'],
+    build: (k, env) => {
+      if (k.volatile) return [op(k, { dlc: !gfx10(env) }), wait('vscnt')];
+      if (k.nontemporal) return [op(k, { glc: true, slc: true, dlc: !gfx10(env) })];
+      return [op(k)];
+    },
+  },
+  {
+    // spec: GFX10-11 table, "store none none local" — ds_store.
+    row: 'store none none local',
+    instr: ['store'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE,
+    spaces: ['local'],
+    build: (k) => [op(k)],
+  },
+  {
+    // spec: Memory Model text, private "all accesses are treated as non-atomic": an atomicrmw is its
+    // plain load and store, each lowered by the non-atomic private rows.
+    row: 'atomicrmw private (Memory Model text: treated as non-atomic)',
+    instr: ['rmw'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE,
+    spaces: ['private'],
+    build: (k, _env, lookup) => {
+      const ld = lookup({ ...k, instr: 'load' });
+      const st = lookup({ ...k, instr: 'store' });
+      return { seq: [...ld.seq, ...st.seq], rows: [...ld.rows, ...st.rows] };
+    },
+  },
+  // ---- Monotonic Atomic --------------------------------------------------------------------
+  {
+    // spec: GFX10-11 table, "load atomic monotonic singlethread/wavefront global/generic" —
+    // buffer/global/flat_load.
+    row: 'load atomic monotonic singlethread/wavefront global/generic',
+    instr: ['load'],
+    orderings: ['monotonic'],
+    scopes: ST_WF,
+    spaces: ['global', 'generic'],
+    build: (k) => [op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "load atomic monotonic workgroup global/generic" — buffer/global/flat_load
+    // glc=1 (CU mode: omit glc=1).
+    row: 'load atomic monotonic workgroup global/generic',
+    instr: ['load'],
+    orderings: ['monotonic'],
+    scopes: WG,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [op(k, { glc: !cu(env) })],
+  },
+  {
+    // spec: GFX10-11 table, "load atomic monotonic singlethread/wavefront/workgroup local" — ds_load.
+    row: 'load atomic monotonic singlethread/wavefront/workgroup local',
+    instr: ['load'],
+    orderings: ['monotonic'],
+    scopes: ST_WF_WG,
+    spaces: ['local'],
+    build: (k) => [op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "load atomic monotonic agent/system global/generic" — buffer/global/flat_load
+    // glc=1 dlc=1 (GFX11: omit dlc=1).
+    row: 'load atomic monotonic agent/system global/generic',
+    instr: ['load'],
+    orderings: ['monotonic'],
+    scopes: AG_SYS,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [op(k, { glc: true, dlc: gfx10(env) })],
+  },
+  {
+    // spec: GFX10-11 table, "store atomic monotonic <any scope> global/generic" — buffer/global/flat_store.
+    row: 'store atomic monotonic singlethread/wavefront/workgroup/agent/system global/generic',
+    instr: ['store'],
+    orderings: ['monotonic'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'generic'],
+    build: (k) => [op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "store atomic monotonic singlethread/wavefront/workgroup local" — ds_store.
+    row: 'store atomic monotonic singlethread/wavefront/workgroup local',
+    instr: ['store'],
+    orderings: ['monotonic'],
+    scopes: ST_WF_WG,
+    spaces: ['local'],
+    build: (k) => [op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw monotonic <any scope> global/generic" — buffer/global/flat_atomic.
+    row: 'atomicrmw monotonic singlethread/wavefront/workgroup/agent/system global/generic',
+    instr: ['rmw'],
+    orderings: ['monotonic'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'generic'],
+    build: (k) => [op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw monotonic singlethread/wavefront/workgroup local" — ds_atomic.
+    row: 'atomicrmw monotonic singlethread/wavefront/workgroup local',
+    instr: ['rmw'],
+    orderings: ['monotonic'],
+    scopes: ST_WF_WG,
+    spaces: ['local'],
+    build: (k) => [op(k)],
+  },
+  // ---- Acquire Atomic ------------------------------------------------------------------------
+  {
+    // spec: GFX10-11 table, "load atomic acquire singlethread/wavefront global/local/generic" —
+    // buffer/global/ds/flat_load.
+    row: 'load atomic acquire singlethread/wavefront global/local/generic',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k) => [op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "load atomic acquire workgroup global" — 1. buffer/global_load glc=1 (CU
+    // mode: omit glc=1); 2. s_waitcnt vmcnt(0) (CU mode: omit); 3. buffer_gl0_inv (CU mode: omit).
+    row: 'load atomic acquire workgroup global',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['global'],
+    build: (k, env) => (cu(env) ? [op(k)] : [op(k, { glc: true }), wait('vmcnt'), glInv(0)]),
+  },
+  {
+    // spec: GFX10-11 table, "load atomic acquire workgroup local" — 1. ds_load; 2. s_waitcnt lgkmcnt(0)
+    // (OpenCL: omit); 3. buffer_gl0_inv (CU mode: omit; OpenCL: omit).
+    row: 'load atomic acquire workgroup local',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [
+      op(k),
+      ...(ocl(env) ? [] : [wait('lgkmcnt')]),
+      ...(cu(env) || ocl(env) ? [] : [glInv(0)]),
+    ],
+  },
+  {
+    // spec: GFX10-11 table, "load atomic acquire workgroup generic" — 1. flat_load glc=1 (CU mode: omit
+    // glc=1); 2. s_waitcnt lgkmcnt(0) & vmcnt(0) (CU mode: omit vmcnt(0); OpenCL: omit lgkmcnt(0));
+    // 3. buffer_gl0_inv (CU mode: omit).
+    row: 'load atomic acquire workgroup generic',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['generic'],
+    build: (k, env) => [
+      op(k, { glc: !cu(env) }),
+      ...waitcnt(
+        ['vmcnt', 'lgkmcnt'],
+        [...(cu(env) ? ['vmcnt' as const] : []), ...(ocl(env) ? ['lgkmcnt' as const] : [])],
+      ),
+      ...(cu(env) ? [] : [glInv(0)]),
+    ],
+  },
+  {
+    // spec: GFX10-11 table, "load atomic acquire agent/system global" — 1. buffer/global_load glc=1
+    // dlc=1 (GFX11: omit dlc=1); 2. s_waitcnt vmcnt(0); 3. buffer_gl1_inv; buffer_gl0_inv.
+    row: 'load atomic acquire agent/system global',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['global'],
+    build: (k, env) => [op(k, { glc: true, dlc: gfx10(env) }), wait('vmcnt'), ...GL1_GL0],
+  },
+  {
+    // spec: GFX10-11 table, "load atomic acquire agent/system generic" — 1. flat_load glc=1 dlc=1
+    // (GFX11: omit dlc=1); 2. s_waitcnt vmcnt(0) & lgkmcnt(0) (OpenCL: omit lgkmcnt(0));
+    // 3. buffer_gl1_inv; buffer_gl0_inv.
+    row: 'load atomic acquire agent/system generic',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['generic'],
+    build: (k, env) => [
+      op(k, { glc: true, dlc: gfx10(env) }),
+      ...waitcnt(['vmcnt', 'lgkmcnt'], ocl(env) ? ['lgkmcnt'] : []),
+      ...GL1_GL0,
+    ],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw acquire singlethread/wavefront global/local/generic" —
+    // buffer/global/ds/flat_atomic.
+    row: 'atomicrmw acquire singlethread/wavefront global/local/generic',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k) => [op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw acquire workgroup global" — 1. buffer/global_atomic; 2. s_waitcnt
+    // vm/vscnt(0) (CU mode: omit); 3. buffer_gl0_inv (CU mode: omit).
+    row: 'atomicrmw acquire workgroup global',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['global'],
+    build: (k, env) => [op(k), ...(cu(env) ? [] : [wait(VM(k)), glInv(0)])],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw acquire workgroup local" — 1. ds_atomic; 2. s_waitcnt lgkmcnt(0)
+    // (OpenCL: omit); 3. buffer_gl0_inv ("If OpenCL omit"; the row has no CU-mode clause, read as the
+    // load row's "If CU wavefront execution mode, omit": otherwise acquire would emit more than
+    // acq_rel in CU mode).
+    row: 'atomicrmw acquire workgroup local',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [
+      op(k),
+      ...(ocl(env) ? [] : [wait('lgkmcnt')]),
+      ...(cu(env) || ocl(env) ? [] : [glInv(0)]),
+    ],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw acquire workgroup generic" — 1. flat_atomic; 2. s_waitcnt
+    // lgkmcnt(0) & vm/vscnt(0) (CU mode: omit vm/vscnt(0); OpenCL: omit lgkmcnt(0)); 3. buffer_gl0_inv
+    // (CU mode: omit).
+    row: 'atomicrmw acquire workgroup generic',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['generic'],
+    build: (k, env) => [
+      op(k),
+      ...waitcnt(
+        [VM(k), 'lgkmcnt'],
+        [...(cu(env) ? [VM(k)] : []), ...(ocl(env) ? ['lgkmcnt' as const] : [])],
+      ),
+      ...(cu(env) ? [] : [glInv(0)]),
+    ],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw acquire agent/system global" — 1. buffer/global_atomic;
+    // 2. s_waitcnt vm/vscnt(0); 3. buffer_gl1_inv; buffer_gl0_inv.
+    row: 'atomicrmw acquire agent/system global',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['global'],
+    build: (k) => [op(k), wait(VM(k)), ...GL1_GL0],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw acquire agent/system generic" — 1. flat_atomic; 2. s_waitcnt
+    // vm/vscnt(0) & lgkmcnt(0) (OpenCL: omit lgkmcnt(0)); 3. buffer_gl1_inv; buffer_gl0_inv.
+    row: 'atomicrmw acquire agent/system generic',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['generic'],
+    build: (k, env) => [op(k), ...waitcnt([VM(k), 'lgkmcnt'], ocl(env) ? ['lgkmcnt'] : []), ...GL1_GL0],
+  },
+  {
+    // spec: GFX10-11 table, "fence acquire singlethread/wavefront none" — none.
+    row: 'fence acquire singlethread/wavefront none',
+    instr: ['fence'],
+    orderings: ['acquire'],
+    scopes: ST_WF,
+    spaces: ['none'],
+    build: () => [],
+  },
+  {
+    // spec: GFX10-11 table, "fence acquire workgroup none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+    // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); the OpenCL omissions need an address space on the
+    // fence: "conservatively always generate"); 3. buffer_gl0_inv (CU mode: omit).
+    row: 'fence acquire workgroup none',
+    instr: ['fence'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['none'],
+    build: (_k, env) => [...allWaits(env, false), ...(cu(env) ? [] : [glInv(0)])],
+  },
+  {
+    // spec: GFX10-11 table, "fence acquire agent/system none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+    // vscnt(0) (always generated); 2. buffer_gl1_inv; buffer_gl0_inv.
+    row: 'fence acquire agent/system none',
+    instr: ['fence'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['none'],
+    build: () => [wait('vmcnt', 'lgkmcnt', 'vscnt'), ...GL1_GL0],
+  },
+  // ---- Release Atomic ------------------------------------------------------------------------
+  {
+    // spec: GFX10-11 table, "store atomic release singlethread/wavefront global/local/generic" —
+    // buffer/global/ds/flat_store.
+    row: 'store atomic release singlethread/wavefront global/local/generic',
+    instr: ['store'],
+    orderings: ['release'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k) => [op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "store atomic release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &
+    // vmcnt(0) & vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0));
+    // 2. buffer/global/flat_store.
+    row: 'store atomic release workgroup global/generic',
+    instr: ['store'],
+    orderings: ['release'],
+    scopes: WG,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [...allWaits(env, true), op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "store atomic release workgroup local" — 1. s_waitcnt vmcnt(0) & vscnt(0)
+    // (CU mode: omit; OpenCL: omit); 2. ds_store.
+    row: 'store atomic release workgroup local',
+    instr: ['store'],
+    orderings: ['release'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [...vmVsWaits(env), op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "store atomic release agent/system global/generic" — 1. s_waitcnt
+    // lgkmcnt(0) & vmcnt(0) & vscnt(0) ("If OpenCL and address space is not generic, omit
+    // lgkmcnt(0)"); 2. buffer/global/flat_store.
+    row: 'store atomic release agent/system global/generic',
+    instr: ['store'],
+    orderings: ['release'],
+    scopes: AG_SYS,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [
+      ...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) && k.space !== 'generic' ? ['lgkmcnt'] : []),
+      op(k),
+    ],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw release singlethread/wavefront global/local/generic" —
+    // buffer/global/ds/flat_atomic.
+    row: 'atomicrmw release singlethread/wavefront global/local/generic',
+    instr: ['rmw'],
+    orderings: ['release'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k) => [op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &
+    // vmcnt(0) & vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0));
+    // 2. buffer/global/flat_atomic.
+    row: 'atomicrmw release workgroup global/generic',
+    instr: ['rmw'],
+    orderings: ['release'],
+    scopes: WG,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [...allWaits(env, true), op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw release workgroup local" — 1. s_waitcnt vmcnt(0) & vscnt(0) (CU
+    // mode: omit; OpenCL: omit); 2. ds_atomic.
+    row: 'atomicrmw release workgroup local',
+    instr: ['rmw'],
+    orderings: ['release'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [...vmVsWaits(env), op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw release agent/system global/generic" — 1. s_waitcnt lgkmcnt(0) &
+    // vmcnt(0) & vscnt(0) (OpenCL: omit lgkmcnt(0)); 2. buffer/global/flat_atomic.
+    row: 'atomicrmw release agent/system global/generic',
+    instr: ['rmw'],
+    orderings: ['release'],
+    scopes: AG_SYS,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) ? ['lgkmcnt'] : []), op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "fence release singlethread/wavefront none" — none.
+    row: 'fence release singlethread/wavefront none',
+    instr: ['fence'],
+    orderings: ['release'],
+    scopes: ST_WF,
+    spaces: ['none'],
+    build: () => [],
+  },
+  {
+    // spec: GFX10-11 table, "fence release workgroup none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+    // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL omissions need a fence address space:
+    // always generated).
+    row: 'fence release workgroup none',
+    instr: ['fence'],
+    orderings: ['release'],
+    scopes: WG,
+    spaces: ['none'],
+    build: (_k, env) => allWaits(env, false),
+  },
+  {
+    // spec: GFX10-11 table, "fence release agent/system none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+    // vscnt(0) (always generated).
+    row: 'fence release agent/system none',
+    instr: ['fence'],
+    orderings: ['release'],
+    scopes: AG_SYS,
+    spaces: ['none'],
+    build: () => [wait('vmcnt', 'lgkmcnt', 'vscnt')],
+  },
+  // ---- Acquire-Release Atomic ----------------------------------------------------------------
+  {
+    // spec: GFX10-11 table, "atomicrmw acq_rel singlethread/wavefront global/local/generic" —
+    // buffer/global/ds/flat_atomic.
+    row: 'atomicrmw acq_rel singlethread/wavefront global/local/generic',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k) => [op(k)],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw acq_rel workgroup global" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+    // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0)); 2. buffer/global_atomic;
+    // 3. s_waitcnt vm/vscnt(0) (CU mode: omit); 4. buffer_gl0_inv (CU mode: omit).
+    row: 'atomicrmw acq_rel workgroup global',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: WG,
+    spaces: ['global'],
+    build: (k, env) => [...allWaits(env, true), op(k), ...(cu(env) ? [] : [wait(VM(k)), glInv(0)])],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw acq_rel workgroup local" — 1. s_waitcnt vmcnt(0) & vscnt(0) (CU
+    // mode: omit; OpenCL: omit); 2. ds_atomic; 3. s_waitcnt lgkmcnt(0) (OpenCL: omit);
+    // 4. buffer_gl0_inv (CU mode: omit; OpenCL: omit).
+    row: 'atomicrmw acq_rel workgroup local',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [
+      ...vmVsWaits(env),
+      op(k),
+      ...(ocl(env) ? [] : [wait('lgkmcnt')]),
+      ...(cu(env) || ocl(env) ? [] : [glInv(0)]),
+    ],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw acq_rel workgroup generic" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+    // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0)); 2. flat_atomic;
+    // 3. s_waitcnt lgkmcnt(0) & vmcnt(0) & vscnt(0) (same omissions); 3. buffer_gl0_inv (CU mode: omit).
+    row: 'atomicrmw acq_rel workgroup generic',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: WG,
+    spaces: ['generic'],
+    build: (k, env) => [
+      ...allWaits(env, true),
+      op(k),
+      ...allWaits(env, true),
+      ...(cu(env) ? [] : [glInv(0)]),
+    ],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw acq_rel agent/system global" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0)
+    // & vscnt(0) (OpenCL: omit lgkmcnt(0)); 2. buffer/global_atomic; 3. s_waitcnt vm/vscnt(0);
+    // 4. buffer_gl1_inv; buffer_gl0_inv.
+    row: 'atomicrmw acq_rel agent/system global',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: AG_SYS,
+    spaces: ['global'],
+    build: (k, env) => [
+      ...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) ? ['lgkmcnt'] : []),
+      op(k),
+      wait(VM(k)),
+      ...GL1_GL0,
+    ],
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw acq_rel agent/system generic" — 1. s_waitcnt lgkmcnt(0) &
+    // vmcnt(0) & vscnt(0) (OpenCL: omit lgkmcnt(0)); 2. flat_atomic; 3. s_waitcnt vm/vscnt(0) &
+    // lgkmcnt(0) (OpenCL: omit lgkmcnt(0)); 4. buffer_gl1_inv; buffer_gl0_inv.
+    row: 'atomicrmw acq_rel agent/system generic',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: AG_SYS,
+    spaces: ['generic'],
+    build: (k, env) => [
+      ...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) ? ['lgkmcnt'] : []),
+      op(k),
+      ...waitcnt([VM(k), 'lgkmcnt'], ocl(env) ? ['lgkmcnt'] : []),
+      ...GL1_GL0,
+    ],
+  },
+  {
+    // spec: GFX10-11 table, "fence acq_rel singlethread/wavefront none" — none.
+    row: 'fence acq_rel singlethread/wavefront none',
+    instr: ['fence'],
+    orderings: ['acq_rel'],
+    scopes: ST_WF,
+    spaces: ['none'],
+    build: () => [],
+  },
+  {
+    // spec: GFX10-11 table, "fence acq_rel workgroup none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+    // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); always generated otherwise); 3. buffer_gl0_inv (CU
+    // mode: omit).
+    row: 'fence acq_rel workgroup none',
+    instr: ['fence'],
+    orderings: ['acq_rel'],
+    scopes: WG,
+    spaces: ['none'],
+    build: (_k, env) => [...allWaits(env, false), ...(cu(env) ? [] : [glInv(0)])],
+  },
+  {
+    // spec: GFX10-11 table, "fence acq_rel agent/system none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+    // vscnt(0) (always generated); 2. buffer_gl1_inv; buffer_gl0_inv.
+    row: 'fence acq_rel agent/system none',
+    instr: ['fence'],
+    orderings: ['acq_rel'],
+    scopes: AG_SYS,
+    spaces: ['none'],
+    build: () => [wait('vmcnt', 'lgkmcnt', 'vscnt'), ...GL1_GL0],
+  },
+  // ---- Sequential Consistent Atomic ----------------------------------------------------------
+  {
+    // spec: GFX10-11 table, "load atomic seq_cst singlethread/wavefront global/local/generic" — "Same as
+    // corresponding load atomic acquire, except must generate all instructions even for OpenCL."
+    row: 'load atomic seq_cst singlethread/wavefront global/local/generic',
+    instr: ['load'],
+    orderings: ['seq_cst'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env, lookup) => asHsa(k, 'acquire', env, lookup),
+  },
+  {
+    // spec: GFX10-11 table, "load atomic seq_cst workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &
+    // vmcnt(0) & vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0)); 2. same as load atomic acquire, all
+    // instructions even for OpenCL.
+    row: 'load atomic seq_cst workgroup global/generic',
+    instr: ['load'],
+    orderings: ['seq_cst'],
+    scopes: WG,
+    spaces: ['global', 'generic'],
+    build: (k, env, lookup) => {
+      const acq = asHsa(k, 'acquire', env, lookup);
+      return { seq: [...allWaits(env, false), ...acq.seq], rows: acq.rows };
+    },
+  },
+  {
+    // spec: GFX10-11 table, "load atomic seq_cst workgroup local" — 1. s_waitcnt vmcnt(0) & vscnt(0) (CU
+    // mode: omit); 2. same as load atomic acquire, all instructions even for OpenCL.
+    row: 'load atomic seq_cst workgroup local',
+    instr: ['load'],
+    orderings: ['seq_cst'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env, lookup) => {
+      const acq = asHsa(k, 'acquire', env, lookup);
+      return { seq: [...(cu(env) ? [] : [wait('vmcnt', 'vscnt')]), ...acq.seq], rows: acq.rows };
+    },
+  },
+  {
+    // spec: GFX10-11 table, "load atomic seq_cst agent/system global/generic" — 1. s_waitcnt lgkmcnt(0)
+    // & vmcnt(0) & vscnt(0); 2. same as load atomic acquire, all instructions even for OpenCL.
+    row: 'load atomic seq_cst agent/system global/generic',
+    instr: ['load'],
+    orderings: ['seq_cst'],
+    scopes: AG_SYS,
+    spaces: ['global', 'generic'],
+    build: (k, env, lookup) => {
+      const acq = asHsa(k, 'acquire', env, lookup);
+      return { seq: [wait('vmcnt', 'lgkmcnt', 'vscnt'), ...acq.seq], rows: acq.rows };
+    },
+  },
+  {
+    // spec: GFX10-11 table, "store atomic seq_cst <any scope> global/local/generic" — "Same as
+    // corresponding store atomic release, except must generate all instructions even for OpenCL."
+    row: 'store atomic seq_cst singlethread/wavefront/workgroup/agent/system global/local/generic',
+    instr: ['store'],
+    orderings: ['seq_cst'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env, lookup) => asHsa(k, 'release', env, lookup),
+  },
+  {
+    // spec: GFX10-11 table, "atomicrmw seq_cst <any scope> global/local/generic" — "Same as
+    // corresponding atomicrmw acq_rel, except must generate all instructions even for OpenCL."
+    row: 'atomicrmw seq_cst singlethread/wavefront/workgroup/agent/system global/local/generic',
+    instr: ['rmw'],
+    orderings: ['seq_cst'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env, lookup) => asHsa(k, 'acq_rel', env, lookup),
+  },
+  {
+    // spec: GFX10-11 table, "fence seq_cst <any scope> none" — "Same as corresponding fence acq_rel,
+    // except must generate all instructions even for OpenCL."
+    row: 'fence seq_cst singlethread/wavefront/workgroup/agent/system none',
+    instr: ['fence'],
+    orderings: ['seq_cst'],
+    scopes: ANY_SCOPE,
+    spaces: ['none'],
+    build: (k, env, lookup) => asHsa(k, 'acq_rel', env, lookup),
+  },
+];

@@ -1,0 +1,774 @@
+/**
+ * GFX12 code sequences: spec/gfx12-memory-model.rst (LLVM PR #98599 with its four patches, seeds/000),
+ * tables "AMDHSA Memory Model Code Sequences GFX12 - Instruction Scopes" and "AMDHSA Memory Model
+ * Code Sequences GFX12", in CU and WGP wavefront execution mode. Each row cites the spec row it
+ * implements.
+ *
+ * Where a row is literally inconsistent the reading chosen is written beside it and in
+ * docs/targets/gfx12.md ("Readings of ambiguous rows").
+ */
+
+import type { Scope } from '../core/types.ts';
+import type { CacheScope, Counter, IsaInstr, VmemEncoding } from './isa.ts';
+import { globalInv, globalWb, lds, vmem, wait } from './isa.ts';
+import type { Built, RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
+import { AG_SYS, ANY_SCOPE, memOp, ST_WF, ST_WF_WG, sameAsHsa, WG } from './table.ts';
+
+/**
+ * spec: GFX12 "Instruction Scopes" table — system/agent/workgroup/wavefront/singlethread (and their
+ * `-one-as` forms, which map identically) to the `scope:` operand in CU and WGP mode.
+ */
+export function instructionScope(scope: Scope, env: RowEnv): CacheScope | null {
+  switch (scope) {
+    case 'system':
+      return 'SCOPE_SYS'; // spec: GFX12 Instruction Scopes, "system" / "system-one-as" / none
+    case 'agent':
+    case 'cluster':
+      return 'SCOPE_DEV'; // spec: GFX12 Instruction Scopes, "agent" / "agent-one-as"
+    case 'workgroup':
+      return env.mode === 'wgp' ? 'SCOPE_SE' : null; // spec: GFX12 Instruction Scopes, "workgroup"
+    default:
+      return null; // spec: GFX12 Instruction Scopes, "wavefront", "singlethread": none
+  }
+}
+
+function encoding(space: RowSpace): VmemEncoding {
+  return space === 'generic' ? 'flat' : space === 'private' ? 'scratch' : 'global';
+}
+
+const wgp = (env: RowEnv): boolean => env.mode === 'wgp';
+const hsa = (env: RowEnv): boolean => env.lang === 'hsa';
+
+/**
+ * The row's memory instruction. `applyScopes`: the row says "Apply Instruction Scopes table".
+ * Returning atomics carry `th:TH_ATOMIC_RETURN` (the acquire/acq_rel rows say so; the other rows
+ * need it to return a value at all).
+ */
+function op(k: RowKey, env: RowEnv, applyScopes: boolean): IsaInstr {
+  const o = memOp(k.instr);
+  const returns = o === 'atomic' && k.returns;
+  if (k.space === 'local') return lds(o, returns);
+  return vmem(o, encoding(k.space), {
+    returns,
+    th: returns ? 'TH_ATOMIC_RETURN' : null,
+    scope: applyScopes ? instructionScope(k.scope, env) : null,
+  });
+}
+
+/** One `s_wait_<counter> 0x0` per counter, in the order the spec lists them. */
+function waits(counters: readonly Counter[], drop: readonly Counter[] = []): IsaInstr[] {
+  return counters.filter((c) => !drop.includes(c)).map((c) => wait(c));
+}
+
+/** The five-wait list of the release rows: bvh, sample, store, load, ds. */
+const ALL: readonly Counter[] = ['bvhcnt', 'samplecnt', 'storecnt', 'loadcnt', 'dscnt'];
+
+/**
+ * "s_wait_bvhcnt … s_wait_dscnt / CU wavefront execution mode: s_wait_dscnt 0x0" with the row's
+ * OpenCL rule: `openclDrop` lists what OpenCL omits.
+ */
+function releaseWaits(env: RowEnv, openclDrop: readonly Counter[]): IsaInstr[] {
+  const list: readonly Counter[] = wgp(env) ? ALL : ['dscnt'];
+  return waits(list, hsa(env) ? [] : openclDrop);
+}
+
+const DS: readonly Counter[] = ['dscnt'];
+const ALL_C: readonly Counter[] = ALL;
+
+/** The GFX12 table, in the spec's order. */
+export const GFX12_TABLE: readonly TableRow[] = [
+  // ---- Non-Atomic --------------------------------------------------------------------------
+  {
+    // spec: GFX12 table, "load none none global/generic/private/constant" — !volatile & !nontemporal:
+    // buffer/global/flat_load; !volatile & nontemporal: … th:TH_LOAD_NT; volatile: 1. … scope:SCOPE_SYS
+    // 2. s_wait_loadcnt 0x0.
+    row: 'load none none global/generic/private/constant',
+    instr: ['load'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'generic', 'private', 'constant'],
+    build: (k) => {
+      const enc = encoding(k.space);
+      if (k.volatile) return [vmem('load', enc, { scope: 'SCOPE_SYS' }), wait('loadcnt')];
+      return [vmem('load', enc, { th: k.nontemporal ? 'TH_LOAD_NT' : null })];
+    },
+  },
+  {
+    // spec: GFX12 table, "load none none local" — ds_load.
+    row: 'load none none local',
+    instr: ['load'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE,
+    spaces: ['local'],
+    build: () => [lds('load')],
+  },
+  {
+    // spec: GFX12 table, "store none none global/generic/private/constant" — !volatile & !nontemporal:
+    // buffer/global/flat_store; !volatile & nontemporal: … th:TH_STORE_NT; volatile: 1. …
+    // scope:SCOPE_SYS 2. s_wait_storecnt 0x0. (Constant stores are rejected before lookup.)
+    row: 'store none none global/generic/private/constant',
+    instr: ['store'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'generic', 'private'],
+    build: (k) => {
+      const enc = encoding(k.space);
+      if (k.volatile) return [vmem('store', enc, { scope: 'SCOPE_SYS' }), wait('storecnt')];
+      return [vmem('store', enc, { th: k.nontemporal ? 'TH_STORE_NT' : null })];
+    },
+  },
+  {
+    // spec: GFX12 table, "store none none local" — ds_store.
+    row: 'store none none local',
+    instr: ['store'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE,
+    spaces: ['local'],
+    build: () => [lds('store')],
+  },
+  {
+    // spec: amdgpu-usage-2018.rst Memory Model text, private "all accesses are treated as non-atomic";
+    // an atomicrmw is its plain load and store, each lowered by the GFX12 "load/store none none
+    // private" rows.
+    row: 'atomicrmw private (Memory Model text: treated as non-atomic)',
+    instr: ['rmw'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE,
+    spaces: ['private'],
+    build: (k, _env, lookup) => {
+      const ld = lookup({ ...k, instr: 'load' });
+      const st = lookup({ ...k, instr: 'store' });
+      return { seq: [...ld.seq, ...st.seq], rows: [...ld.rows, ...st.rows] };
+    },
+  },
+  // ---- Monotonic Atomic --------------------------------------------------------------------
+  {
+    // spec: GFX12 table, "load atomic monotonic singlethread/…/system global/generic" —
+    // buffer/global/flat_load, Apply Instruction Scopes.
+    row: 'load atomic monotonic singlethread/wavefront/workgroup/agent/system global/generic',
+    instr: ['load'],
+    orderings: ['monotonic'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [op(k, env, true)],
+  },
+  {
+    // spec: GFX12 table, "load atomic monotonic singlethread/wavefront/workgroup local" — ds_load.
+    row: 'load atomic monotonic singlethread/wavefront/workgroup local',
+    instr: ['load'],
+    orderings: ['monotonic'],
+    scopes: ST_WF_WG,
+    spaces: ['local'],
+    build: (k, env) => [op(k, env, false)],
+  },
+  {
+    // spec: GFX12 table, "store atomic monotonic singlethread/…/system global/generic" —
+    // buffer/global/flat_store, Apply Instruction Scopes.
+    row: 'store atomic monotonic singlethread/wavefront/workgroup/agent/system global/generic',
+    instr: ['store'],
+    orderings: ['monotonic'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [op(k, env, true)],
+  },
+  {
+    // spec: GFX12 table, "store atomic monotonic singlethread/wavefront/workgroup local" — ds_store.
+    row: 'store atomic monotonic singlethread/wavefront/workgroup local',
+    instr: ['store'],
+    orderings: ['monotonic'],
+    scopes: ST_WF_WG,
+    spaces: ['local'],
+    build: (k, env) => [op(k, env, false)],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw monotonic singlethread/…/system global/generic" —
+    // buffer/global/flat_atomic, Apply Instruction Scopes.
+    row: 'atomicrmw monotonic singlethread/wavefront/workgroup/agent/system global/generic',
+    instr: ['rmw'],
+    orderings: ['monotonic'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [op(k, env, true)],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw monotonic singlethread/wavefront/workgroup local" — ds_atomic.
+    row: 'atomicrmw monotonic singlethread/wavefront/workgroup local',
+    instr: ['rmw'],
+    orderings: ['monotonic'],
+    scopes: ST_WF_WG,
+    spaces: ['local'],
+    build: (k, env) => [op(k, env, false)],
+  },
+  // ---- Acquire Atomic ------------------------------------------------------------------------
+  {
+    // spec: GFX12 table, "load atomic acquire singlethread/wavefront global/local/generic" —
+    // buffer/global/ds/flat_load.
+    row: 'load atomic acquire singlethread/wavefront global/local/generic',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env) => [op(k, env, false)],
+  },
+  {
+    // spec: GFX12 table, "load atomic acquire workgroup global" — 1. buffer/global_load scope:SCOPE_SE,
+    // Apply Instruction Scopes (read: the scopes table decides, so CU mode has no scope operand);
+    // 2. s_wait_loadcnt 0x0 (CU mode: omit); 3. global_inv scope:SCOPE_SE (CU mode: omit).
+    row: 'load atomic acquire workgroup global',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['global'],
+    build: (k, env) => [op(k, env, true), ...(wgp(env) ? [wait('loadcnt'), globalInv('SCOPE_SE')] : [])],
+  },
+  {
+    // spec: GFX12 table, "load atomic acquire workgroup local" — 1. ds_load; 2. s_wait_dscnt 0x0
+    // (OpenCL: omit); 3. global_inv scope:SCOPE_SE (OpenCL or CU mode: omit).
+    row: 'load atomic acquire workgroup local',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [
+      op(k, env, false),
+      ...(hsa(env) ? [wait('dscnt')] : []),
+      ...(hsa(env) && wgp(env) ? [globalInv('SCOPE_SE')] : []),
+    ],
+  },
+  {
+    // spec: GFX12 table, "load atomic acquire workgroup generic" — 1. flat_load, Apply Instruction
+    // Scopes; 2. s_wait_loadcnt 0x0, s_wait_dscnt 0x0 / CU mode: s_wait_dscnt 0x0 (OpenCL: omit
+    // dscnt); 3. global_inv scope:SCOPE_SE (CU mode: omit).
+    row: 'load atomic acquire workgroup generic',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['generic'],
+    build: (k, env) => [
+      op(k, env, true),
+      ...waits(wgp(env) ? ['loadcnt', 'dscnt'] : DS, hsa(env) ? [] : DS),
+      ...(wgp(env) ? [globalInv('SCOPE_SE')] : []),
+    ],
+  },
+  {
+    // spec: GFX12 table, "load atomic acquire agent/system global" — 1. buffer/global_load, Apply
+    // Instruction Scopes; 2. s_wait_loadcnt 0x0; 3. global_inv, Apply Instruction Scopes.
+    row: 'load atomic acquire agent/system global',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['global'],
+    build: (k, env) => [op(k, env, true), wait('loadcnt'), globalInv(instructionScope(k.scope, env))],
+  },
+  {
+    // spec: GFX12 table, "load atomic acquire agent/system generic" — 1. flat_load, Apply Instruction
+    // Scopes; 2. s_wait_loadcnt 0x0, s_wait_dscnt 0x0 (OpenCL: omit dscnt); 3. global_inv, Apply.
+    row: 'load atomic acquire agent/system generic',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['generic'],
+    build: (k, env) => [
+      op(k, env, true),
+      ...waits(['loadcnt', 'dscnt'], hsa(env) ? [] : DS),
+      globalInv(instructionScope(k.scope, env)),
+    ],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw acquire singlethread/wavefront global/local/generic" —
+    // buffer/global/ds/flat_atomic.
+    row: 'atomicrmw acquire singlethread/wavefront global/local/generic',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env) => [op(k, env, false)],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw acquire workgroup global" — 1. buffer/global_atomic, Apply, with
+    // return th:TH_ATOMIC_RETURN; 2. with return s_wait_loadcnt 0x0 / without s_wait_storecnt 0x0
+    // (CU mode: omit); 3. global_inv scope:SCOPE_SE (CU mode: omit).
+    row: 'atomicrmw acquire workgroup global',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['global'],
+    build: (k, env) => [
+      op(k, env, true),
+      ...(wgp(env) ? [wait(k.returns ? 'loadcnt' : 'storecnt'), globalInv('SCOPE_SE')] : []),
+    ],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw acquire workgroup local" — 1. ds_atomic; 2. s_wait_dscnt 0x0
+    // (OpenCL: omit); 3. global_inv scope:SCOPE_SE (OpenCL: omit; CU mode: omit).
+    row: 'atomicrmw acquire workgroup local',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [
+      op(k, env, false),
+      ...(hsa(env) ? [wait('dscnt')] : []),
+      ...(hsa(env) && wgp(env) ? [globalInv('SCOPE_SE')] : []),
+    ],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw acquire workgroup generic" — 1. flat_atomic, Apply, with return
+    // th:TH_ATOMIC_RETURN; 2. with return: s_wait_loadcnt, s_wait_dscnt / without: s_wait_storecnt,
+    // s_wait_dscnt ("If CU mode, omit all for atomics without return, and only emit s_wait_dscnt for
+    // atomics with return"; OpenCL: omit dscnt); 3. global_inv scope:SCOPE_SE (CU mode: omit).
+    row: 'atomicrmw acquire workgroup generic',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['generic'],
+    build: (k, env) => {
+      const w: Counter[] = wgp(env)
+        ? [k.returns ? 'loadcnt' : 'storecnt', 'dscnt']
+        : k.returns
+          ? ['dscnt']
+          : [];
+      return [
+        op(k, env, true),
+        ...waits(w, hsa(env) ? [] : DS),
+        ...(wgp(env) ? [globalInv('SCOPE_SE')] : []),
+      ];
+    },
+  },
+  {
+    // spec: GFX12 table, "atomicrmw acquire agent/system global" — 1. buffer/global_atomic, Apply, with
+    // return th:TH_ATOMIC_RETURN; 2. with return s_wait_loadcnt / without s_wait_storecnt;
+    // 3. global_inv, Apply.
+    row: 'atomicrmw acquire agent/system global',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['global'],
+    build: (k, env) => [
+      op(k, env, true),
+      wait(k.returns ? 'loadcnt' : 'storecnt'),
+      globalInv(instructionScope(k.scope, env)),
+    ],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw acquire agent/system generic" — 1. flat_atomic, Apply, with return
+    // th:TH_ATOMIC_RETURN; 2. with return s_wait_loadcnt, s_wait_dscnt / without s_wait_storecnt,
+    // s_wait_dscnt (OpenCL: omit dscnt); 3. global_inv, Apply.
+    row: 'atomicrmw acquire agent/system generic',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['generic'],
+    build: (k, env) => [
+      op(k, env, true),
+      ...waits([k.returns ? 'loadcnt' : 'storecnt', 'dscnt'], hsa(env) ? [] : DS),
+      globalInv(instructionScope(k.scope, env)),
+    ],
+  },
+  {
+    // spec: GFX12 table, "fence acquire singlethread/wavefront none" — none.
+    row: 'fence acquire singlethread/wavefront none',
+    instr: ['fence'],
+    orderings: ['acquire'],
+    scopes: ST_WF,
+    spaces: ['none'],
+    build: () => [],
+  },
+  {
+    // spec: GFX12 table, "fence acquire workgroup none" — 1. s_wait_bvhcnt, samplecnt, storecnt,
+    // loadcnt, dscnt / CU mode: s_wait_dscnt (OpenCL: omit dscnt); 2. global_inv scope:SCOPE_SE
+    // (CU mode: omit).
+    row: 'fence acquire workgroup none',
+    instr: ['fence'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['none'],
+    build: (_k, env) => [...releaseWaits(env, DS), ...(wgp(env) ? [globalInv('SCOPE_SE')] : [])],
+  },
+  {
+    // spec: GFX12 table, "fence acquire agent/system none" — 1. s_wait_bvhcnt, samplecnt, storecnt,
+    // loadcnt, dscnt (OpenCL: omit dscnt); 2. global_inv, Apply Instruction Scopes.
+    row: 'fence acquire agent/system none',
+    instr: ['fence'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['none'],
+    build: (k, env) => [...waits(ALL_C, hsa(env) ? [] : DS), globalInv(instructionScope(k.scope, env))],
+  },
+  // ---- Release Atomic ------------------------------------------------------------------------
+  {
+    // spec: GFX12 table, "store atomic release singlethread/wavefront global/local/generic" —
+    // buffer/global/ds/flat_store.
+    row: 'store atomic release singlethread/wavefront global/local/generic',
+    instr: ['store'],
+    orderings: ['release'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env) => [op(k, env, false)],
+  },
+  {
+    // spec: GFX12 table, "store atomic release workgroup global" — 1. global_wb scope:SCOPE_SE (CU mode:
+    // omit); 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt (OpenCL: omit dscnt); 3.
+    // buffer/global/flat_store, Apply. The row lists only global, but step 3 names flat_store: generic
+    // uses this row too (there is no other).
+    row: 'store atomic release workgroup global',
+    instr: ['store'],
+    orderings: ['release'],
+    scopes: WG,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [
+      ...(wgp(env) ? [globalWb('SCOPE_SE')] : []),
+      ...releaseWaits(env, DS),
+      op(k, env, true),
+    ],
+  },
+  {
+    // spec: GFX12 table, "store atomic release workgroup local" — 1. global_wb scope:SCOPE_SE (CU mode
+    // or OpenCL: omit); 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt ("If OpenCL, omit.");
+    // 3. ds_store.
+    row: 'store atomic release workgroup local',
+    instr: ['store'],
+    orderings: ['release'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [
+      ...(wgp(env) && hsa(env) ? [globalWb('SCOPE_SE')] : []),
+      ...releaseWaits(env, ALL_C),
+      op(k, env, false),
+    ],
+  },
+  {
+    // spec: GFX12 table, "store atomic release agent/system global/generic" — 1. global_wb, Apply;
+    // 2. s_wait_bvhcnt … dscnt (OpenCL: omit dscnt); 3. buffer/global/flat_store, Apply.
+    row: 'store atomic release agent/system global/generic',
+    instr: ['store'],
+    orderings: ['release'],
+    scopes: AG_SYS,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [
+      globalWb(instructionScope(k.scope, env)),
+      ...waits(ALL_C, hsa(env) ? [] : DS),
+      op(k, env, true),
+    ],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw release singlethread/wavefront global/local/generic" —
+    // buffer/global/ds/flat_atomic.
+    row: 'atomicrmw release singlethread/wavefront global/local/generic',
+    instr: ['rmw'],
+    orderings: ['release'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env) => [op(k, env, false)],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw release workgroup global/generic" — 1. global_wb scope:SCOPE_SE (CU
+    // mode: omit); 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt (OpenCL: omit dscnt; OpenCL and
+    // CU mode: omit all); 3. buffer/global/flat_atomic, Apply.
+    row: 'atomicrmw release workgroup global/generic',
+    instr: ['rmw'],
+    orderings: ['release'],
+    scopes: WG,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [
+      ...(wgp(env) ? [globalWb('SCOPE_SE')] : []),
+      ...releaseWaits(env, DS),
+      op(k, env, true),
+    ],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw release workgroup local" — 1. global_wb scope:SCOPE_SE (CU mode or
+    // OpenCL: omit); 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt ("If OpenCL, omit all.");
+    // 3. ds_atomic.
+    row: 'atomicrmw release workgroup local',
+    instr: ['rmw'],
+    orderings: ['release'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [
+      ...(wgp(env) && hsa(env) ? [globalWb('SCOPE_SE')] : []),
+      ...releaseWaits(env, ALL_C),
+      op(k, env, false),
+    ],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw release agent/system global/generic" — 1. global_wb scope: (Apply
+    // Instruction Scopes); 2. s_wait_bvhcnt … dscnt (OpenCL: omit dscnt); 3. buffer/global/flat_atomic,
+    // Apply.
+    row: 'atomicrmw release agent/system global/generic',
+    instr: ['rmw'],
+    orderings: ['release'],
+    scopes: AG_SYS,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [
+      globalWb(instructionScope(k.scope, env)),
+      ...waits(ALL_C, hsa(env) ? [] : DS),
+      op(k, env, true),
+    ],
+  },
+  {
+    // spec: GFX12 table, "fence release singlethread/wavefront none" — none.
+    row: 'fence release singlethread/wavefront none',
+    instr: ['fence'],
+    orderings: ['release'],
+    scopes: ST_WF,
+    spaces: ['none'],
+    build: () => [],
+  },
+  {
+    // spec: GFX12 table, "fence release workgroup none" — 1. global_wb scope:SCOPE_SE (CU mode: omit);
+    // 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt (OpenCL: omit dscnt).
+    row: 'fence release workgroup none',
+    instr: ['fence'],
+    orderings: ['release'],
+    scopes: WG,
+    spaces: ['none'],
+    build: (_k, env) => [...(wgp(env) ? [globalWb('SCOPE_SE')] : []), ...releaseWaits(env, DS)],
+  },
+  {
+    // spec: GFX12 table, "fence release agent/system none" — 1. global_wb, Apply; 2. s_wait_bvhcnt …
+    // dscnt / OpenCL: bvhcnt, samplecnt, storecnt, loadcnt.
+    row: 'fence release agent/system none',
+    instr: ['fence'],
+    orderings: ['release'],
+    scopes: AG_SYS,
+    spaces: ['none'],
+    build: (k, env) => [globalWb(instructionScope(k.scope, env)), ...waits(ALL_C, hsa(env) ? [] : DS)],
+  },
+  // ---- Acquire-Release Atomic ----------------------------------------------------------------
+  {
+    // spec: GFX12 table, "atomicrmw acq_rel singlethread/wavefront global/local/generic" —
+    // buffer/global/ds/flat_atomic.
+    row: 'atomicrmw acq_rel singlethread/wavefront global/local/generic',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env) => [op(k, env, false)],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw acq_rel workgroup global" — 1. global_wb scope:SCOPE_SE (CU mode:
+    // omit); 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt (OpenCL: omit dscnt); 3.
+    // buffer/global_atomic, Apply, with return th:TH_ATOMIC_RETURN; 4. with return s_wait_loadcnt /
+    // without s_wait_storecnt (CU mode: omit); 5. global_inv scope:SCOPE_SE (CU mode: omit).
+    row: 'atomicrmw acq_rel workgroup global',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: WG,
+    spaces: ['global'],
+    build: (k, env) => [
+      ...(wgp(env) ? [globalWb('SCOPE_SE')] : []),
+      ...releaseWaits(env, DS),
+      op(k, env, true),
+      ...(wgp(env) ? [wait(k.returns ? 'loadcnt' : 'storecnt'), globalInv('SCOPE_SE')] : []),
+    ],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw acq_rel workgroup local" — 1. global_wb scope:SCOPE_SE (CU mode or
+    // OpenCL: omit); 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt ("If OpenCL, omit."); 3.
+    // ds_atomic; 4. s_wait_dscnt 0x0 (OpenCL: omit); 5. global_inv scope:SCOPE_SE (CU mode: omit;
+    // OpenCL: omit).
+    row: 'atomicrmw acq_rel workgroup local',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [
+      ...(wgp(env) && hsa(env) ? [globalWb('SCOPE_SE')] : []),
+      ...releaseWaits(env, ALL_C),
+      op(k, env, false),
+      ...(hsa(env) ? [wait('dscnt')] : []),
+      ...(wgp(env) && hsa(env) ? [globalInv('SCOPE_SE')] : []),
+    ],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw acq_rel workgroup generic" — 1. global_wb scope:SCOPE_SE ("If CU
+    // wavefront execution mode or OpenCL, omit"); 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt
+    // ("If OpenCL, omit s_wait_loadcnt 0x0"); 3. flat_atomic, Apply, with return th:TH_ATOMIC_RETURN;
+    // 4. without return: s_wait_dscnt, s_wait_storecnt / with return: s_wait_loadcnt, s_wait_dscnt /
+    // CU mode: s_wait_dscnt (OpenCL: omit dscnt); 5. global_inv scope:SCOPE_SE (CU mode: omit).
+    // Reading: the two OpenCL clauses of steps 1–2 are the local row's and a typo for dscnt; read
+    // literally, OpenCL acq_rel would omit the global_wb and loadcnt wait that release emits (weaker
+    // than release). gpumm uses the global/generic release rows' rules: CU mode omits global_wb,
+    // OpenCL omits dscnt (docs/targets/gfx12.md, "Readings").
+    row: 'atomicrmw acq_rel workgroup generic',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: WG,
+    spaces: ['generic'],
+    build: (k, env) => {
+      const after: Counter[] = wgp(env)
+        ? k.returns
+          ? ['loadcnt', 'dscnt']
+          : ['dscnt', 'storecnt']
+        : ['dscnt'];
+      return [
+        ...(wgp(env) ? [globalWb('SCOPE_SE')] : []),
+        ...releaseWaits(env, DS),
+        op(k, env, true),
+        ...waits(after, hsa(env) ? [] : DS),
+        ...(wgp(env) ? [globalInv('SCOPE_SE')] : []),
+      ];
+    },
+  },
+  {
+    // spec: GFX12 table, "atomicrmw acq_rel agent/system global" — 1. global_wb, Apply; 2.
+    // s_wait_bvhcnt … dscnt (OpenCL: omit dscnt); 3. buffer/global_atomic, Apply, with return
+    // th:TH_ATOMIC_RETURN; 4. with return s_wait_loadcnt / without s_wait_storecnt; 5. global_inv, Apply.
+    row: 'atomicrmw acq_rel agent/system global',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: AG_SYS,
+    spaces: ['global'],
+    build: (k, env) => [
+      globalWb(instructionScope(k.scope, env)),
+      ...waits(ALL_C, hsa(env) ? [] : DS),
+      op(k, env, true),
+      wait(k.returns ? 'loadcnt' : 'storecnt'),
+      globalInv(instructionScope(k.scope, env)),
+    ],
+  },
+  {
+    // spec: GFX12 table, "atomicrmw acq_rel agent/system generic" — 1. global_wb, Apply; 2.
+    // s_wait_bvhcnt … dscnt (OpenCL: omit dscnt); 3. flat_atomic, Apply, with return
+    // th:TH_ATOMIC_RETURN; 4. with return s_wait_loadcnt, s_wait_dscnt / without s_wait_storecnt,
+    // s_wait_dscnt (OpenCL: omit dscnt); 5. global_inv, Apply.
+    row: 'atomicrmw acq_rel agent/system generic',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: AG_SYS,
+    spaces: ['generic'],
+    build: (k, env) => [
+      globalWb(instructionScope(k.scope, env)),
+      ...waits(ALL_C, hsa(env) ? [] : DS),
+      op(k, env, true),
+      ...waits([k.returns ? 'loadcnt' : 'storecnt', 'dscnt'], hsa(env) ? [] : DS),
+      globalInv(instructionScope(k.scope, env)),
+    ],
+  },
+  {
+    // spec: GFX12 table, "fence acq_rel singlethread/wavefront none" — none.
+    row: 'fence acq_rel singlethread/wavefront none',
+    instr: ['fence'],
+    orderings: ['acq_rel'],
+    scopes: ST_WF,
+    spaces: ['none'],
+    build: () => [],
+  },
+  {
+    // spec: GFX12 table, "fence acq_rel workgroup none" — 1. global_wb scope:SCOPE_SE (CU mode: omit);
+    // 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt ("If OpenCL and address space is not generic,
+    // omit s_wait_dscnt": an LLVM fence has no address space, so it fences both and keeps dscnt);
+    // 3. global_inv scope:SCOPE_SE (CU mode: omit).
+    row: 'fence acq_rel workgroup none',
+    instr: ['fence'],
+    orderings: ['acq_rel'],
+    scopes: WG,
+    spaces: ['none'],
+    build: (_k, env) => [
+      ...(wgp(env) ? [globalWb('SCOPE_SE')] : []),
+      ...releaseWaits(env, []),
+      ...(wgp(env) ? [globalInv('SCOPE_SE')] : []),
+    ],
+  },
+  {
+    // spec: GFX12 table, "fence acq_rel agent/system none" — 1. global_wb, Apply; 2. s_wait_bvhcnt …
+    // dscnt (OpenCL and not generic: omit dscnt; kept, as for the workgroup fence); 3. global_inv
+    // scope: (Apply Instruction Scopes).
+    row: 'fence acq_rel agent/system none',
+    instr: ['fence'],
+    orderings: ['acq_rel'],
+    scopes: AG_SYS,
+    spaces: ['none'],
+    build: (k, env) => [
+      globalWb(instructionScope(k.scope, env)),
+      ...waits(ALL_C),
+      globalInv(instructionScope(k.scope, env)),
+    ],
+  },
+  // ---- Sequential Consistent Atomic ----------------------------------------------------------
+  {
+    // spec: GFX12 table, "load atomic seq_cst singlethread/wavefront global/local/generic" — "Same as
+    // corresponding load atomic acquire, except must generate all instructions even for OpenCL."
+    row: 'load atomic seq_cst singlethread/wavefront global/local/generic',
+    instr: ['load'],
+    orderings: ['seq_cst'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env, lookup) => acquireAsHsa(k, env, lookup),
+  },
+  {
+    // spec: GFX12 table, "load atomic seq_cst workgroup global/generic" — 1. s_wait_bvhcnt … dscnt /
+    // CU mode: s_wait_dscnt (OpenCL: omit dscnt); 2. "Following instructions same as corresponding
+    // load atomic acquire, except must generate all instructions even for OpenCL."
+    row: 'load atomic seq_cst workgroup global/generic',
+    instr: ['load'],
+    orderings: ['seq_cst'],
+    scopes: WG,
+    spaces: ['global', 'generic'],
+    build: (k, env, lookup) => prefix(releaseWaits(env, DS), acquireAsHsa(k, env, lookup)),
+  },
+  {
+    // spec: GFX12 table, "load atomic seq_cst workgroup local" — 1. s_wait_bvhcnt … dscnt / CU mode:
+    // s_wait_dscnt ("If OpenCL, omit all."); 2. same as load atomic acquire, all instructions even for
+    // OpenCL.
+    row: 'load atomic seq_cst workgroup local',
+    instr: ['load'],
+    orderings: ['seq_cst'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env, lookup) => prefix(releaseWaits(env, ALL_C), acquireAsHsa(k, env, lookup)),
+  },
+  {
+    // spec: GFX12 table, "load atomic seq_cst agent/system global/generic" — 1. s_wait_bvhcnt … dscnt
+    // (OpenCL: omit dscnt); 2. same as load atomic acquire, all instructions even for OpenCL.
+    row: 'load atomic seq_cst agent/system global/generic',
+    instr: ['load'],
+    orderings: ['seq_cst'],
+    scopes: AG_SYS,
+    spaces: ['global', 'generic'],
+    build: (k, env, lookup) => prefix(waits(ALL_C, hsa(env) ? [] : DS), acquireAsHsa(k, env, lookup)),
+  },
+  {
+    // spec: GFX12 table, "store atomic seq_cst <any scope> global/local/generic" — "Same as
+    // corresponding store atomic release, except must generate all instructions even for OpenCL."
+    row: 'store atomic seq_cst singlethread/wavefront/workgroup/agent/system global/local/generic',
+    instr: ['store'],
+    orderings: ['seq_cst'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env, lookup) => asHsa(k, 'release', env, lookup),
+  },
+  {
+    // spec: GFX12 table, "atomicrmw seq_cst <any scope> global/local/generic" — "Same as corresponding
+    // atomicrmw acq_rel, except must generate all instructions even for OpenCL."
+    row: 'atomicrmw seq_cst singlethread/wavefront/workgroup/agent/system global/local/generic',
+    instr: ['rmw'],
+    orderings: ['seq_cst'],
+    scopes: ANY_SCOPE,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env, lookup) => asHsa(k, 'acq_rel', env, lookup),
+  },
+  {
+    // spec: GFX12 table, "fence seq_cst <any scope> none" — "Same as corresponding fence acq_rel,
+    // except must generate all instructions even for OpenCL."
+    row: 'fence seq_cst singlethread/wavefront/workgroup/agent/system none',
+    instr: ['fence'],
+    orderings: ['seq_cst'],
+    scopes: ANY_SCOPE,
+    spaces: ['none'],
+    build: (k, env, lookup) => asHsa(k, 'acq_rel', env, lookup),
+  },
+];
+
+function asHsa(k: RowKey, ordering: RowKey['ordering'], env: RowEnv, lookup: (k: RowKey) => Built): Built {
+  return sameAsHsa(GFX12_TABLE, 'GFX12', k, ordering, env, lookup);
+}
+
+function acquireAsHsa(k: RowKey, env: RowEnv, lookup: (k: RowKey) => Built): Built {
+  return asHsa(k, 'acquire', env, lookup);
+}
+
+function prefix(pre: IsaInstr[], b: Built): Built {
+  return { seq: [...pre, ...b.seq], rows: b.rows };
+}

@@ -1,0 +1,20 @@
+/**
+ * Golden baselines: the full cross-product of each table, one readable file per target profile
+ * (src/lower/baselines/<target>.grid.txt). After reading a diff, accept it with
+ * `npm run baseline:accept`.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { renderGrid } from './grid.ts';
+import { findTarget } from './targets.ts';
+
+// gfx600: no flat; gfx700: GFX7–8 encodings (buffer for global); gfx900: global/scratch;
+// gfx1010/gfx1100: GFX10 and GFX11 (dlc rules differ); gfx1200: GFX12.
+const PROFILES = ['gfx600', 'gfx700', 'gfx900', 'gfx1010', 'gfx1100', 'gfx1200'];
+
+describe('lowering grid baselines', () => {
+  it.each(PROFILES)('%s', async (name) => {
+    const t = findTarget(name)!;
+    await expect(renderGrid(t)).toMatchFileSnapshot(`./baselines/${name}.grid.txt`);
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * The full cross-product of a target's table — instruction × ordering × syncscope (with `-one-as`)
+ * × address space × flags × mode × language — and its text form, which is both the golden baseline
+ * and what `gpumm lower --table` prints. Cells whose machine code does not depend on a dimension are
+ * folded (`*` for volatile/nontemporal, `scope[-one-as]`), so the grid reads like the spec table.
+ */
+
+import {
+  ADDRESS_SPACES,
+  type AddressSpace,
+  ORDERINGS,
+  type Ordering,
+  SCOPES,
+  type Scope,
+} from '../core/types.ts';
+import { formatSeq } from './isa.ts';
+import { lowerCell, VALID_FAILURE, VALID_ORDERINGS } from './lower.ts';
+import type { Target } from './targets.ts';
+import type { Cell, Lang, LowerCtx, LowerResult, WaveMode } from './types.ts';
+
+/** One column of the grid: a wavefront mode and a language. */
+export interface GridColumn {
+  mode: WaveMode;
+  lang: Lang;
+  label: string;
+}
+
+/** The columns a target's table distinguishes (CU/WGP only where the target has WGP mode). */
+export function gridColumns(target: Target): GridColumn[] {
+  const modes: WaveMode[] = target.processor.features.wgpMode ? ['cu', 'wgp'] : ['cu'];
+  const cols: GridColumn[] = [];
+  for (const mode of modes) {
+    for (const lang of ['hsa', 'opencl'] as const) {
+      cols.push({ mode, lang, label: modes.length > 1 ? `${mode}/${lang}` : lang });
+    }
+  }
+  return cols;
+}
+
+/** Instruction variants of the grid. */
+export const GRID_INSTRS = [
+  { instr: 'load', returns: true, label: 'load' },
+  { instr: 'store', returns: false, label: 'store' },
+  { instr: 'rmw', returns: true, label: 'atomicrmw (ret)' },
+  { instr: 'rmw', returns: false, label: 'atomicrmw (noret)' },
+  { instr: 'cmpxchg', returns: true, label: 'cmpxchg (ret)' },
+  { instr: 'cmpxchg', returns: false, label: 'cmpxchg (noret)' },
+  { instr: 'fence', returns: false, label: 'fence' },
+] as const;
+
+/** A base cell: everything except the flags and `-one-as`, which the grid folds. */
+export interface BaseCell {
+  instr: Cell['instr'];
+  label: string;
+  returns: boolean;
+  ordering: Ordering;
+  failure: Ordering;
+  scope: Scope;
+  space: AddressSpace | null;
+}
+
+/** Every base cell with a valid ordering, in table order. Plain accesses get the single scope `system`. */
+export function baseCells(): BaseCell[] {
+  const out: BaseCell[] = [];
+  for (const gi of GRID_INSTRS) {
+    for (const ordering of ORDERINGS) {
+      if (!VALID_ORDERINGS[gi.instr].includes(ordering)) continue;
+      const failures: Ordering[] = gi.instr === 'cmpxchg' ? [...VALID_FAILURE] : ['monotonic'];
+      for (const failure of failures) {
+        const scopes: Scope[] = ordering === 'notatomic' ? ['system'] : [...SCOPES];
+        for (const scope of scopes) {
+          const spaces: (AddressSpace | null)[] = gi.instr === 'fence' ? [null] : [...ADDRESS_SPACES];
+          for (const space of spaces) {
+            out.push({
+              instr: gi.instr,
+              label: gi.label,
+              returns: gi.returns,
+              ordering,
+              failure,
+              scope,
+              space,
+            });
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The concrete cells of a base cell: volatile × nontemporal × (`-one-as` unless plain). */
+export function expandCell(b: BaseCell): Cell[] {
+  const cells: Cell[] = [];
+  const oneAsValues = b.ordering === 'notatomic' ? [false] : [false, true];
+  const flagValues = b.instr === 'fence' ? [false] : [false, true];
+  for (const oneAs of oneAsValues) {
+    for (const volatile of flagValues) {
+      for (const nontemporal of flagValues) {
+        cells.push({
+          instr: b.instr,
+          ordering: b.ordering,
+          failure: b.failure,
+          syncscope: { scope: b.scope, oneAs },
+          space: b.space,
+          volatile,
+          nontemporal,
+          returns: b.returns,
+        });
+      }
+    }
+  }
+  return cells;
+}
+
+/** Text of one result: the sequence joined by `; `, `(nothing)`, or `error LWxxxx: message`. */
+export function resultText(r: LowerResult): string {
+  if ('diagnostic' in r) return `error ${r.diagnostic.code}: ${r.diagnostic.message}`;
+  return r.seq.length === 0 ? '(nothing)' : formatSeq(r.seq).join('; ');
+}
+
+function cellKey(c: Cell, label: string): string {
+  const scope =
+    c.ordering === 'notatomic' ? 'none' : c.syncscope.scope + (c.syncscope.oneAs ? '-one-as' : '');
+  const ord = c.ordering === 'notatomic' ? 'none' : c.ordering;
+  const order = c.instr === 'cmpxchg' ? `${ord} ${c.failure}` : ord;
+  const flags = [c.volatile ? 'volatile' : '', c.nontemporal ? 'nontemporal' : ''].filter(Boolean).join(',');
+  return `${label} ${order} ${scope} ${c.space ?? '-'}${flags ? ` [${flags}]` : ''}`;
+}
+
+/** Lowers one cell in every column. */
+function lowerColumns(c: Cell, target: Target, cols: GridColumn[]): LowerResult[] {
+  return cols.map((col) => {
+    const ctx: LowerCtx = { target, mode: col.mode, lang: col.lang };
+    return lowerCell(c, ctx);
+  });
+}
+
+/** Groups equal texts across columns: `hsa, opencl: …`, or `all: …` when every column agrees. */
+function columnLines(texts: string[], cols: GridColumn[]): string[] {
+  if (texts.every((t) => t === texts[0])) return [`  all: ${texts[0]}`];
+  const seen = new Map<string, string[]>();
+  texts.forEach((t, i) => {
+    const l = seen.get(t) ?? [];
+    l.push(cols[i]!.label);
+    seen.set(t, l);
+  });
+  return [...seen.entries()].map(([t, labels]) => `  ${labels.join(', ')}: ${t}`);
+}
+
+/**
+ * The whole table of a target as text: one block per cell (folded where the flags or `-one-as`
+ * change nothing), each with the spec rows it came from.
+ */
+export function renderGrid(target: Target): string {
+  const cols = gridColumns(target);
+  const lines: string[] = [
+    `# gpumm lowering grid for ${target.name} (${target.processor.generation}, table ${target.processor.table ?? 'none'})`,
+    `# columns: ${cols.map((c) => c.label).join(' | ')}; "[-one-as]": the -one-as scope lowers identically; "[*]": volatile/nontemporal change nothing`,
+    '',
+  ];
+  for (const b of baseCells()) {
+    const cells = expandCell(b);
+    const results = cells.map((c) => lowerColumns(c, target, cols));
+    const texts = results.map((rs) => rs.map(resultText));
+    const sig = (i: number): string => texts[i]!.join('\u0000');
+    // Fold -one-as when each flag variant lowers as its plain twin.
+    const half = b.ordering === 'notatomic' ? cells.length : cells.length / 2;
+    const oneAsSame =
+      b.ordering !== 'notatomic' && cells.slice(0, half).every((_, i) => sig(i) === sig(i + half));
+    const shown = oneAsSame ? half : cells.length;
+    const flagSame = Array.from({ length: shown }, (_, i) => i).every(
+      (i) => sig(i) === sig(Math.floor(i / (b.instr === 'fence' ? 1 : 4)) * (b.instr === 'fence' ? 1 : 4)),
+    );
+    for (let i = 0; i < shown; i++) {
+      const group = b.instr === 'fence' ? 1 : 4;
+      if (flagSame && i % group !== 0) continue;
+      const c = cells[i]!;
+      let key = cellKey(c, b.label);
+      if (oneAsSame) key = key.replace(` ${c.syncscope.scope} `, ` ${c.syncscope.scope}[-one-as] `);
+      if (flagSame && b.instr !== 'fence') key += ' [*]';
+      const first = results[i]![0]!;
+      const rows = 'diagnostic' in first ? [first.diagnostic.cite] : first.rows;
+      lines.push(key);
+      lines.push(...columnLines(texts[i]!, cols));
+      if (rows.length > 0) lines.push(`  rows: ${rows.join(' + ')}`);
+    }
+  }
+  // Orderings the instruction cannot carry: one line each, whatever the scope and space.
+  lines.push('', '# orderings LLVM IR rejects (any scope, any address space)');
+  for (const gi of GRID_INSTRS) {
+    if (gi.returns === false && (gi.instr === 'rmw' || gi.instr === 'cmpxchg')) continue;
+    for (const ordering of ORDERINGS) {
+      if (VALID_ORDERINGS[gi.instr].includes(ordering)) continue;
+      const c: Cell = {
+        instr: gi.instr,
+        ordering,
+        failure: 'monotonic',
+        syncscope: { scope: 'system', oneAs: false },
+        space: gi.instr === 'fence' ? null : 'global',
+        volatile: false,
+        nontemporal: false,
+        returns: gi.returns,
+      };
+      lines.push(`${gi.instr === 'rmw' ? 'atomicrmw' : gi.instr} ${ordering} * *`);
+      lines.push(`  all: ${resultText(lowerCell(c, { target, mode: 'cu', lang: 'hsa' }))}`);
+    }
+  }
+  for (const failure of ORDERINGS) {
+    if (VALID_FAILURE.includes(failure)) continue;
+    const c: Cell = {
+      instr: 'cmpxchg',
+      ordering: 'seq_cst',
+      failure,
+      syncscope: { scope: 'system', oneAs: false },
+      space: 'global',
+      volatile: false,
+      nontemporal: false,
+      returns: true,
+    };
+    lines.push(`cmpxchg * ${failure} * *`);
+    lines.push(`  all: ${resultText(lowerCell(c, { target, mode: 'cu', lang: 'hsa' }))}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,232 @@
+/**
+ * AMDGPU machine code as the lowering tables emit it and the hardware simulator will consume it:
+ * typed instructions (memory operations with their cache-policy bits, waits on named counters, cache
+ * invalidates and write-backs with a scope, barriers), never bare strings. `formatIsa` spells each
+ * one the way the spec tables do, so printed sequences can be read against the documents.
+ *
+ * No Node APIs here: the web page imports this file.
+ */
+
+import { assertNever } from '../core/types.ts';
+
+/**
+ * Hardware counters a wait can drain to zero.
+ * GFX6–9: `vmcnt`, `expcnt`, `lgkmcnt` (spec: amdgpu-usage-2018.rst, "Memory Model").
+ * GFX10–11 add `vscnt` (seeds/001, `s_waitcnt_vscnt`).
+ * GFX12: `loadcnt`, `storecnt`, `dscnt`, `samplecnt`, `bvhcnt`, `kmcnt` (spec: gfx12-memory-model.rst).
+ */
+export type Counter =
+  | 'vmcnt'
+  | 'expcnt'
+  | 'lgkmcnt'
+  | 'vscnt'
+  | 'loadcnt'
+  | 'storecnt'
+  | 'dscnt'
+  | 'samplecnt'
+  | 'bvhcnt'
+  | 'kmcnt';
+
+/** GFX12 cache scopes (spec: gfx12-memory-model.rst, "SCOPE values"), narrowest first. */
+export const CACHE_SCOPES = ['SCOPE_CU', 'SCOPE_SE', 'SCOPE_DEV', 'SCOPE_SYS'] as const;
+export type CacheScope = (typeof CACHE_SCOPES)[number];
+
+/** Rank of a cache scope: 0 = SCOPE_CU (narrowest) … 3 = SCOPE_SYS. */
+export function cacheScopeRank(s: CacheScope): number {
+  return CACHE_SCOPES.indexOf(s);
+}
+
+/** GFX12 temporal hints (`th:` operand). */
+export type TemporalHint = 'TH_LOAD_NT' | 'TH_STORE_NT' | 'TH_ATOMIC_RETURN';
+
+/** Kind of access a memory instruction performs. */
+export type MemOp = 'load' | 'store' | 'atomic';
+
+/**
+ * Encoding family of a vector memory instruction. `buffer`/`global`/`flat`/`scratch` all go through
+ * the vector memory path; which one a target uses is a target feature, not a memory-model choice.
+ */
+export type VmemEncoding = 'buffer' | 'global' | 'flat' | 'scratch';
+
+/** A vector memory operation (`buffer_*`, `global_*`, `flat_*`, `scratch_*`). */
+export interface VmemInstr {
+  kind: 'vmem';
+  op: MemOp;
+  enc: VmemEncoding;
+  /** For atomics: the returning form (GFX6–9 encode it as `glc=1`, GFX12 as `th:TH_ATOMIC_RETURN`). */
+  returns: boolean;
+  /** GFX6–9 `glc=1` on a load or store: bypass (miss in) the vector L1. */
+  glc: boolean;
+  /** GFX6–11 `slc=1` (streaming / nontemporal). */
+  slc: boolean;
+  /** GFX10–11 `dlc=1` (device-level coherent: miss in the L1). */
+  dlc: boolean;
+  /** GFX12 `th:` operand, null for the default policy. */
+  th: TemporalHint | null;
+  /** GFX12 `scope:` operand, null for the default (`SCOPE_CU`, printed as nothing). */
+  scope: CacheScope | null;
+}
+
+/** A local data share operation (`ds_load`, `ds_store`, `ds_atomic`). */
+export interface LdsInstr {
+  kind: 'lds';
+  op: MemOp;
+  returns: boolean;
+}
+
+/**
+ * Wait until every listed counter reaches zero. GFX6–9 `s_waitcnt` lists several counters in one
+ * instruction; GFX12 has one `s_wait_<counter>` per counter, so its tables emit one `wait` each.
+ */
+export interface WaitInstr {
+  kind: 'wait';
+  counters: Counter[];
+}
+
+/**
+ * Cache invalidate: GFX6–9 `buffer_wbinvl1_vol` (vector L1, volatile lines), GFX10–11
+ * `buffer_gl0_inv` / `buffer_gl1_inv` (per-CU L0, per-SA L1), GFX12 `global_inv scope:…`.
+ */
+export interface InvInstr {
+  kind: 'inv';
+  mnemonic: 'buffer_wbinvl1_vol' | 'buffer_gl0_inv' | 'buffer_gl1_inv' | 'global_inv';
+  scope: CacheScope | null;
+}
+
+/** Cache write-back: GFX12 `global_wb scope:…`. */
+export interface WbInstr {
+  kind: 'wb';
+  scope: CacheScope | null;
+}
+
+/** Barrier instructions (seeds/001): `s_barrier` (GFX6–11), split and named barriers (GFX12, GFX12.5). */
+export type BarrierMnemonic =
+  | 's_barrier'
+  | 's_barrier_signal'
+  | 's_barrier_signal_isfirst'
+  | 's_barrier_wait'
+  | 's_barrier_init'
+  | 's_barrier_join'
+  | 's_barrier_leave';
+
+export interface BarrierIsaInstr {
+  kind: 'barrier';
+  mnemonic: BarrierMnemonic;
+  /** Barrier id operand (`-1` workgroup barrier, `1`–`16` named barriers …); null when there is none. */
+  id: number | null;
+}
+
+/** One machine instruction that matters to the memory model. */
+export type IsaInstr = VmemInstr | LdsInstr | WaitInstr | InvInstr | WbInstr | BarrierIsaInstr;
+
+/** Options for a vector memory instruction; every bit defaults to off. */
+export interface VmemBits {
+  returns?: boolean;
+  glc?: boolean;
+  slc?: boolean;
+  dlc?: boolean;
+  th?: TemporalHint | null;
+  scope?: CacheScope | null;
+}
+
+/** Builds a vector memory instruction. */
+export function vmem(op: MemOp, enc: VmemEncoding, bits: VmemBits = {}): VmemInstr {
+  return {
+    kind: 'vmem',
+    op,
+    enc,
+    returns: bits.returns ?? false,
+    glc: bits.glc ?? false,
+    slc: bits.slc ?? false,
+    dlc: bits.dlc ?? false,
+    th: bits.th ?? null,
+    scope: bits.scope ?? null,
+  };
+}
+
+/** Builds an LDS instruction. */
+export function lds(op: MemOp, returns = false): LdsInstr {
+  return { kind: 'lds', op, returns };
+}
+
+/** Builds a wait on the given counters (kept in the order given, duplicates dropped). */
+export function wait(...counters: Counter[]): WaitInstr {
+  return { kind: 'wait', counters: [...new Set(counters)] };
+}
+
+/** Builds `buffer_wbinvl1_vol`. */
+export function wbinvl1Vol(): InvInstr {
+  return { kind: 'inv', mnemonic: 'buffer_wbinvl1_vol', scope: null };
+}
+
+/** Builds `buffer_gl0_inv` (level 0) or `buffer_gl1_inv` (level 1). */
+export function glInv(level: 0 | 1): InvInstr {
+  return { kind: 'inv', mnemonic: level === 0 ? 'buffer_gl0_inv' : 'buffer_gl1_inv', scope: null };
+}
+
+/** Builds `global_inv scope:…`. */
+export function globalInv(scope: CacheScope | null): InvInstr {
+  return { kind: 'inv', mnemonic: 'global_inv', scope };
+}
+
+/** Builds `global_wb scope:…`. */
+export function globalWb(scope: CacheScope | null): WbInstr {
+  return { kind: 'wb', scope };
+}
+
+/** Builds a barrier instruction. */
+export function barrierInstr(mnemonic: BarrierMnemonic, id: number | null = null): BarrierIsaInstr {
+  return { kind: 'barrier', mnemonic, id };
+}
+
+const GFX6_WAIT_ORDER: Counter[] = ['vmcnt', 'expcnt', 'lgkmcnt'];
+
+/**
+ * Spells an instruction as the spec tables do: `global_load glc=1`, `s_waitcnt vmcnt(0) lgkmcnt(0)`,
+ * `s_wait_loadcnt 0x0`, `global_inv scope:SCOPE_DEV`, `s_barrier_signal -1`.
+ * Register operands are never printed: they are not part of the memory model.
+ */
+export function formatIsa(i: IsaInstr): string {
+  switch (i.kind) {
+    case 'vmem': {
+      const parts = [`${i.enc}_${i.op}`];
+      if (i.th !== null) parts.push(`th:${i.th}`);
+      if (i.scope !== null) parts.push(`scope:${i.scope}`);
+      if (i.glc) parts.push('glc=1');
+      if (i.slc) parts.push('slc=1');
+      if (i.dlc) parts.push('dlc=1');
+      return parts.join(' ');
+    }
+    case 'lds':
+      return `ds_${i.op}`;
+    case 'wait': {
+      const legacy = i.counters.filter((c) => GFX6_WAIT_ORDER.includes(c));
+      const lines: string[] = [];
+      if (legacy.length > 0) {
+        lines.push(
+          `s_waitcnt ${GFX6_WAIT_ORDER.filter((c) => legacy.includes(c))
+            .map((c) => `${c}(0)`)
+            .join(' ')}`,
+        );
+      }
+      for (const c of i.counters) {
+        if (GFX6_WAIT_ORDER.includes(c)) continue;
+        lines.push(c === 'vscnt' ? 's_waitcnt_vscnt null, 0x0' : `s_wait_${c} 0x0`);
+      }
+      return lines.join('; ');
+    }
+    case 'inv':
+      return i.scope === null ? i.mnemonic : `${i.mnemonic} scope:${i.scope}`;
+    case 'wb':
+      return i.scope === null ? 'global_wb' : `global_wb scope:${i.scope}`;
+    case 'barrier':
+      return i.id === null ? i.mnemonic : `${i.mnemonic} ${i.id}`;
+    default:
+      return assertNever(i, 'ISA instruction');
+  }
+}
+
+/** Formats a whole sequence, one instruction per element. */
+export function formatSeq(seq: readonly IsaInstr[]): string[] {
+  return seq.map(formatIsa);
+}

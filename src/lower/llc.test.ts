@@ -1,0 +1,91 @@
+/**
+ * Differential test against llc-22 (LLVM's AMDGPU backend): every cell of the cross-product on every
+ * processor llc-22 knows (both wavefront modes on GFX12) is compiled and compared with gpumm's
+ * sequence. Where they differ gpumm follows the document; the differences are recorded in
+ * baselines/llc-divergences.txt (and rendered into docs/targets/divergences.md), so a new
+ * disagreement fails here. Skipped, with the reason printed, when llc-22 is not installed.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { foldCells, groupDivergences, renderDivergenceBaseline } from './divergences.ts';
+import { differential, findLlc, runLlc } from './llc.ts';
+import { normaliseAsm, splitFunctions } from './llc-ir.ts';
+import { PROCESSORS } from './targets.ts';
+
+const llc = findLlc();
+if ('reason' in llc) console.warn(`skipping llc-22 differential tests: ${llc.reason}`);
+
+describe('normalising llc output', () => {
+  it('merges waits and keeps cache-policy bits', () => {
+    const asm = [
+      'k:                                      ; @k',
+      '\t;;#ASMSTART',
+      '\t; GPUMM_BEGIN',
+      '\t;;#ASMEND',
+      '\tv_mov_b32_e32 v0, s2',
+      '\ts_wait_bvhcnt 0x0',
+      '\ts_wait_storecnt 0x0',
+      '\ts_wait_loadcnt_dscnt 0x0',
+      '\tflat_atomic_add_u32 v0, v[0:1], v2 th:TH_ATOMIC_RETURN scope:SCOPE_SE',
+      '\tglobal_inv scope:SCOPE_SE',
+      '\t;;#ASMSTART',
+      '\t; GPUMM_END',
+      '\t;;#ASMEND',
+    ].join('\n');
+    const fns = splitFunctions(asm);
+    expect(normaliseAsm(fns.get('k')!)).toEqual([
+      'wait(bvhcnt,dscnt,loadcnt,storecnt)',
+      'vmem.atomic ret SCOPE_SE',
+      'inv:SCOPE_SE',
+    ]);
+    expect(
+      normaliseAsm([
+        's_waitcnt vmcnt(0) lgkmcnt(0)',
+        'global_load_dword v0, v0, s[4:5] glc',
+        'buffer_wbinvl1_vol',
+      ]),
+    ).toEqual(['wait(lgkmcnt,vmcnt)', 'vmem.load glc', 'inv']);
+  });
+});
+
+describe.skipIf('reason' in llc)('llc-22 differential', () => {
+  const path = 'path' in llc ? llc.path : 'llc-22';
+
+  it('llc-22 accepts exactly the processors marked llc in the processor table', async () => {
+    const accepted = await Promise.all(
+      PROCESSORS.map((p) =>
+        runLlc(path, 'define amdgpu_kernel void @k() {\n  ret void\n}\n', p.name, null).then(
+          (asm) => asm.includes(`--${p.name}`),
+          () => false,
+        ),
+      ),
+    );
+    expect(Object.fromEntries(PROCESSORS.map((p, i) => [p.name, accepted[i]]))).toEqual(
+      Object.fromEntries(PROCESSORS.map((p) => [p.name, p.llc])),
+    );
+  });
+
+  it('every cell agrees with llc-22 or is a recorded divergence', async () => {
+    const t0 = performance.now();
+    const { cells, divergences } = await differential(path, 2);
+    console.log(`llc-22 differential: ${cells} cells in ${Math.round(performance.now() - t0)} ms`);
+    const version = 'version' in llc ? llc.version : 'unknown';
+    await expect(renderDivergenceBaseline(groupDivergences(divergences), version)).toMatchFileSnapshot(
+      './baselines/llc-divergences.txt',
+    );
+  }, 600_000);
+});
+
+describe('folding divergence cells', () => {
+  it('folds flag variants to [*] and -one-as twins to [-one-as]', () => {
+    const cells = ['', ' [volatile]', ' [nontemporal]', ' [volatile,nontemporal]'].flatMap((f) => [
+      `load acquire agent global${f}`,
+      `load acquire agent-one-as global${f}`,
+    ]);
+    expect(foldCells([...cells, 'fence acquire agent -', 'store release workgroup local'])).toEqual([
+      'fence acquire agent -',
+      'load acquire agent[-one-as] global [*]',
+      'store release workgroup local',
+    ]);
+  });
+});

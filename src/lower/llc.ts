@@ -1,0 +1,272 @@
+/**
+ * Differential testing against LLVM's AMDGPU backend (llc-22): generate one kernel per table cell,
+ * compile a whole module per target and mode in one llc run, pull out the instructions between the
+ * markers, and compare them with gpumm's sequence in a normal form (see llc-ir.ts). llc is a test and
+ * `--compare-llc` tool only, never a runtime dependency of gpumm.
+ */
+
+import { spawn, spawnSync } from 'node:child_process';
+import type { Instr, Test } from '../core/types.ts';
+import { baseCells, expandCell } from './grid.ts';
+import {
+  barrierKernel,
+  cellKernel,
+  MODULE_TAIL,
+  normaliseAsm,
+  normaliseIsa,
+  splitFunctions,
+} from './llc-ir.ts';
+import { cellOf, lowerCell, lowerInstr } from './lower.ts';
+import { PROCESSORS, type Processor } from './targets.ts';
+import type { Cell, LowerCtx, WaveMode } from './types.ts';
+
+/** Finds a usable llc: the given path, `$GPUMM_LLC`, or `llc-22` on PATH. */
+export function findLlc(path?: string): { path: string; version: string } | { reason: string } {
+  const p = path ?? process.env.GPUMM_LLC ?? 'llc-22';
+  const r = spawnSync(p, ['--version'], { encoding: 'utf8' });
+  if (r.error || r.status !== 0) {
+    return { reason: `${p} not found or not runnable (install LLVM 22: apt-get install -y llvm-22)` };
+  }
+  if (!/amdgcn/.test(r.stdout)) return { reason: `${p} has no AMDGPU backend` };
+  const version = /LLVM version (\S+)/.exec(r.stdout)?.[1] ?? 'unknown';
+  return { path: p, version };
+}
+
+/** Runs llc on a module; resolves to its assembly. */
+export function runLlc(llc: string, module: string, cpu: string, mode: WaveMode | null): Promise<string> {
+  const args = ['-mtriple=amdgcn-amd-amdhsa', `-mcpu=${cpu}`, '-O0', '-o', '-'];
+  if (mode === 'cu') args.push('-mattr=+cumode');
+  return new Promise((resolve, reject) => {
+    const child = spawn(llc, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      else
+        reject(new Error(`llc -mcpu=${cpu} failed: ${Buffer.concat(err).toString('utf8').slice(0, 2000)}`));
+    });
+    child.stdin.end(module);
+  });
+}
+
+/** Runs jobs with at most `n` at a time. */
+export async function pool<T>(jobs: (() => Promise<T>)[], n: number): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await jobs[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, jobs.length) }, worker));
+  return results;
+}
+
+/** One cell where gpumm (following the document) and llc-22 differ. */
+export interface Divergence {
+  /** Processor names (and `/cu`, `/wgp`) where this exact difference occurs. */
+  targets: string[];
+  cell: string;
+  doc: string[];
+  llc: string[];
+  rows: string[];
+}
+
+/** A key naming a cell, as the grid prints it. */
+export function cellLabel(c: Cell): string {
+  const scope =
+    c.ordering === 'notatomic' ? 'none' : c.syncscope.scope + (c.syncscope.oneAs ? '-one-as' : '');
+  const instr =
+    c.instr === 'rmw'
+      ? `atomicrmw(${c.returns ? 'ret' : 'noret'})`
+      : c.instr === 'cmpxchg'
+        ? `cmpxchg(${c.returns ? 'ret' : 'noret'})`
+        : c.instr;
+  const ord = c.ordering === 'notatomic' ? 'none' : c.ordering;
+  const order = c.instr === 'cmpxchg' ? `${ord}/${c.failure}` : ord;
+  const flags = [c.volatile ? 'volatile' : '', c.nontemporal ? 'nontemporal' : ''].filter(Boolean).join(',');
+  return `${instr} ${order} ${scope} ${c.space ?? '-'}${flags ? ` [${flags}]` : ''}`;
+}
+
+/** Cells llc-22 refuses to compile (known from its error messages), with the error. */
+export function llcRejects(c: Cell): string | null {
+  if (c.space === 'constant' && c.ordering !== 'notatomic') return 'Unsupported atomic address space';
+  return null;
+}
+
+interface Run {
+  proc: Processor;
+  mode: WaveMode | null;
+}
+
+/** Target runs of the differential test: every processor llc-22 knows, both modes where they exist. */
+export function differentialRuns(): Run[] {
+  const runs: Run[] = [];
+  for (const p of PROCESSORS) {
+    if (!p.llc) continue;
+    if (p.features.wgpMode) runs.push({ proc: p, mode: 'cu' }, { proc: p, mode: 'wgp' });
+    else runs.push({ proc: p, mode: null });
+  }
+  return runs;
+}
+
+const BARRIER_CASES: Pick<Instr & { kind: 'barrier' }, 'op' | 'id'>[] = [
+  { op: 'barrier', id: null },
+  { op: 'signal', id: -1 },
+  { op: 'signal_isfirst', id: -1 },
+  { op: 'wait', id: -1 },
+];
+
+/** Compares every cell (and the barrier cases) for one target run; returns the differences. */
+export async function diffRun(
+  llc: string,
+  run: Run,
+): Promise<{ cells: number; diffs: Omit<Divergence, 'targets'>[] }> {
+  const ctx: LowerCtx = {
+    target: { name: run.proc.name, processor: run.proc, gpu: run.proc.gpu },
+    mode: run.mode ?? 'cu',
+    lang: 'hsa',
+  };
+  const fns: string[] = [];
+  const expected = new Map<string, { label: string; doc: string[]; rows: string[] }>();
+  const rejectedCells: Omit<Divergence, 'targets'>[] = [];
+  let n = 0;
+  if (run.proc.table !== null) {
+    for (const b of baseCells()) {
+      for (const c of expandCell(b)) {
+        const r = lowerCell(c, ctx);
+        if ('diagnostic' in r) continue;
+        const fn = `c${n++}`;
+        const rejected = llcRejects(c);
+        if (rejected !== null) {
+          // One rejected function fails the whole module: record llc's error instead of running it.
+          rejectedCells.push({
+            cell: cellLabel(c),
+            doc: normaliseIsa(r.seq),
+            llc: [`(llc-22 error: ${rejected})`],
+            rows: r.rows,
+          });
+          continue;
+        }
+        fns.push(cellKernel(c, fn));
+        expected.set(fn, { label: cellLabel(c), doc: normaliseIsa(r.seq), rows: r.rows });
+      }
+    }
+  }
+  for (const b of BARRIER_CASES) {
+    const instr: Instr = {
+      kind: 'barrier',
+      span: { file: '', offset: 0, line: 0, col: 0, len: 0 },
+      op: b.op,
+      id: b.id,
+      object: null,
+      count: null,
+      dst: null,
+    };
+    const r = lowerInstr(instr, ctx);
+    if ('diagnostic' in r) continue;
+    const fn = `b${n++}`;
+    const k = barrierKernel(b, fn);
+    if (k === null) continue;
+    fns.push(k);
+    expected.set(fn, {
+      label: `barrier ${b.op}${b.id === null ? '' : ` ${b.id}`}`,
+      doc: normaliseIsa(r.seq),
+      rows: r.rows,
+    });
+  }
+  const asm = await runLlc(llc, `${fns.join('\n')}\n${MODULE_TAIL}`, run.proc.name, run.mode);
+  const got = splitFunctions(asm);
+  const diffs: Omit<Divergence, 'targets'>[] = [...rejectedCells];
+  for (const [fn, e] of expected) {
+    const lines = got.get(fn);
+    const llcSeq = lines === undefined ? ['(function missing from llc output)'] : normaliseAsm(lines);
+    if (llcSeq.join('|') !== e.doc.join('|'))
+      diffs.push({ cell: e.label, doc: e.doc, llc: llcSeq, rows: e.rows });
+  }
+  return { cells: expected.size + rejectedCells.length, diffs };
+}
+
+/** Runs the whole differential test: every run, two llc processes at a time, differences grouped. */
+export async function differential(
+  llc: string,
+  concurrency = 2,
+): Promise<{ cells: number; divergences: Divergence[] }> {
+  const runs = differentialRuns();
+  const results = await pool(
+    runs.map((run) => () => diffRun(llc, run)),
+    concurrency,
+  );
+  const groups = new Map<string, Divergence>();
+  let cells = 0;
+  results.forEach((res, i) => {
+    const run = runs[i]!;
+    cells += res.cells;
+    const tname = run.mode === null ? run.proc.name : `${run.proc.name}/${run.mode}`;
+    for (const d of res.diffs) {
+      const key = `${d.cell}\u0000${d.doc.join('|')}\u0000${d.llc.join('|')}`;
+      const g = groups.get(key);
+      if (g) g.targets.push(tname);
+      else groups.set(key, { ...d, targets: [tname] });
+    }
+  });
+  const divergences = [...groups.values()].sort(
+    (a, b) => a.cell.localeCompare(b.cell) || a.targets[0]!.localeCompare(b.targets[0]!),
+  );
+  return { cells, divergences };
+}
+
+/** One instruction of `--compare-llc`: gpumm's normalised sequence and llc's (null when not compiled). */
+export interface LlcComparison {
+  thread: string;
+  instr: Instr;
+  doc: string[];
+  llc: string[] | null;
+  /** Why llc's sequence is missing, when it is. */
+  note: string | null;
+  same: boolean;
+}
+
+/** Per-instruction comparison of a test's lowering with llc's, for `gpumm lower --compare-llc`. */
+export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Promise<LlcComparison[]> {
+  const fns: string[] = [];
+  const items: { thread: string; instr: Instr; fn: string | null; doc: string[]; note: string | null }[] = [];
+  let n = 0;
+  for (const t of test.threads) {
+    for (const instr of t.body) {
+      const r = lowerInstr(instr, ctx);
+      const doc = 'diagnostic' in r ? [] : normaliseIsa(r.seq);
+      let fn: string | null = null;
+      let note: string | null = null;
+      const cell = cellOf(instr);
+      const rejected = cell === null ? null : llcRejects(cell);
+      if ('diagnostic' in r) note = `not compared (${r.diagnostic.code})`;
+      else if (rejected !== null) note = `llc-22 error: ${rejected}`;
+      else if (cell) {
+        fn = `i${n++}`;
+        fns.push(cellKernel(cell, fn));
+      } else if (instr.kind === 'barrier') {
+        const k = barrierKernel(instr, `i${n}`);
+        if (k !== null) {
+          fn = `i${n++}`;
+          fns.push(k);
+        } else note = 'no intrinsic to compile';
+      }
+      items.push({ thread: t.name, instr, fn, doc, note });
+    }
+  }
+  const proc = ctx.target.processor;
+  const mode = proc.features.wgpMode ? ctx.mode : null;
+  const asm = fns.length === 0 ? '' : await runLlc(llc, `${fns.join('\n')}\n${MODULE_TAIL}`, proc.name, mode);
+  const got = splitFunctions(asm);
+  return items.map((it) => {
+    const lines = it.fn === null ? undefined : got.get(it.fn);
+    const llcSeq = lines === undefined ? null : normaliseAsm(lines);
+    const same = llcSeq !== null && llcSeq.join('|') === it.doc.join('|');
+    return { thread: it.thread, instr: it.instr, doc: it.doc, llc: llcSeq, note: it.note, same };
+  });
+}

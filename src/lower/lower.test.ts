@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import type { Test } from '../core/types.ts';
+import { formatSeq } from './isa.ts';
+import { lowerInstr, lowerTest, mergedCmpxchgOrdering } from './lower.ts';
+import { findTarget, nearestTargetNames } from './targets.ts';
+import { barrierOf, ctxOf, instrOf, lowerText } from './test-helpers.ts';
+
+describe('processor table', () => {
+  it('finds names and aliases with their own dGPU/APU column', () => {
+    expect(findTarget('fiji')?.processor.name).toBe('gfx803');
+    expect(findTarget('KAVERI')?.gpu).toBe('APU');
+    expect(findTarget('bonaire')?.gpu).toBe('dGPU');
+    expect(findTarget('gfx1201')?.processor.table).toBe('gfx12');
+    expect(findTarget('gfx9000')).toBeNull();
+  });
+  it('suggests the nearest known names', () => {
+    expect(nearestTargetNames('gfx120')[0]).toBe('gfx1200');
+    expect(nearestTargetNames('tahity')[0]).toBe('tahiti');
+  });
+});
+
+describe('lowerInstr', () => {
+  it('returns the spec rows with the rules applied', () => {
+    const r = lowerInstr(instrOf('load acquire agent local'), ctxOf('gfx1200', 'wgp'));
+    expect('diagnostic' in r).toBe(false);
+    if (!('diagnostic' in r)) {
+      expect(r.rows[0]).toBe('GFX12 table, "load atomic acquire workgroup local"');
+      expect(r.rows.some((x) => x.includes('treated as work-group'))).toBe(true);
+    }
+  });
+  it('merges cmpxchg orderings as the backend does', () => {
+    expect(mergedCmpxchgOrdering('release', 'acquire')).toBe('acq_rel');
+    expect(mergedCmpxchgOrdering('monotonic', 'acquire')).toBe('acquire');
+    expect(mergedCmpxchgOrdering('acquire', 'seq_cst')).toBe('seq_cst');
+    expect(lowerText('gfx900', 'cmpxchg release/acquire agent global noret')).toEqual(
+      lowerText('gfx900', 'atomicrmw acq_rel agent global noret'),
+    );
+  });
+  it('non-memory instructions lower to nothing; av intrinsics and tables beyond the seeds are diagnostics', () => {
+    const span = { file: 't', offset: 0, line: 1, col: 1, len: 0 };
+    const bin = lowerInstr(
+      {
+        kind: 'bin',
+        span,
+        dst: 'a',
+        op: 'add',
+        type: 'i32',
+        a: { kind: 'const', value: 1 },
+        b: { kind: 'const', value: 2 },
+      },
+      ctxOf('gfx900'),
+    );
+    expect(bin).toEqual({ seq: [], rows: [] });
+    const av = lowerInstr(
+      { kind: 'avload', span, dst: 'a', type: 'i32', ptr: { loc: 'x', space: 'global' }, scope: 'agent' },
+      ctxOf('gfx1200'),
+    );
+    expect('diagnostic' in av && av.diagnostic.code).toBe('LW2008');
+    expect(lowerText('gfx90a', 'load acquire agent global')).toEqual(['error LW2005']);
+    expect(lowerText('gfx90a', barrierOf('barrier'))).toEqual(['s_barrier']);
+  });
+  it('diagnostics carry the instruction span and a hint', () => {
+    const r = lowerInstr(instrOf('fence monotonic agent'), ctxOf('gfx900'));
+    expect('diagnostic' in r && r.diagnostic.hint).toContain('acquire');
+  });
+});
+
+describe('lowerTest', () => {
+  it('numbers named-barrier objects in declaration order', () => {
+    const span = { file: 't', offset: 0, line: 1, col: 1, len: 0 };
+    const loc = (name: string) => ({
+      name,
+      space: 'local' as const,
+      type: 'i32',
+      init: 0,
+      barrier: true,
+      span,
+    });
+    const test: Test = {
+      arch: 'AMDGPU',
+      name: 't',
+      description: '',
+      expects: [],
+      locations: [loc('a'), loc('b')],
+      threads: [
+        {
+          name: 'P0',
+          placement: { kind: 'device', agent: 0, cluster: 0, workgroup: 0, wavefront: 0 },
+          body: [barrierOf('join', null, 'b'), barrierOf('init', null, 'a')],
+          span,
+        },
+      ],
+      condition: null,
+      file: 't',
+    };
+    const [p0] = lowerTest(test, ctxOf('gfx1250'));
+    const asm = p0!.instrs.map((i) =>
+      'diagnostic' in i.result ? 'error' : formatSeq(i.result.seq).join('; '),
+    );
+    expect(asm).toEqual(['s_barrier_join 2', 's_barrier_init 1']);
+  });
+});

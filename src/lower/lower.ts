@@ -1,0 +1,259 @@
+/**
+ * Lowering entry points: one IR instruction (or one table cell) to its machine code for a target,
+ * with the spec rows it came from, or a diagnostic. Pure functions; no Node APIs.
+ *
+ * The general rules that apply before a table row is looked up come from the text around the
+ * tables (spec: amdgpu-usage-2018.rst "Memory Model"; LLVM LangRef for which orderings an
+ * instruction may carry). Each rule adds its own `rule:` entry to `rows`.
+ */
+
+import type { Instr, Ordering, Scope, Span, Test } from '../core/types.ts';
+import { lowerBarrier } from './barriers.ts';
+import { GFX6_9_TABLE } from './gfx6-9.ts';
+import { GFX10_11_TABLE } from './gfx10-11.ts';
+import { GFX12_TABLE } from './gfx12.ts';
+import type { RowEnv, RowKey, RowSpace } from './table.ts';
+import { makeLookup } from './table.ts';
+import type { Cell, LowerCtx, LowerResult, RowScope } from './types.ts';
+import { lowerDiag } from './types.ts';
+
+/** Orderings LLVM IR allows per instruction (LangRef: load, store, atomicrmw, cmpxchg, fence). */
+export const VALID_ORDERINGS: Record<Cell['instr'], readonly Ordering[]> = {
+  load: ['notatomic', 'unordered', 'monotonic', 'acquire', 'seq_cst'],
+  store: ['notatomic', 'unordered', 'monotonic', 'release', 'seq_cst'],
+  rmw: ['monotonic', 'acquire', 'release', 'acq_rel', 'seq_cst'],
+  cmpxchg: ['monotonic', 'acquire', 'release', 'acq_rel', 'seq_cst'],
+  fence: ['acquire', 'release', 'acq_rel', 'seq_cst'],
+};
+
+/** cmpxchg failure orderings LangRef allows. */
+export const VALID_FAILURE: readonly Ordering[] = ['monotonic', 'acquire', 'seq_cst'];
+
+const INSTR_TEXT: Record<Cell['instr'], string> = {
+  load: 'load',
+  store: 'store',
+  rmw: 'atomicrmw',
+  cmpxchg: 'cmpxchg',
+  fence: 'fence',
+};
+
+const R_UNORDERED = 'rule: unordered load/store is "Same as non-atomic" (table rows "… atomic unordered")';
+const R_PRIVATE = 'rule: private accesses "are treated as non-atomic" (Memory Model text)';
+const R_CONSTANT = 'rule: constant accesses "are treated as non-atomic" (Memory Model text)';
+const R_LDS_SCOPE = 'rule: LDS scope wider than workgroup "is treated as work-group" (Memory Model text)';
+const R_CLUSTER = 'rule: cluster scope is agent scope on targets without workgroup clusters';
+const R_CMPXCHG = 'rule: cmpxchg uses the atomicrmw rows with its merged success/failure ordering';
+
+/**
+ * The single ordering a cmpxchg is lowered with: acquire-ness from either ordering, release-ness from
+ * success, seq_cst if either is (what LLVM's AMDGPU memory legalizer does).
+ */
+export function mergedCmpxchgOrdering(success: Ordering, failure: Ordering): Ordering {
+  if (success === 'seq_cst' || failure === 'seq_cst') return 'seq_cst';
+  const acq = success === 'acquire' || success === 'acq_rel' || failure === 'acquire';
+  const rel = success === 'release' || success === 'acq_rel';
+  if (acq && rel) return 'acq_rel';
+  if (acq) return 'acquire';
+  if (rel) return 'release';
+  return success;
+}
+
+/** The table cell an IR memory instruction occupies; null for instructions outside the tables. */
+export function cellOf(instr: Instr): Cell | null {
+  switch (instr.kind) {
+    case 'load':
+    case 'store':
+    case 'rmw':
+      return {
+        instr: instr.kind,
+        ordering: instr.ordering,
+        failure: 'monotonic',
+        syncscope: instr.syncscope,
+        space: instr.ptr.space,
+        volatile: instr.volatile,
+        nontemporal: instr.nontemporal,
+        returns: instr.kind === 'load' || (instr.kind === 'rmw' && instr.dst !== null),
+      };
+    case 'cmpxchg':
+      return {
+        instr: 'cmpxchg',
+        ordering: instr.success,
+        failure: instr.failure,
+        syncscope: instr.syncscope,
+        space: instr.ptr.space,
+        volatile: instr.volatile,
+        nontemporal: instr.nontemporal,
+        returns: instr.dst !== null,
+      };
+    case 'fence':
+      return {
+        instr: 'fence',
+        ordering: instr.ordering,
+        failure: 'monotonic',
+        syncscope: instr.syncscope,
+        space: null,
+        volatile: false,
+        nontemporal: false,
+        returns: false,
+      };
+    default:
+      return null;
+  }
+}
+
+/** Lowers one table cell (see `Cell`) for the context's target. */
+export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): LowerResult {
+  const proc = ctx.target.processor;
+  const what = INSTR_TEXT[cell.instr];
+  const valid = VALID_ORDERINGS[cell.instr];
+  if (!valid.includes(cell.ordering)) {
+    return {
+      diagnostic: lowerDiag(
+        'LW2002',
+        [what, cell.ordering, valid.join(', ')],
+        span,
+        `LLVM LangRef, "${what}" instruction orderings`,
+      ),
+    };
+  }
+  if (cell.instr === 'cmpxchg' && !VALID_FAILURE.includes(cell.failure)) {
+    return {
+      diagnostic: lowerDiag('LW2010', [cell.failure], span, 'LLVM LangRef, "cmpxchg" failure ordering'),
+    };
+  }
+  if (proc.table === null) {
+    return {
+      diagnostic: lowerDiag('LW2005', [ctx.target.name, proc.generation], span, 'docs/targets/README.md'),
+    };
+  }
+  if (cell.space === 'generic' && !proc.features.flat) {
+    return {
+      diagnostic: lowerDiag(
+        'LW2004',
+        [ctx.target.name],
+        span,
+        'amdgpu-usage-2018.rst "Memory Model": flat instructions are GFX7-9 ("for GFX7-9 flat_load/store/atomic")',
+      ),
+    };
+  }
+  if (cell.space === 'constant' && cell.instr !== 'load') {
+    return {
+      diagnostic: lowerDiag(
+        'LW2003',
+        [cell.instr === 'store' ? 'a store' : `an ${what}`],
+        span,
+        'amdgpu-usage-2018.rst "Memory Model": constant address space — "it is not legal to perform stores"',
+      ),
+    };
+  }
+
+  const pre: string[] = [];
+  const instr: RowKey['instr'] = cell.instr === 'cmpxchg' ? 'rmw' : cell.instr;
+  let ordering = cell.ordering;
+  if (cell.instr === 'cmpxchg') {
+    ordering = mergedCmpxchgOrdering(cell.ordering, cell.failure);
+    pre.push(R_CMPXCHG);
+  }
+  if (ordering === 'unordered') {
+    ordering = 'notatomic';
+    pre.push(R_UNORDERED);
+  }
+  if (cell.space === 'private' && ordering !== 'notatomic') {
+    ordering = 'notatomic';
+    pre.push(R_PRIVATE);
+  }
+  if (cell.space === 'constant' && ordering !== 'notatomic') {
+    ordering = 'notatomic';
+    pre.push(R_CONSTANT);
+  }
+  let scope: Scope = cell.syncscope.scope;
+  if (scope === 'cluster') {
+    scope = 'agent';
+    if (ordering !== 'notatomic') pre.push(R_CLUSTER);
+  }
+  if (cell.space === 'local' && (scope === 'agent' || scope === 'system') && ordering !== 'notatomic') {
+    // The GFX6–9 seq_cst load row lists local under agent/system explicitly; it handles LDS itself.
+    const explicitRow = proc.table === 'gfx6-9' && instr === 'load' && ordering === 'seq_cst';
+    if (!explicitRow) {
+      scope = 'workgroup';
+      pre.push(R_LDS_SCOPE);
+    }
+  }
+  if (ordering === 'notatomic') scope = 'system';
+
+  const key: RowKey = {
+    instr,
+    ordering,
+    scope: scope as RowScope,
+    space: (cell.space ?? 'none') as RowSpace,
+    volatile: cell.volatile,
+    nontemporal: cell.nontemporal,
+    returns: cell.returns,
+  };
+  const env: RowEnv = { proc, mode: proc.features.wgpMode ? ctx.mode : 'cu', lang: ctx.lang };
+  const table =
+    proc.table === 'gfx6-9' ? GFX6_9_TABLE : proc.table === 'gfx10-11' ? GFX10_11_TABLE : GFX12_TABLE;
+  const family = proc.table === 'gfx6-9' ? 'GFX6-9' : proc.table === 'gfx10-11' ? 'GFX10-11' : 'GFX12';
+  const built = makeLookup(table, env, family)(key);
+  return { seq: built.seq, rows: [...built.rows, ...pre] };
+}
+
+/** Lowers one IR instruction. Non-memory instructions lower to nothing. */
+export function lowerInstr(instr: Instr, ctx: LowerCtx): LowerResult {
+  switch (instr.kind) {
+    case 'barrier':
+      return lowerBarrier(instr, ctx);
+    case 'avload':
+    case 'avstore': {
+      const t = ctx.target.processor.table;
+      const fam = t === 'gfx12' ? 'GFX12' : t === 'gfx10-11' ? 'GFX10-11' : 'GFX6-9';
+      const name =
+        instr.kind === 'avload' ? '@llvm.amdgcn.av.global.load.b128' : '@llvm.amdgcn.av.global.store.b128';
+      return {
+        diagnostic: lowerDiag(
+          'LW2008',
+          [name, fam],
+          instr.span,
+          'amdgpu-memory-model.rst (no code-sequence row)',
+        ),
+      };
+    }
+    case 'bin':
+    case 'icmp':
+    case 'select':
+    case 'extract':
+      return { seq: [], rows: [] };
+    default: {
+      const cell = cellOf(instr);
+      if (cell === null) throw new Error(`no cell for ${instr.kind}`);
+      return lowerCell(cell, ctx, instr.span);
+    }
+  }
+}
+
+/** One lowered instruction of a thread. */
+export interface LoweredInstr {
+  instr: Instr;
+  result: LowerResult;
+}
+
+/** A thread's lowering: each IR instruction followed by its machine code. */
+export interface LoweredThread {
+  thread: string;
+  instrs: LoweredInstr[];
+}
+
+/**
+ * Lowers every thread of a test. Named-barrier objects are numbered 1, 2, … in declaration order
+ * unless `ctx.namedBarriers` says otherwise.
+ */
+export function lowerTest(test: Test, ctx: LowerCtx): LoweredThread[] {
+  const named: Record<string, number> = {};
+  let next = 1;
+  for (const loc of test.locations) if (loc.barrier) named[loc.name] = next++;
+  const full: LowerCtx = { ...ctx, namedBarriers: { ...named, ...(ctx.namedBarriers ?? {}) } };
+  return test.threads.map((t) => ({
+    thread: t.name,
+    instrs: t.body.map((instr) => ({ instr, result: lowerInstr(instr, full) })),
+  }));
+}

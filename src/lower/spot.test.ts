@@ -1,0 +1,527 @@
+/**
+ * Spec rows transcribed by hand from spec/amdgpu-usage-2018.rst ("AMDHSA Memory Model Code Sequences
+ * GFX6-GFX9"), spec/gfx12-memory-model.rst ("Code Sequences GFX12", "Instruction Scopes") and
+ * seeds/001, written as the spec spells them. They use no table data from src/lower, so a wrong
+ * table cannot pass by agreeing with itself.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { barrierOf, lowerText } from './test-helpers.ts';
+
+type Case = [target: string, mode: 'cu' | 'wgp', lang: 'hsa' | 'opencl', desc: string, expected: string[]];
+
+const VM_LGKM = 's_waitcnt vmcnt(0) lgkmcnt(0)';
+const INV1 = 'buffer_wbinvl1_vol';
+
+const GFX6_9: Case[] = [
+  // Non-Atomic
+  ['gfx900', 'cu', 'hsa', 'load none none global', ['global_load']],
+  ['gfx900', 'cu', 'hsa', 'load none none global volatile', ['global_load glc=1']],
+  ['gfx900', 'cu', 'hsa', 'load none none generic volatile', ['flat_load glc=1']],
+  ['gfx900', 'cu', 'hsa', 'load none none local', ['ds_load']],
+  ['gfx900', 'cu', 'hsa', 'store none none generic', ['flat_store']],
+  ['gfx900', 'cu', 'hsa', 'store none none local', ['ds_store']],
+  ['gfx803', 'cu', 'hsa', 'store none none global', ['buffer_store']],
+  // Unordered
+  ['gfx900', 'cu', 'hsa', 'load unordered agent global', ['global_load']],
+  // Monotonic
+  ['gfx900', 'cu', 'hsa', 'load monotonic workgroup global', ['global_load']],
+  ['gfx900', 'cu', 'hsa', 'load monotonic agent global', ['global_load glc=1']],
+  ['gfx900', 'cu', 'hsa', 'load monotonic system generic', ['flat_load glc=1']],
+  ['gfx900', 'cu', 'hsa', 'load monotonic wavefront local', ['ds_load']],
+  ['gfx900', 'cu', 'hsa', 'store monotonic system global', ['global_store']],
+  ['gfx900', 'cu', 'hsa', 'store monotonic workgroup local', ['ds_store']],
+  ['gfx900', 'cu', 'hsa', 'atomicrmw monotonic agent global noret', ['global_atomic']],
+  ['gfx900', 'cu', 'hsa', 'atomicrmw monotonic workgroup local noret', ['ds_atomic']],
+  // Acquire
+  ['gfx900', 'cu', 'hsa', 'load acquire wavefront generic', ['flat_load']],
+  ['gfx900', 'cu', 'hsa', 'load acquire workgroup global', ['global_load']],
+  ['gfx900', 'cu', 'hsa', 'load acquire workgroup local', ['ds_load', 's_waitcnt lgkmcnt(0)']],
+  ['gfx900', 'cu', 'opencl', 'load acquire workgroup local', ['ds_load']],
+  ['gfx900', 'cu', 'hsa', 'load acquire workgroup generic', ['flat_load', 's_waitcnt lgkmcnt(0)']],
+  ['gfx900', 'cu', 'hsa', 'load acquire agent global', ['global_load glc=1', 's_waitcnt vmcnt(0)', INV1]],
+  ['gfx803', 'cu', 'hsa', 'load acquire system global', ['buffer_load glc=1', 's_waitcnt vmcnt(0)', INV1]],
+  ['gfx900', 'cu', 'hsa', 'load acquire system generic', ['flat_load glc=1', VM_LGKM, INV1]],
+  ['gfx900', 'cu', 'opencl', 'load acquire system generic', ['flat_load glc=1', 's_waitcnt vmcnt(0)', INV1]],
+  ['gfx900', 'cu', 'hsa', 'atomicrmw acquire workgroup global noret', ['global_atomic']],
+  [
+    'gfx900',
+    'cu',
+    'hsa',
+    'atomicrmw acquire workgroup generic noret',
+    ['flat_atomic', 's_waitcnt lgkmcnt(0)'],
+  ],
+  [
+    'gfx900',
+    'cu',
+    'hsa',
+    'atomicrmw acquire agent global noret',
+    ['global_atomic', 's_waitcnt vmcnt(0)', INV1],
+  ],
+  [
+    'gfx900',
+    'cu',
+    'opencl',
+    'atomicrmw acquire agent generic noret',
+    ['flat_atomic', 's_waitcnt vmcnt(0)', INV1],
+  ],
+  ['gfx900', 'cu', 'hsa', 'fence acquire wavefront', []],
+  ['gfx900', 'cu', 'opencl', 'fence acquire workgroup', ['s_waitcnt lgkmcnt(0)']],
+  ['gfx900', 'cu', 'hsa', 'fence acquire agent', [VM_LGKM, INV1]],
+  // Release
+  ['gfx900', 'cu', 'hsa', 'store release workgroup global', ['s_waitcnt lgkmcnt(0)', 'global_store']],
+  ['gfx900', 'cu', 'opencl', 'store release workgroup global', ['global_store']],
+  ['gfx900', 'cu', 'hsa', 'store release workgroup local', ['ds_store']],
+  ['gfx900', 'cu', 'hsa', 'store release system generic', [VM_LGKM, 'flat_store']],
+  ['gfx900', 'cu', 'opencl', 'store release system generic', ['s_waitcnt vmcnt(0)', 'flat_store']],
+  ['gfx900', 'cu', 'hsa', 'atomicrmw release agent global noret', [VM_LGKM, 'global_atomic']],
+  ['gfx900', 'cu', 'hsa', 'fence release workgroup', ['s_waitcnt lgkmcnt(0)']],
+  ['gfx900', 'cu', 'hsa', 'fence release system', [VM_LGKM]],
+  // Acquire-release
+  [
+    'gfx900',
+    'cu',
+    'hsa',
+    'atomicrmw acq_rel workgroup global noret',
+    ['s_waitcnt lgkmcnt(0)', 'global_atomic'],
+  ],
+  ['gfx900', 'cu', 'hsa', 'atomicrmw acq_rel workgroup local noret', ['ds_atomic', 's_waitcnt lgkmcnt(0)']],
+  [
+    'gfx900',
+    'cu',
+    'hsa',
+    'atomicrmw acq_rel workgroup generic noret',
+    ['s_waitcnt lgkmcnt(0)', 'flat_atomic', 's_waitcnt lgkmcnt(0)'],
+  ],
+  [
+    'gfx900',
+    'cu',
+    'hsa',
+    'atomicrmw acq_rel agent global noret',
+    [VM_LGKM, 'global_atomic', 's_waitcnt vmcnt(0)', INV1],
+  ],
+  ['gfx900', 'cu', 'hsa', 'atomicrmw acq_rel system generic noret', [VM_LGKM, 'flat_atomic', VM_LGKM, INV1]],
+  ['gfx900', 'cu', 'hsa', 'fence acq_rel agent', [VM_LGKM, INV1]],
+  // Sequentially consistent
+  ['gfx900', 'cu', 'hsa', 'load seq_cst workgroup global', ['global_load']],
+  [
+    'gfx900',
+    'cu',
+    'hsa',
+    'load seq_cst agent global',
+    ['s_waitcnt vmcnt(0)', 'global_load glc=1', 's_waitcnt vmcnt(0)', INV1],
+  ],
+  ['gfx900', 'cu', 'hsa', 'store seq_cst agent global', [VM_LGKM, 'global_store']],
+  ['gfx900', 'cu', 'hsa', 'atomicrmw seq_cst workgroup local noret', ['ds_atomic', 's_waitcnt lgkmcnt(0)']],
+  ['gfx900', 'cu', 'hsa', 'fence seq_cst system', [VM_LGKM, INV1]],
+  // Returning atomics select glc=1 on GFX6–9.
+  ['gfx900', 'cu', 'hsa', 'atomicrmw monotonic agent global ret', ['global_atomic glc=1']],
+  // Diagnostics the spec justifies.
+  ['gfx600', 'cu', 'hsa', 'load none none generic', ['error LW2004']],
+  ['gfx900', 'cu', 'hsa', 'store acquire agent global', ['error LW2002']],
+  ['gfx900', 'cu', 'hsa', 'store none none constant', ['error LW2003']],
+];
+
+const W5 = [
+  's_wait_bvhcnt 0x0',
+  's_wait_samplecnt 0x0',
+  's_wait_storecnt 0x0',
+  's_wait_loadcnt 0x0',
+  's_wait_dscnt 0x0',
+];
+const W4 = W5.slice(0, 4);
+
+const GFX12: Case[] = [
+  // Non-Atomic
+  ['gfx1200', 'wgp', 'hsa', 'load none none global', ['global_load']],
+  ['gfx1200', 'wgp', 'hsa', 'load none none global nontemporal', ['global_load th:TH_LOAD_NT']],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'load none none global volatile',
+    ['global_load scope:SCOPE_SYS', 's_wait_loadcnt 0x0'],
+  ],
+  [
+    'gfx1200',
+    'cu',
+    'hsa',
+    'store none none generic volatile',
+    ['flat_store scope:SCOPE_SYS', 's_wait_storecnt 0x0'],
+  ],
+  ['gfx1200', 'wgp', 'hsa', 'store none none global nontemporal', ['global_store th:TH_STORE_NT']],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'load none none private volatile',
+    ['scratch_load scope:SCOPE_SYS', 's_wait_loadcnt 0x0'],
+  ],
+  ['gfx1200', 'wgp', 'hsa', 'store none none local', ['ds_store']],
+  // Monotonic + Instruction Scopes table
+  ['gfx1200', 'cu', 'hsa', 'load monotonic workgroup global', ['global_load']],
+  ['gfx1200', 'wgp', 'hsa', 'load monotonic workgroup global', ['global_load scope:SCOPE_SE']],
+  ['gfx1201', 'cu', 'hsa', 'load monotonic agent generic', ['flat_load scope:SCOPE_DEV']],
+  ['gfx1200', 'wgp', 'hsa', 'store monotonic system global', ['global_store scope:SCOPE_SYS']],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'atomicrmw monotonic agent-one-as global noret',
+    ['global_atomic scope:SCOPE_DEV'],
+  ],
+  ['gfx1200', 'wgp', 'hsa', 'atomicrmw monotonic wavefront global noret', ['global_atomic']],
+  // Acquire
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'load acquire workgroup global',
+    ['global_load scope:SCOPE_SE', 's_wait_loadcnt 0x0', 'global_inv scope:SCOPE_SE'],
+  ],
+  ['gfx1200', 'cu', 'hsa', 'load acquire workgroup global', ['global_load']],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'load acquire workgroup local',
+    ['ds_load', 's_wait_dscnt 0x0', 'global_inv scope:SCOPE_SE'],
+  ],
+  ['gfx1200', 'cu', 'hsa', 'load acquire workgroup local', ['ds_load', 's_wait_dscnt 0x0']],
+  ['gfx1200', 'wgp', 'opencl', 'load acquire workgroup local', ['ds_load']],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'load acquire workgroup generic',
+    ['flat_load scope:SCOPE_SE', 's_wait_loadcnt 0x0', 's_wait_dscnt 0x0', 'global_inv scope:SCOPE_SE'],
+  ],
+  ['gfx1200', 'cu', 'hsa', 'load acquire workgroup generic', ['flat_load', 's_wait_dscnt 0x0']],
+  ['gfx1200', 'cu', 'opencl', 'load acquire workgroup generic', ['flat_load']],
+  [
+    'gfx1200',
+    'cu',
+    'hsa',
+    'load acquire agent global',
+    ['global_load scope:SCOPE_DEV', 's_wait_loadcnt 0x0', 'global_inv scope:SCOPE_DEV'],
+  ],
+  [
+    'gfx1200',
+    'wgp',
+    'opencl',
+    'load acquire system generic',
+    ['flat_load scope:SCOPE_SYS', 's_wait_loadcnt 0x0', 'global_inv scope:SCOPE_SYS'],
+  ],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'atomicrmw acquire workgroup global ret',
+    ['global_atomic th:TH_ATOMIC_RETURN scope:SCOPE_SE', 's_wait_loadcnt 0x0', 'global_inv scope:SCOPE_SE'],
+  ],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'atomicrmw acquire workgroup global noret',
+    ['global_atomic scope:SCOPE_SE', 's_wait_storecnt 0x0', 'global_inv scope:SCOPE_SE'],
+  ],
+  [
+    'gfx1200',
+    'cu',
+    'hsa',
+    'atomicrmw acquire workgroup generic ret',
+    ['flat_atomic th:TH_ATOMIC_RETURN', 's_wait_dscnt 0x0'],
+  ],
+  ['gfx1200', 'cu', 'hsa', 'atomicrmw acquire workgroup generic noret', ['flat_atomic']],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'atomicrmw acquire agent generic noret',
+    ['flat_atomic scope:SCOPE_DEV', 's_wait_storecnt 0x0', 's_wait_dscnt 0x0', 'global_inv scope:SCOPE_DEV'],
+  ],
+  ['gfx1200', 'wgp', 'hsa', 'fence acquire workgroup', [...W5, 'global_inv scope:SCOPE_SE']],
+  ['gfx1200', 'cu', 'hsa', 'fence acquire workgroup', ['s_wait_dscnt 0x0']],
+  ['gfx1200', 'cu', 'opencl', 'fence acquire workgroup', []],
+  ['gfx1200', 'wgp', 'hsa', 'fence acquire agent', [...W5, 'global_inv scope:SCOPE_DEV']],
+  // Release
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'store release workgroup global',
+    ['global_wb scope:SCOPE_SE', ...W5, 'global_store scope:SCOPE_SE'],
+  ],
+  ['gfx1200', 'cu', 'hsa', 'store release workgroup global', ['s_wait_dscnt 0x0', 'global_store']],
+  ['gfx1200', 'cu', 'opencl', 'store release workgroup global', ['global_store']],
+  ['gfx1200', 'wgp', 'opencl', 'store release workgroup local', ['ds_store']],
+  ['gfx1200', 'wgp', 'hsa', 'store release workgroup local', ['global_wb scope:SCOPE_SE', ...W5, 'ds_store']],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'store release system generic',
+    ['global_wb scope:SCOPE_SYS', ...W5, 'flat_store scope:SCOPE_SYS'],
+  ],
+  [
+    'gfx1200',
+    'cu',
+    'opencl',
+    'atomicrmw release agent global noret',
+    ['global_wb scope:SCOPE_DEV', ...W4, 'global_atomic scope:SCOPE_DEV'],
+  ],
+  ['gfx1200', 'wgp', 'hsa', 'fence release workgroup', ['global_wb scope:SCOPE_SE', ...W5]],
+  ['gfx1200', 'wgp', 'opencl', 'fence release system', ['global_wb scope:SCOPE_SYS', ...W4]],
+  // Acquire-release
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'atomicrmw acq_rel workgroup global ret',
+    [
+      'global_wb scope:SCOPE_SE',
+      ...W5,
+      'global_atomic th:TH_ATOMIC_RETURN scope:SCOPE_SE',
+      's_wait_loadcnt 0x0',
+      'global_inv scope:SCOPE_SE',
+    ],
+  ],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'atomicrmw acq_rel workgroup local ret',
+    ['global_wb scope:SCOPE_SE', ...W5, 'ds_atomic', 's_wait_dscnt 0x0', 'global_inv scope:SCOPE_SE'],
+  ],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'atomicrmw acq_rel agent generic ret',
+    [
+      'global_wb scope:SCOPE_DEV',
+      ...W5,
+      'flat_atomic th:TH_ATOMIC_RETURN scope:SCOPE_DEV',
+      's_wait_loadcnt 0x0',
+      's_wait_dscnt 0x0',
+      'global_inv scope:SCOPE_DEV',
+    ],
+  ],
+  ['gfx1200', 'cu', 'hsa', 'fence acq_rel workgroup', ['s_wait_dscnt 0x0']],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'fence acq_rel agent',
+    ['global_wb scope:SCOPE_DEV', ...W5, 'global_inv scope:SCOPE_DEV'],
+  ],
+  // Sequentially consistent
+  [
+    'gfx1200',
+    'wgp',
+    'opencl',
+    'load seq_cst workgroup global',
+    [...W4, 'global_load scope:SCOPE_SE', 's_wait_loadcnt 0x0', 'global_inv scope:SCOPE_SE'],
+  ],
+  [
+    'gfx1200',
+    'wgp',
+    'hsa',
+    'load seq_cst agent global',
+    [...W5, 'global_load scope:SCOPE_DEV', 's_wait_loadcnt 0x0', 'global_inv scope:SCOPE_DEV'],
+  ],
+  [
+    'gfx1200',
+    'wgp',
+    'opencl',
+    'store seq_cst workgroup local',
+    ['global_wb scope:SCOPE_SE', ...W5, 'ds_store'],
+  ],
+  [
+    'gfx1200',
+    'wgp',
+    'opencl',
+    'atomicrmw seq_cst agent global noret',
+    [
+      'global_wb scope:SCOPE_DEV',
+      ...W5,
+      'global_atomic scope:SCOPE_DEV',
+      's_wait_storecnt 0x0',
+      'global_inv scope:SCOPE_DEV',
+    ],
+  ],
+  [
+    'gfx1200',
+    'wgp',
+    'opencl',
+    'fence seq_cst workgroup',
+    ['global_wb scope:SCOPE_SE', ...W5, 'global_inv scope:SCOPE_SE'],
+  ],
+];
+
+const VSC = 's_waitcnt_vscnt null, 0x0';
+
+// Beyond the seeds: LLVM AMDGPUUsage.rst @001388cf, "AMDHSA Memory Model Code Sequences GFX10-GFX11".
+const GFX10_11: Case[] = [
+  ['gfx1030', 'wgp', 'hsa', 'load none none global nontemporal', ['global_load slc=1']],
+  ['gfx1100', 'wgp', 'hsa', 'load none none global nontemporal', ['global_load slc=1 dlc=1']],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'load none none generic volatile',
+    ['flat_load glc=1 dlc=1', 's_waitcnt vmcnt(0)'],
+  ],
+  ['gfx1100', 'wgp', 'hsa', 'store none none global volatile', ['global_store dlc=1', VSC]],
+  ['gfx1030', 'wgp', 'hsa', 'store none none global volatile', ['global_store', VSC]],
+  ['gfx1030', 'wgp', 'hsa', 'load monotonic workgroup global', ['global_load glc=1']],
+  ['gfx1030', 'cu', 'hsa', 'load monotonic workgroup global', ['global_load']],
+  ['gfx1030', 'wgp', 'hsa', 'load monotonic agent generic', ['flat_load glc=1 dlc=1']],
+  ['gfx1100', 'wgp', 'hsa', 'load monotonic system global', ['global_load glc=1']],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'load acquire workgroup global',
+    ['global_load glc=1', 's_waitcnt vmcnt(0)', 'buffer_gl0_inv'],
+  ],
+  ['gfx1030', 'cu', 'hsa', 'load acquire workgroup global', ['global_load']],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'load acquire workgroup generic',
+    ['flat_load glc=1', 's_waitcnt vmcnt(0) lgkmcnt(0)', 'buffer_gl0_inv'],
+  ],
+  ['gfx1030', 'cu', 'hsa', 'load acquire workgroup generic', ['flat_load', 's_waitcnt lgkmcnt(0)']],
+  [
+    'gfx1100',
+    'wgp',
+    'hsa',
+    'load acquire agent global',
+    ['global_load glc=1', 's_waitcnt vmcnt(0)', 'buffer_gl1_inv', 'buffer_gl0_inv'],
+  ],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'atomicrmw acquire agent global noret',
+    ['global_atomic', VSC, 'buffer_gl1_inv', 'buffer_gl0_inv'],
+  ],
+  [
+    'gfx1030',
+    'wgp',
+    'opencl',
+    'atomicrmw acquire system generic ret',
+    ['flat_atomic glc=1', 's_waitcnt vmcnt(0)', 'buffer_gl1_inv', 'buffer_gl0_inv'],
+  ],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'fence acquire workgroup',
+    ['s_waitcnt vmcnt(0) lgkmcnt(0)', VSC, 'buffer_gl0_inv'],
+  ],
+  ['gfx1030', 'cu', 'opencl', 'fence acquire workgroup', ['s_waitcnt lgkmcnt(0)']],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'store release workgroup global',
+    ['s_waitcnt vmcnt(0) lgkmcnt(0)', VSC, 'global_store'],
+  ],
+  ['gfx1030', 'cu', 'opencl', 'store release workgroup global', ['global_store']],
+  ['gfx1030', 'wgp', 'hsa', 'store release workgroup local', ['s_waitcnt vmcnt(0)', VSC, 'ds_store']],
+  ['gfx1030', 'wgp', 'opencl', 'store release agent global', ['s_waitcnt vmcnt(0)', VSC, 'global_store']],
+  [
+    'gfx1030',
+    'wgp',
+    'opencl',
+    'store release agent generic',
+    ['s_waitcnt vmcnt(0) lgkmcnt(0)', VSC, 'flat_store'],
+  ],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'atomicrmw acq_rel workgroup global ret',
+    ['s_waitcnt vmcnt(0) lgkmcnt(0)', VSC, 'global_atomic glc=1', 's_waitcnt vmcnt(0)', 'buffer_gl0_inv'],
+  ],
+  [
+    'gfx1030',
+    'wgp',
+    'hsa',
+    'atomicrmw acq_rel agent generic noret',
+    [
+      's_waitcnt vmcnt(0) lgkmcnt(0)',
+      VSC,
+      'flat_atomic',
+      's_waitcnt lgkmcnt(0)',
+      VSC,
+      'buffer_gl1_inv',
+      'buffer_gl0_inv',
+    ],
+  ],
+  [
+    'gfx1100',
+    'wgp',
+    'hsa',
+    'fence acq_rel agent',
+    ['s_waitcnt vmcnt(0) lgkmcnt(0)', VSC, 'buffer_gl1_inv', 'buffer_gl0_inv'],
+  ],
+  [
+    'gfx1030',
+    'wgp',
+    'opencl',
+    'load seq_cst workgroup local',
+    ['s_waitcnt vmcnt(0)', VSC, 'ds_load', 's_waitcnt lgkmcnt(0)', 'buffer_gl0_inv'],
+  ],
+];
+
+describe('GFX6-9 table rows, transcribed by hand', () => {
+  it.each(GFX6_9)('%s %s %s: %s', (target, mode, lang, desc, expected) => {
+    expect(lowerText(target, desc, mode, lang)).toEqual(expected);
+  });
+});
+
+describe('GFX12 table rows, transcribed by hand', () => {
+  it.each(GFX12)('%s %s %s: %s', (target, mode, lang, desc, expected) => {
+    expect(lowerText(target, desc, mode, lang)).toEqual(expected);
+  });
+});
+
+describe('GFX10-11 table rows (current LLVM document), transcribed by hand', () => {
+  it.each(GFX10_11)('%s %s %s: %s', (target, mode, lang, desc, expected) => {
+    expect(lowerText(target, desc, mode, lang)).toEqual(expected);
+  });
+});
+
+describe('seeds/001 barrier rows, transcribed by hand', () => {
+  it('GFX6-11 without BackOffBarrier waits for every counter first', () => {
+    expect(lowerText('gfx900', barrierOf('barrier'))).toEqual([
+      's_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)',
+      's_barrier',
+    ]);
+  });
+  it('GFX6-11 with BackOffBarrier is a bare s_barrier', () => {
+    expect(lowerText('gfx90a', barrierOf('barrier'))).toEqual(['s_barrier']);
+    expect(lowerText('gfx1030', barrierOf('barrier'))).toEqual(['s_barrier']);
+  });
+  it('GFX6-11 have no split barrier', () => {
+    expect(lowerText('gfx900', barrierOf('signal', -1))).toEqual(['error LW2006']);
+  });
+  it('GFX12 arrive then wait on the workgroup barrier -1', () => {
+    expect(lowerText('gfx1200', barrierOf('barrier'))).toEqual(['s_barrier_signal -1', 's_barrier_wait -1']);
+    expect(lowerText('gfx1200', barrierOf('signal_isfirst', -1))).toEqual(['s_barrier_signal_isfirst -1']);
+  });
+  it('GFX12 cannot name cluster or trap barriers; GFX12.5 has named barriers', () => {
+    expect(lowerText('gfx1200', barrierOf('signal', -3))).toEqual(['error LW2007']);
+    expect(lowerText('gfx1250', barrierOf('signal', -3))).toEqual(['s_barrier_signal -3']);
+    expect(lowerText('gfx1250', barrierOf('wait', -2))).toEqual(['error LW2007']);
+    expect(lowerText('gfx1250', barrierOf('init', null, 'nb'))).toEqual(['s_barrier_init 1']);
+    expect(lowerText('gfx1250', barrierOf('join', null, 'nb'))).toEqual(['s_barrier_join 1']);
+    expect(lowerText('gfx1250', barrierOf('leave', 1))).toEqual(['s_barrier_leave']);
+    expect(lowerText('gfx1200', barrierOf('join', null, 'nb'))).toEqual(['error LW2006']);
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * Shapes shared by the lowering tables: the table key (`Cell`), the lowering context, results and
+ * diagnostics. Messages live in one table keyed by a stable code; detection never builds prose.
+ */
+
+import type { AddressSpace, Ordering, Scope, Span, SyncScope } from '../core/types.ts';
+import type { IsaInstr } from './isa.ts';
+import type { Target } from './targets.ts';
+
+/** Wavefront execution mode (GFX10+; GFX12 tables distinguish them). */
+export type WaveMode = 'cu' | 'wgp';
+
+/** Source-language rules: HSA (one happens-before for all address spaces) or OpenCL. */
+export type Lang = 'hsa' | 'opencl';
+
+/** Everything besides the instruction that decides its lowering. */
+export interface LowerCtx {
+  target: Target;
+  /** Ignored by targets without WGP mode. */
+  mode: WaveMode;
+  lang: Lang;
+  /** GFX12.5 named-barrier objects → barrier id `1`…`16`; objects not listed get ids in order of use. */
+  namedBarriers?: Readonly<Record<string, number>>;
+}
+
+/** Memory instructions the code-sequence tables cover. */
+export type CellInstr = 'load' | 'store' | 'rmw' | 'cmpxchg' | 'fence';
+
+/**
+ * One cell of a code-sequence table: everything about a memory instruction that can change its
+ * machine code. `space` is null for fences; `failure` only matters for cmpxchg; `returns` only for
+ * rmw/cmpxchg (atomic with or without return).
+ */
+export interface Cell {
+  instr: CellInstr;
+  ordering: Ordering;
+  failure: Ordering;
+  syncscope: SyncScope;
+  space: AddressSpace | null;
+  volatile: boolean;
+  nontemporal: boolean;
+  returns: boolean;
+}
+
+/** Stable lowering diagnostic codes (see `LOWER_MESSAGES`). */
+export type LowerCode =
+  | 'LW2001'
+  | 'LW2002'
+  | 'LW2003'
+  | 'LW2004'
+  | 'LW2005'
+  | 'LW2006'
+  | 'LW2007'
+  | 'LW2008'
+  | 'LW2009'
+  | 'LW2010'
+  | 'LW2011';
+
+/** A problem with the input to lowering (never an internal error). */
+export interface LowerDiagnostic {
+  code: LowerCode;
+  /** `warning`: the input is valid but the tables have no row for it (the rest still lowers). */
+  severity: 'error' | 'warning';
+  message: string;
+  hint?: string;
+  span: Span | null;
+  /** Spec text that justifies the diagnostic. */
+  cite: string;
+}
+
+/** Result of lowering one instruction: its machine code and the table rows it came from, or a diagnostic. */
+export type LowerResult = { seq: IsaInstr[]; rows: string[] } | { diagnostic: LowerDiagnostic };
+
+/** Narrowing helper for `LowerResult`. */
+export function isLowered(r: LowerResult): r is { seq: IsaInstr[]; rows: string[] } {
+  return !('diagnostic' in r);
+}
+
+/** Message templates keyed by code; `args` fill `{0}`, `{1}` … */
+export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string }> = {
+  LW2001: { message: 'unknown target "{0}"', hint: 'nearest known names: {1}' },
+  LW2002: { message: '{0} cannot have {1} ordering', hint: 'use one of: {2}' },
+  LW2003: {
+    message: '{0} to the constant address space is not allowed',
+    hint: 'the constant address space cannot change during a kernel dispatch; only plain loads are allowed',
+  },
+  LW2004: {
+    message: 'the generic (flat) address space does not exist on {0}',
+    hint: 'use a global, local or private pointer, or a GFX7+ target',
+  },
+  LW2005: {
+    message: 'no memory-model code-sequence table for {0} ({1})',
+    hint: 'tables exist for GFX6–GFX9 (gfx600…gfx903), GFX10–11 (gfx1010, gfx1030, gfx1100) and GFX12 (gfx1200, gfx1201)',
+  },
+  LW2006: { message: 'barrier operation "{0}" is not available on {1}', hint: '{2}' },
+  LW2007: { message: 'barrier id {0} is not available to {1} on {2}', hint: '{3}' },
+  LW2008: {
+    message: '{0} has no row in the {1} code-sequence table',
+    hint: 'the av load/store intrinsics are described only in amdgpu-memory-model.rst',
+  },
+  LW2009: { message: 'option {0} does not apply to {1}', hint: '{2}' },
+  LW2010: {
+    message: 'cmpxchg failure ordering {0} is not allowed',
+    hint: 'use monotonic, acquire or seq_cst',
+  },
+  LW2011: {
+    message: 'no litmus file given',
+    hint: 'gpumm lower FILE --target <name>, or gpumm lower --table --target <name> for the whole table',
+  },
+};
+
+/** Builds a diagnostic from its code and arguments. */
+export function lowerDiag(code: LowerCode, args: string[], span: Span | null, cite: string): LowerDiagnostic {
+  const fill = (s: string): string => s.replace(/\{(\d)\}/g, (_, i: string) => args[Number(i)] ?? '');
+  const m = LOWER_MESSAGES[code];
+  const severity = code === 'LW2008' ? 'warning' : 'error';
+  const d: LowerDiagnostic = { code, severity, message: fill(m.message), span, cite };
+  if (m.hint !== undefined) d.hint = fill(m.hint);
+  return d;
+}
+
+/** The scope a table row is looked up with (after the general rules: cluster→agent, LDS→workgroup). */
+export type RowScope = Exclude<Scope, 'cluster'>;
