@@ -70,9 +70,21 @@ describe('gpumm CLI', () => {
     }
   });
 
-  it('demo parses the whole catalogue', () => {
-    const r = gpumm('demo', '--quiet');
+  it('demo runs the whole catalogue under the model and every expectation holds', () => {
+    const r = gpumm('demo');
+    expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/(\d+) of \1 catalogue tests parsed/);
+    expect(r.stdout).toMatch(/^test +expected +got +executions +time/);
+    expect(r.stdout).toMatch(/MP\+rel\+acq\.agent +\S+ racy undef +\S+ racy undef +\d+ +[\d.]+ ms +ok/);
+    const m = /(\d+) tests, (\d+) as expected, 0 not, 0 undecided/.exec(r.stdout);
+    expect(m?.[1]).toBe(m?.[2]);
+    expect(Number(m?.[1])).toBeGreaterThanOrEqual(80);
+  });
+
+  it('demo --only narrows to matching tests', () => {
+    const r = gpumm('demo', '--only', 'IRIW');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\n\d+ tests, /);
+    expect(r.stdout).not.toMatch(/^MP\+/m);
   });
 });

@@ -1,13 +1,19 @@
 /**
- * `gpumm demo`: the main job on the built-in catalogue in litmus/. Until the model lands it parses
- * and pretty-prints every test and summarises what it read.
+ * `gpumm demo`: the main job on the built-in catalogue in litmus/. Every test runs under the
+ * AMDGPU model and one table says, per test, what its `expect:` lines say, what the model found,
+ * how many executions it allows and how long it took.
+ *
+ * Exit status: 0 when every expectation holds, 1 when one does not, 2 when a catalogue file does
+ * not parse, 3 when a test cannot be decided.
  */
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import type { Test } from '../core/types.ts';
+import type { Report } from '../enumerate/report.ts';
+import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../enumerate/verdict.ts';
 import { hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
-import { print } from '../syntax/printer.ts';
 import { formatDiagnostics } from './format.ts';
 import { litmusFilesIn, readSource } from './io.ts';
 import { CliExit } from './shared.ts';
@@ -15,16 +21,19 @@ import { CliExit } from './shared.ts';
 /** The catalogue folder shipped with gpumm. */
 export const CATALOGUE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'litmus');
 
+/** Seconds one catalogue test may take before the demo calls it undecided. */
+const DEMO_TIMEOUT_S = 20;
+
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('parse and pretty-print every test of the built-in catalogue (litmus/)')
-    .option('-q, --quiet', 'print only the summary table')
-    .action((opts: { quiet?: boolean }) => {
-      const files = litmusFilesIn(CATALOGUE_DIR);
-      const rows: string[][] = [];
+    .description('run every test of the built-in catalogue (litmus/) under the AMDGPU model and tabulate')
+    .option('--only <text>', 'only the tests whose name contains this text')
+    .action((opts: { only?: string }) => {
+      const t0 = performance.now();
+      const tests: Test[] = [];
       let bad = 0;
-      for (const file of files) {
+      for (const file of litmusFilesIn(CATALOGUE_DIR)) {
         const rel = relative(process.cwd(), file) || file;
         const src = readSource(file);
         if ('diagnostic' in src) {
@@ -32,31 +41,66 @@ export function registerDemo(program: Command): void {
           bad++;
           continue;
         }
-        const t0 = performance.now();
         const { test, diagnostics } = parse(src.text, rel);
-        const ms = performance.now() - t0;
         if (!test || hasErrors(diagnostics)) {
           process.stderr.write(`${formatDiagnostics(diagnostics, src.text)}\n`);
           bad++;
           continue;
         }
-        if (!opts.quiet) process.stdout.write(`${'─'.repeat(72)}\n${print(test)}`);
-        const events = test.threads.reduce((n, t) => n + t.body.length, 0);
-        const expects = test.expects
-          .map((e) => (e.key === 'condition' ? `cond ${e.value}` : e.value))
-          .join(', ');
+        if (opts.only === undefined || test.name.includes(opts.only)) tests.push(test);
+      }
+      if (bad > 0) throw new CliExit(2);
+
+      const rows: string[][] = [];
+      let failed = 0;
+      let undecided = 0;
+      let executions = 0;
+      for (const test of tests) {
+        const md = modelDiagnostics(test);
+        if (md.length > 0) {
+          undecided++;
+          rows.push([test.name, expectedText(test), `undecided: ${md[0]!.code}`, '-', '-', '?']);
+          continue;
+        }
+        const r = runTestSync(test, { ...DEFAULT_RUN, timeoutMs: DEMO_TIMEOUT_S * 1000 });
+        const ok = r.complete && r.expectations.every((e) => e.ok);
+        if (!r.complete) undecided++;
+        else if (!ok) failed++;
+        executions += r.stats.consistent;
         rows.push([
           test.name,
-          String(test.threads.length),
-          String(events),
-          expects || '-',
-          `${ms.toFixed(1)} ms`,
+          expectedText(test),
+          r.complete ? gotText(r) : `undecided: ${r.stop}`,
+          String(r.stats.consistent),
+          `${r.stats.ms.toFixed(1)} ms`,
+          !r.complete ? '?' : ok ? 'ok' : 'FAIL',
         ]);
       }
-      process.stdout.write(`\n${table(['test', 'threads', 'instrs', 'expected', 'parse'], rows)}\n`);
-      process.stdout.write(`${files.length - bad} of ${files.length} catalogue tests parsed\n`);
-      if (bad > 0) throw new CliExit(2);
+      process.stdout.write(`${table(['test', 'expected', 'got', 'executions', 'time', ''], rows)}\n\n`);
+      const wall = (performance.now() - t0) / 1000;
+      process.stdout.write(
+        `${tests.length} tests, ${tests.length - failed - undecided} as expected, ${failed} not, ` +
+          `${undecided} undecided; ${executions} executions in ${wall.toFixed(2)} s\n`,
+      );
+      if (undecided > 0) throw new CliExit(3);
+      if (failed > 0) throw new CliExit(1);
     });
+}
+
+/** `holds racy undef` — the verdicts a catalogue test states, in `expect:` order (`ub` only when present). */
+function expectedText(t: Test): string {
+  const get = (k: string) => t.expects.find((e) => e.key === k)?.value ?? '-';
+  return [get('condition'), get('race'), get('undef'), ...(get('ub') === 'ub' ? ['ub'] : [])].join(' ');
+}
+
+function gotText(r: Report): string {
+  const f = r.flags;
+  return [
+    r.condition?.verdict ?? '-',
+    f.race ? 'racy' : 'race-free',
+    f.undef ? 'undef' : 'no-undef',
+    ...(f.ub ? ['ub'] : []),
+  ].join(' ');
 }
 
 /** A plain-text table with columns padded to their widest cell. */

@@ -2,9 +2,21 @@
  * Turns diagnostics into text for a terminal: `file:line:col: error LT2005: message`, the source
  * line with a caret under the span, and the hint.
  */
-import type { Diagnostic } from '../syntax/diagnostics.ts';
+import type { Span } from '../core/types.ts';
 
-export function formatDiagnostic(d: Diagnostic, source?: string): string {
+/**
+ * What the formatter needs of a diagnostic. Every stage's diagnostics fit: the litmus front end's
+ * (LT…, CL…), the model's (MD…) and the lowering's (LW…).
+ */
+export interface Printable {
+  code: string;
+  severity: 'error' | 'warning';
+  message: string;
+  hint?: string | undefined;
+  span: Span;
+}
+
+export function formatDiagnostic(d: Printable, source?: string): string {
   const { file, line, col, len } = d.span;
   const head = `${file}:${line}:${col}: ${d.severity} ${d.code}: ${d.message}`;
   const lines = [head];
@@ -22,6 +34,6 @@ export function formatDiagnostic(d: Diagnostic, source?: string): string {
 }
 
 /** Formats every diagnostic of one file, in order. */
-export function formatDiagnostics(ds: readonly Diagnostic[], source?: string): string {
+export function formatDiagnostics(ds: readonly Printable[], source?: string): string {
   return ds.map((d) => formatDiagnostic(d, source)).join('\n');
 }
