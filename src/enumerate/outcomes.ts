@@ -177,6 +177,7 @@ export function evalCond(
   c: Cond,
   value: (label: string) => number | undefined,
   labelOf: (c: Cond) => string,
+  widthOfTerm: (c: Cond) => number = () => 32,
 ): Truth {
   switch (c.kind) {
     case 'true':
@@ -184,13 +185,13 @@ export function evalCond(
     case 'false':
       return 'false';
     case 'not': {
-      const v = evalCond(c.arg, value, labelOf);
+      const v = evalCond(c.arg, value, labelOf, widthOfTerm);
       return v === 'unknown' ? v : v === 'true' ? 'false' : 'true';
     }
     case 'and': {
       let r: Truth = 'true';
       for (const a of c.args) {
-        const v = evalCond(a, value, labelOf);
+        const v = evalCond(a, value, labelOf, widthOfTerm);
         if (v === 'false') return 'false';
         if (v === 'unknown') r = 'unknown';
       }
@@ -199,7 +200,7 @@ export function evalCond(
     case 'or': {
       let r: Truth = 'false';
       for (const a of c.args) {
-        const v = evalCond(a, value, labelOf);
+        const v = evalCond(a, value, labelOf, widthOfTerm);
         if (v === 'true') return 'true';
         if (v === 'unknown') r = 'unknown';
       }
@@ -211,7 +212,8 @@ export function evalCond(
       let t: Truth;
       if (c.rhs.kind === 'undef') t = isUndef(v) ? 'true' : 'false';
       else if (isUndef(v)) t = 'unknown';
-      else t = v === wrap(c.rhs.value, 32) || v === c.rhs.value ? 'true' : 'false';
+      // Values are kept as unsigned bits of their type: `i8 -1` and `255` are the same value.
+      else t = v === wrap(c.rhs.value, widthOfTerm(c)) ? 'true' : 'false';
       if (c.op === '!=') t = t === 'unknown' ? t : t === 'true' ? 'false' : 'true';
       return t;
     }
@@ -249,7 +251,26 @@ export function conditionVerdict(test: Test, truths: Truth[]): ConditionVerdict 
   }
 }
 
-/** Width-normalised integer for a condition constant compared against a value of `type`. */
-export function normalise(v: number, type: string): number {
-  return wrap(v, widthOf(type));
+/**
+ * The bit width of a condition term's value: the type of the instruction that defines the register
+ * (`icmp` and a cmpxchg's success flag are i1) or of the location.
+ */
+export function termWidth(test: Test, c: Cond): number {
+  if (c.kind !== 'cmp') return 32;
+  const t = c.lhs;
+  if (t.kind === 'mem') {
+    const loc = test.locations.find((l) => l.name === t.loc.replace(/^@/, ''));
+    return loc ? widthOf(loc.type) : 32;
+  }
+  const body = test.threads.find((th) => th.name === t.thread)?.body ?? [];
+  const name = stripPct(t.reg);
+  const def = body.find((i) => 'dst' in i && i.dst === name);
+  if (!def) return 32;
+  if (def.kind === 'icmp' || def.kind === 'barrier') return 1;
+  if (def.kind === 'extract') {
+    if (def.index === 1) return 1;
+    const src = body.find((i) => i.kind === 'cmpxchg' && i.dst === def.src);
+    return src && src.kind === 'cmpxchg' ? widthOf(src.type) : 32;
+  }
+  return 'type' in def ? widthOf(def.type) : 32;
 }

@@ -9,7 +9,14 @@ import { buildSkeleton } from '../events/skeleton.ts';
 import type { ModelOptions } from '../models/amdgpu.ts';
 import { printCondition } from '../syntax/printer.ts';
 import type { Enumeration, StopReason } from './enumerate.ts';
-import { type ConditionVerdict, conditionVerdict, evalCond, type Truth, termLabel } from './outcomes.ts';
+import {
+  type ConditionVerdict,
+  conditionVerdict,
+  evalCond,
+  type Truth,
+  termLabel,
+  termWidth,
+} from './outcomes.ts';
 
 const Value = z.union([z.number(), z.literal('undef')]);
 
@@ -100,6 +107,7 @@ export function buildReport(
             return k < 0 ? undefined : s.values[k];
           },
           termLabel,
+          (c) => termWidth(test, c),
         )
       : 'true';
     truths.push(truth);

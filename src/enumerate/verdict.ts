@@ -8,7 +8,7 @@ import { buildSkeleton, type ModelDiagnostic } from '../events/skeleton.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { DEFAULT_ENUMERATE, Enumeration, estimateCandidates, prepareVariant } from './enumerate.ts';
 import { explainWitness } from './explain.ts';
-import { evalCond, observables, observe, termLabel } from './outcomes.ts';
+import { evalCond, observables, observe, termLabel, termWidth } from './outcomes.ts';
 import { buildReport, type Report, stateText } from './report.ts';
 
 export interface RunOptions {
@@ -164,6 +164,7 @@ export function explain(test: Test, opts: RunOptions): Report['explanations'] {
           return k < 0 ? undefined : vals[k];
         },
         termLabel,
+        (c) => termWidth(test, c),
       );
       if (truth !== 'true') return;
       const values: Record<string, number | 'undef'> = {};

@@ -30,7 +30,17 @@ type Step =
   | { k: 'read'; ev: number; dst: number; okDst: number }
   | { k: 'store'; ev: number; a: Op; width: number }
   | { k: 'rmw'; ev: number; read: number; op: RmwOp; a: Op; width: number }
-  | { k: 'cas'; read: number; write: number; expected: Op; desired: Op; ok: boolean; okDst: number }
+  | {
+      k: 'cas';
+      read: number;
+      write: number;
+      expected: Op;
+      desired: Op;
+      ok: boolean;
+      /** `cmpxchg weak`: may fail even when the values match (LLVM LangRef: "may fail spuriously"). */
+      weak: boolean;
+      okDst: number;
+    }
   | { k: 'bin'; dst: number; op: BinOp; a: Op; b: Op; width: number }
   | { k: 'icmp'; dst: number; pred: IcmpPred; a: Op; b: Op; width: number }
   | { k: 'select'; dst: number; cond: Op; a: Op; b: Op }
@@ -128,6 +138,7 @@ export function compile(sk: Skeleton): ThreadProgram[] {
             expected: op(ins.expected),
             desired: op(ins.desired),
             ok: w >= 0,
+            weak: ins.weak,
             okDst,
           });
           break;
@@ -418,7 +429,9 @@ export class Evaluator {
             if (!this.ready(s.expected, t) || !this.ready(s.desired, t) || known[s.read] === 0) continue;
             const old = writeVal[s.read]!;
             const exp = this.val(s.expected, t);
-            if (!isUndef(old) && !isUndef(exp) && (old === exp) !== s.ok) {
+            // A success needs equal values; a failure needs different ones unless the cmpxchg is weak.
+            const contradicts = s.ok ? old !== exp : !s.weak && old === exp;
+            if (!isUndef(old) && !isUndef(exp) && contradicts) {
               this.mismatch = s.read;
               return 'cas-mismatch';
             }
