@@ -12,7 +12,7 @@
 import { has } from '../core/relation.ts';
 import type { Test } from '../core/types.ts';
 import { isUndef } from '../events/program.ts';
-import { buildSkeleton, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
+import { buildSkeleton, countBarrierVariants, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
 import {
   checkCandidate,
   checkHbFinal,
@@ -229,10 +229,24 @@ interface Variant {
   staticValues: boolean;
 }
 
+/**
+ * Number of variants of `test`: every combination of cmpxchg outcomes, times every distinct barrier
+ * execution (src/events/barriers.ts).
+ */
+export function variantCount(test: Test): number {
+  return 2 ** countCmpxchg(test) * countBarrierVariants(test);
+}
+
 /** The cmpxchg outcome combination of variant `v` (bit k: the k-th cmpxchg fails). */
 export function variantOutcomes(test: Test, v: number): boolean[] {
   const k = countCmpxchg(test);
   return Array.from({ length: k }, (_, i) => ((v >>> i) & 1) === 0);
+}
+
+/** The skeleton of variant `v`: cmpxchg outcomes in the low bits, then the barrier execution. */
+export function variantSkeleton(test: Test, v: number): Skeleton {
+  const k = countCmpxchg(test);
+  return buildSkeleton(test, variantOutcomes(test, v % 2 ** k), Math.floor(v / 2 ** k));
 }
 
 /** rf sources the optimised enumerator offers read `r`: same-location writes not po-after it, then undef if possible. */
@@ -246,7 +260,7 @@ export function rfDomain(sk: Skeleton, r: number): number[] {
 
 /** Skeleton, workspace and observables of a variant, shared by both enumerators. */
 export function prepareVariant(test: Test, v: number, errors?: ObservableError[]) {
-  const sk = buildSkeleton(test, variantOutcomes(test, v));
+  const sk = variantSkeleton(test, v);
   const ws = new Workspace(sk);
   const obs = observables(sk, ws.evaluator.programs, errors);
   return { sk, ws, obs, pairs: racePairs(sk) };
@@ -292,7 +306,7 @@ export class Enumeration {
     readonly test: Test,
     readonly opts: EnumerateOptions = DEFAULT_ENUMERATE,
   ) {
-    this.variantCount = opts.only ? opts.only.variant + 1 : 2 ** countCmpxchg(test);
+    this.variantCount = opts.only ? opts.only.variant + 1 : variantCount(test);
     this.variant = opts.only ? opts.only.variant : 0;
     this.prefix = opts.only ? opts.only.prefix : [];
     const first = prepareVariant(test, 0, this.errors);
@@ -563,14 +577,14 @@ export function splitSearch(
   target: number,
   maxDepth = 6,
 ): { variant: number; prefix: number[] }[] {
-  const variants = 2 ** countCmpxchg(test);
+  const variants = variantCount(test);
   let depth = 0;
   let out: { variant: number; prefix: number[] }[] = [];
   for (;;) {
     out = [];
     let deepest = true;
     for (let v = 0; v < variants; v++) {
-      const sk = buildSkeleton(test, variantOutcomes(test, v));
+      const sk = variantSkeleton(test, v);
       const en = new Enumeration(test, { ...DEFAULT_ENUMERATE, only: { variant: v, prefix: [] } });
       const cps = en.choicePoints(v);
       const d = Math.min(depth, cps.length);
@@ -619,9 +633,9 @@ export function enumerate(test: Test, opts: Partial<EnumerateOptions> = {}): Enu
  */
 export function estimateCandidates(test: Test): number {
   let total = 0;
-  const variants = 2 ** countCmpxchg(test);
+  const variants = variantCount(test);
   for (let v = 0; v < Math.min(variants, 64); v++) {
-    const sk = buildSkeleton(test, variantOutcomes(test, v));
+    const sk = variantSkeleton(test, v);
     let c = 1;
     sk.locs.forEach((l, li) => {
       const writes = sk.writesByLoc[li]!.filter((w) => w !== l.initEvent);
