@@ -66,13 +66,18 @@ const cache = new WeakMap<Test, BarrierAnalysis>();
 export function analyseBarriers(test: Test): BarrierAnalysis {
   let a = cache.get(test);
   if (!a) {
-    a = analyse(test);
+    a = analyse(test, false);
     cache.set(test, a);
   }
   return a;
 }
 
-function analyse(test: Test): BarrierAnalysis {
+/** The brute force alone, without the closed-form shortcut (the oracle of barriers.prop.test.ts). */
+export function analyseBarriersBrute(test: Test): BarrierAnalysis {
+  return analyse(test, true);
+}
+
+function analyse(test: Test, bruteOnly: boolean): BarrierAnalysis {
   const unsupported: BarrierAnalysis['unsupported'] = [];
   const ubReasons = new Set<string>();
   const objects = new Map<string, BObject>();
@@ -189,6 +194,8 @@ function analyse(test: Test): BarrierAnalysis {
   const empty: BarrierEffect = { sync: [], isfirst: new Map() };
   if (unsupported.length > 0 || nodes.every((ns) => ns.length === 0))
     return { effects: [empty], ub: ubReasons.size > 0, ubReasons: [...ubReasons], unsupported };
+  const quick = bruteOnly || ubReasons.size > 0 ? null : closedForm(test, nodes, objects);
+  if (quick) return { effects: [quick], ub: false, ubReasons: [], unsupported };
   const r = search(test, nodes, objects, ubReasons);
   if (r === null)
     return {
@@ -198,6 +205,73 @@ function analyse(test: Test): BarrierAnalysis {
       unsupported: [{ thread: 0, instr: 0, message: `more than ${BUDGET} barrier executions` }],
     };
   return { ...r, unsupported };
+}
+
+/**
+ * A shortcut for the common case, equal to the brute force there (barriers.prop.test.ts): only
+ * workgroup barriers, no `isfirst`, each thread alternating arrive and wait starting with an arrive,
+ * and no wait left waiting. Then phase j consists of every thread's j-th arrive (a thread cannot
+ * arrive again before its wait of phase j completes, and phase j needs every member), each thread's
+ * m-th wait takes phase m, and an arrive of phase j barrier-executes-before every wait of a phase
+ * ≥ j. Returns null outside that case.
+ */
+function closedForm(test: Test, nodes: BNode[][], objects: Map<string, BObject>): BarrierEffect | null {
+  for (const o of objects.values()) if (o.named) return null;
+  for (const ns of nodes) {
+    let arrived = false;
+    for (const b of ns) {
+      if (b.isfirst !== null) return null;
+      if (b.kind === 'arrive') {
+        if (arrived) return null;
+        arrived = true;
+      } else if (b.kind === 'wait') {
+        if (!arrived) return null;
+        arrived = false;
+      } else return null;
+    }
+  }
+  const members = new Map<string, number[]>();
+  nodes.forEach((ns, t) => {
+    const wg = workgroupKey(test.threads[t]!.placement);
+    if (wg === null) return;
+    const key = `wg:${wg}`;
+    members.set(key, [...(members.get(key) ?? []), t]);
+  });
+  const completed = new Map<string, number>();
+  for (const [key, ts] of members) {
+    if (!objects.has(key)) continue;
+    completed.set(key, Math.min(...ts.map((t) => nodes[t]!.filter((b) => b.kind === 'arrive').length)));
+  }
+  // Every wait's phase must complete (else UB: leave it to the brute force).
+  for (const ns of nodes) {
+    let m = 0;
+    for (const b of ns) if (b.kind === 'wait' && m++ >= completed.get(b.obj)!) return null;
+  }
+  const sync: [number, number, number, number][] = [];
+  const fences = (pred: (o: string) => boolean) =>
+    test.threads.flatMap((th, t) =>
+      th.body.flatMap((ins, k) =>
+        ins.kind === 'fence' && pred(ins.ordering) ? [{ t, k, scope: ins.syncscope.scope }] : [],
+      ),
+    );
+  const rel = fences((o) => o === 'release' || o === 'acq_rel' || o === 'seq_cst');
+  const acq = fences((o) => o === 'acquire' || o === 'acq_rel' || o === 'seq_cst');
+  const share = (a: number, b: number) =>
+    shareRank(test.threads[a]!.placement, a, test.threads[b]!.placement, b);
+  for (const f1 of rel)
+    for (const f2 of acq) {
+      if (f1.t === f2.t) continue;
+      if (scopeRank(f1.scope) > share(f1.t, f2.t) || scopeRank(f2.scope) > share(f2.t, f1.t)) continue;
+      const a1 = nodes[f1.t]!.filter((b) => b.kind === 'arrive');
+      const w2 = nodes[f2.t]!.filter((b) => b.kind === 'wait');
+      const j = a1.findIndex((b) => b.instr > f1.k);
+      let m = -1;
+      w2.forEach((b, i) => {
+        if (b.instr < f2.k) m = i;
+      });
+      if (j >= 0 && m >= j && a1[j]!.obj === w2[m]!.obj) sync.push([f1.t, f1.k, f2.t, f2.k]);
+    }
+  return { sync, isfirst: new Map() };
 }
 
 interface Exec {
@@ -264,7 +338,12 @@ function search(
         .filter((l) => l.length > 0);
       return { key, byThread };
     });
-    const orders: BNode[][][] = perObj.map((o) => interleavings(o.byThread));
+    const orders: BNode[][][] = [];
+    for (const o of perObj) {
+      const ord = interleavings(o.byThread, budget);
+      if (ord === null) return false;
+      orders.push(ord);
+    }
     const waits = flat.filter((b) => b.kind === 'wait' && executed(b));
     const chosen: BNode[][] = [];
     const recObj = (i: number): boolean => {
@@ -501,19 +580,20 @@ function search(
   return { effects, ub, ubReasons: ub ? [...ubReasons] : [] };
 }
 
-/** All interleavings of per-thread sequences. */
-function interleavings(seqs: BNode[][]): BNode[][] {
+/** All interleavings of per-thread sequences, or null when there are more than `max`. */
+function interleavings(seqs: BNode[][], max: number): BNode[][] | null {
   const out: BNode[][] = [];
   const pos = seqs.map(() => 0);
   const acc: BNode[] = [];
   const total = seqs.reduce((s, q) => s + q.length, 0);
   const rec = () => {
+    if (out.length > max) return;
     if (acc.length === total) {
       out.push(acc.slice());
       return;
     }
     seqs.forEach((q, i) => {
-      if (pos[i]! < q.length) {
+      if (pos[i]! < q.length && out.length <= max) {
         acc.push(q[pos[i]!]!);
         pos[i]!++;
         rec();
@@ -523,5 +603,5 @@ function interleavings(seqs: BNode[][]): BNode[][] {
     });
   };
   rec();
-  return out;
+  return out.length > max ? null : out;
 }
