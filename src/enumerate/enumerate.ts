@@ -114,13 +114,14 @@ export class Collector {
   }
 
   add(ws: Workspace, variant: number, values: Float64Array, race: boolean, undef: boolean): void {
-    this.executions++;
-    if (race) this.racy++;
-    if (undef) this.undefReads++;
+    const k = ws.coWeight;
+    this.executions += k;
+    if (race) this.racy += k;
+    if (undef) this.undefReads += k;
     const h = hashValues(values);
     const s = this.find(values, h);
     if (s) {
-      s.count++;
+      s.count += k;
       s.race ||= race;
       s.undef ||= undef;
       return;
@@ -128,7 +129,7 @@ export class Collector {
     this.insert(
       {
         values: values.slice(),
-        count: 1,
+        count: k,
         race,
         undef,
         example: this.keepExamples ? { variant, rf: ws.rfSrc.slice(), co: ws.coRank.slice() } : NO_EXAMPLE,
@@ -247,6 +248,22 @@ export function variantOutcomes(test: Test, v: number): boolean[] {
 export function variantSkeleton(test: Test, v: number): Skeleton {
   const k = countCmpxchg(test);
   return buildSkeleton(test, variantOutcomes(test, v % 2 ** k), Math.floor(v / 2 ** k));
+}
+
+/**
+ * Whether the coherence orders of a location's non-initial `writes` are indistinguishable, so the
+ * enumerator may explore one and count it k! times (docs/model.md, "Collapsed coherence orders").
+ * Needs static hb and location order (`syncFree`, derived). Every write non-atomic: they are outside
+ * `ai`, so mo, fr, eco, coherence, RMW atomicity and psc never see their order; no two of them
+ * location-ordered: co-respects-lo holds or fails alike for every order, and the final value is
+ * `undef` whichever comes last. Nothing else reads co.
+ */
+export function collapsibleCo(ws: Workspace, writes: number[]): boolean {
+  if (writes.length < 2) return false;
+  const { sk } = ws;
+  for (const w of writes) if (sk.events[w]!.atomic) return false;
+  for (const a of writes) for (const b of writes) if (a !== b && has(ws.lo, a, b)) return false;
+  return true;
 }
 
 /** rf sources the optimised enumerator offers read `r`: same-location writes not po-after it, then undef if possible. */
@@ -392,8 +409,17 @@ export class Enumeration {
     const cps: ChoicePoint[] = [];
     const placed = new Uint8Array(sk.n);
     const nextRank = new Int32Array(sk.locs.length);
+    // When nothing can synchronise, hb, location order and may-see are fixed, so each read's value
+    // rule is known before the search: keep only the choices it allows.
+    const staticValues = this.opts.prune && this.opts.domains === 'filtered' && ws.syncFree;
+    if (staticValues) {
+      ws.rfSrc.fill(-2);
+      ws.deriveBase();
+      ws.deriveAmd();
+    }
     ws.rfSrc.fill(-2);
     ws.coRank.fill(-1);
+    ws.coWeight = 1;
     sk.locs.forEach((l, li) => {
       const writes = sk.writesByLoc[li]!.filter((w) => w !== l.initEvent);
       if (l.initEvent >= 0) {
@@ -404,6 +430,13 @@ export class Enumeration {
       if (writes.length === 1) {
         ws.coRank[writes[0]!] = nextRank[li]!;
         placed[writes[0]!] = 1;
+      } else if (staticValues && collapsibleCo(ws, writes)) {
+        // Collapsed coherence orders (docs/model.md): one representative order stands for all k!.
+        for (const w of writes) {
+          ws.coRank[w] = nextRank[li]!++;
+          placed[w] = 1;
+        }
+        for (let k = 2; k <= writes.length; k++) ws.coWeight *= k;
       } else
         for (let k = 0; k < writes.length; k++)
           cps.push({ kind: 'co', loc: li, domain: Int32Array.from(writes) });
@@ -414,14 +447,6 @@ export class Enumeration {
       ...sk.reads.filter((r) => !sk.events[r]!.atomic),
     ];
     const hbFinalDepth = cps.length + reads.filter((r) => sk.events[r]!.atomic).length - 1;
-    // When nothing can synchronise, hb, location order and may-see are fixed, so each read's value
-    // rule is known before the search: keep only the choices it allows.
-    const staticValues = this.opts.prune && this.opts.domains === 'filtered' && ws.syncFree;
-    if (staticValues) {
-      ws.rfSrc.fill(-2);
-      ws.deriveBase();
-      ws.deriveAmd();
-    }
     for (const r of reads) {
       let dom = this.opts.domains === 'all' ? [...sk.writesByLoc[sk.events[r]!.loc]!, -1] : rfDomain(sk, r);
       if (staticValues) {
@@ -479,7 +504,7 @@ export class Enumeration {
       this.collector,
       this.opts.prune,
     );
-    if (v.consistent) this.stats.consistent++;
+    if (v.consistent) this.stats.consistent += st.ws.coWeight;
     else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.variant);
   }
 
