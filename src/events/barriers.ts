@@ -59,7 +59,7 @@ export interface BarrierAnalysis {
 }
 
 /** Upper bound on barrier executions examined before giving up (MD004). */
-const BUDGET = 200_000;
+const BUDGET = 50_000;
 
 const cache = new WeakMap<Test, BarrierAnalysis>();
 
