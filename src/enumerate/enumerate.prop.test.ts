@@ -39,6 +39,18 @@ describe('optimised enumerator against the brute-force reference', () => {
     );
   });
 
+  it('also with barriers: split, isfirst, named barriers (states, counts, UB flag)', () => {
+    fc.assert(
+      fc.property(arbTest({ barriers: true, maxInstrs: 6 }), (t) => {
+        const fast = enumerate(t);
+        const ref = referenceEnumerate(t);
+        expect(withCounts(fast.collector)).toEqual(withCounts(ref.collector));
+        expect(fast.stats.consistent).toBe(ref.collector.executions);
+      }),
+      { numRuns: 600 },
+    );
+  });
+
   it('also with no-thin-air off and the repaired value rules', () => {
     fc.assert(
       fc.property(arbTest({ maxInstrs: 4 }), fc.boolean(), (t, repaired) => {

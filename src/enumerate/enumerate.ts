@@ -12,7 +12,7 @@
 import { has } from '../core/relation.ts';
 import type { Test } from '../core/types.ts';
 import { isUndef } from '../events/program.ts';
-import { buildSkeleton, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
+import { buildSkeleton, countBarrierVariants, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
 import {
   checkCandidate,
   checkHbFinal,
@@ -114,13 +114,14 @@ export class Collector {
   }
 
   add(ws: Workspace, variant: number, values: Float64Array, race: boolean, undef: boolean): void {
-    this.executions++;
-    if (race) this.racy++;
-    if (undef) this.undefReads++;
+    const k = ws.coWeight;
+    this.executions += k;
+    if (race) this.racy += k;
+    if (undef) this.undefReads += k;
     const h = hashValues(values);
     const s = this.find(values, h);
     if (s) {
-      s.count++;
+      s.count += k;
       s.race ||= race;
       s.undef ||= undef;
       return;
@@ -128,7 +129,7 @@ export class Collector {
     this.insert(
       {
         values: values.slice(),
-        count: 1,
+        count: k,
         race,
         undef,
         example: this.keepExamples ? { variant, rf: ws.rfSrc.slice(), co: ws.coRank.slice() } : NO_EXAMPLE,
@@ -229,10 +230,40 @@ interface Variant {
   staticValues: boolean;
 }
 
+/**
+ * Number of variants of `test`: every combination of cmpxchg outcomes, times every distinct barrier
+ * execution (src/events/barriers.ts).
+ */
+export function variantCount(test: Test): number {
+  return 2 ** countCmpxchg(test) * countBarrierVariants(test);
+}
+
 /** The cmpxchg outcome combination of variant `v` (bit k: the k-th cmpxchg fails). */
 export function variantOutcomes(test: Test, v: number): boolean[] {
   const k = countCmpxchg(test);
   return Array.from({ length: k }, (_, i) => ((v >>> i) & 1) === 0);
+}
+
+/** The skeleton of variant `v`: cmpxchg outcomes in the low bits, then the barrier execution. */
+export function variantSkeleton(test: Test, v: number): Skeleton {
+  const k = countCmpxchg(test);
+  return buildSkeleton(test, variantOutcomes(test, v % 2 ** k), Math.floor(v / 2 ** k));
+}
+
+/**
+ * Whether the coherence orders of a location's non-initial `writes` are indistinguishable, so the
+ * enumerator may explore one and count it k! times (docs/model.md, "Collapsed coherence orders").
+ * Needs static hb and location order (`syncFree`, derived). Every write non-atomic: they are outside
+ * `ai`, so mo, fr, eco, coherence, RMW atomicity and psc never see their order; no two of them
+ * location-ordered: co-respects-lo holds or fails alike for every order, and the final value is
+ * `undef` whichever comes last. Nothing else reads co.
+ */
+export function collapsibleCo(ws: Workspace, writes: number[]): boolean {
+  if (writes.length < 2) return false;
+  const { sk } = ws;
+  for (const w of writes) if (sk.events[w]!.atomic) return false;
+  for (const a of writes) for (const b of writes) if (a !== b && has(ws.lo, a, b)) return false;
+  return true;
 }
 
 /** rf sources the optimised enumerator offers read `r`: same-location writes not po-after it, then undef if possible. */
@@ -246,7 +277,7 @@ export function rfDomain(sk: Skeleton, r: number): number[] {
 
 /** Skeleton, workspace and observables of a variant, shared by both enumerators. */
 export function prepareVariant(test: Test, v: number, errors?: ObservableError[]) {
-  const sk = buildSkeleton(test, variantOutcomes(test, v));
+  const sk = variantSkeleton(test, v);
   const ws = new Workspace(sk);
   const obs = observables(sk, ws.evaluator.programs, errors);
   return { sk, ws, obs, pairs: racePairs(sk) };
@@ -292,7 +323,7 @@ export class Enumeration {
     readonly test: Test,
     readonly opts: EnumerateOptions = DEFAULT_ENUMERATE,
   ) {
-    this.variantCount = opts.only ? opts.only.variant + 1 : 2 ** countCmpxchg(test);
+    this.variantCount = opts.only ? opts.only.variant + 1 : variantCount(test);
     this.variant = opts.only ? opts.only.variant : 0;
     this.prefix = opts.only ? opts.only.prefix : [];
     const first = prepareVariant(test, 0, this.errors);
@@ -378,8 +409,17 @@ export class Enumeration {
     const cps: ChoicePoint[] = [];
     const placed = new Uint8Array(sk.n);
     const nextRank = new Int32Array(sk.locs.length);
+    // When nothing can synchronise, hb, location order and may-see are fixed, so each read's value
+    // rule is known before the search: keep only the choices it allows.
+    const staticValues = this.opts.prune && this.opts.domains === 'filtered' && ws.syncFree;
+    if (staticValues) {
+      ws.rfSrc.fill(-2);
+      ws.deriveBase();
+      ws.deriveAmd();
+    }
     ws.rfSrc.fill(-2);
     ws.coRank.fill(-1);
+    ws.coWeight = 1;
     sk.locs.forEach((l, li) => {
       const writes = sk.writesByLoc[li]!.filter((w) => w !== l.initEvent);
       if (l.initEvent >= 0) {
@@ -390,6 +430,13 @@ export class Enumeration {
       if (writes.length === 1) {
         ws.coRank[writes[0]!] = nextRank[li]!;
         placed[writes[0]!] = 1;
+      } else if (staticValues && collapsibleCo(ws, writes)) {
+        // Collapsed coherence orders (docs/model.md): one representative order stands for all k!.
+        for (const w of writes) {
+          ws.coRank[w] = nextRank[li]!++;
+          placed[w] = 1;
+        }
+        for (let k = 2; k <= writes.length; k++) ws.coWeight *= k;
       } else
         for (let k = 0; k < writes.length; k++)
           cps.push({ kind: 'co', loc: li, domain: Int32Array.from(writes) });
@@ -400,14 +447,6 @@ export class Enumeration {
       ...sk.reads.filter((r) => !sk.events[r]!.atomic),
     ];
     const hbFinalDepth = cps.length + reads.filter((r) => sk.events[r]!.atomic).length - 1;
-    // When nothing can synchronise, hb, location order and may-see are fixed, so each read's value
-    // rule is known before the search: keep only the choices it allows.
-    const staticValues = this.opts.prune && this.opts.domains === 'filtered' && ws.syncFree;
-    if (staticValues) {
-      ws.rfSrc.fill(-2);
-      ws.deriveBase();
-      ws.deriveAmd();
-    }
     for (const r of reads) {
       let dom = this.opts.domains === 'all' ? [...sk.writesByLoc[sk.events[r]!.loc]!, -1] : rfDomain(sk, r);
       if (staticValues) {
@@ -465,7 +504,7 @@ export class Enumeration {
       this.collector,
       this.opts.prune,
     );
-    if (v.consistent) this.stats.consistent++;
+    if (v.consistent) this.stats.consistent += st.ws.coWeight;
     else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.variant);
   }
 
@@ -563,14 +602,14 @@ export function splitSearch(
   target: number,
   maxDepth = 6,
 ): { variant: number; prefix: number[] }[] {
-  const variants = 2 ** countCmpxchg(test);
+  const variants = variantCount(test);
   let depth = 0;
   let out: { variant: number; prefix: number[] }[] = [];
   for (;;) {
     out = [];
     let deepest = true;
     for (let v = 0; v < variants; v++) {
-      const sk = buildSkeleton(test, variantOutcomes(test, v));
+      const sk = variantSkeleton(test, v);
       const en = new Enumeration(test, { ...DEFAULT_ENUMERATE, only: { variant: v, prefix: [] } });
       const cps = en.choicePoints(v);
       const d = Math.min(depth, cps.length);
@@ -619,9 +658,9 @@ export function enumerate(test: Test, opts: Partial<EnumerateOptions> = {}): Enu
  */
 export function estimateCandidates(test: Test): number {
   let total = 0;
-  const variants = 2 ** countCmpxchg(test);
+  const variants = variantCount(test);
   for (let v = 0; v < Math.min(variants, 64); v++) {
-    const sk = buildSkeleton(test, variantOutcomes(test, v));
+    const sk = variantSkeleton(test, v);
     let c = 1;
     sk.locs.forEach((l, li) => {
       const writes = sk.writesByLoc[li]!.filter((w) => w !== l.initEvent);

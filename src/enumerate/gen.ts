@@ -5,7 +5,23 @@
 
 import fc from 'fast-check';
 import type { Instr, Ordering, Placement, Scope, Test } from '../core/types.ts';
-import { avld, avst, cas, dev, fence, ld, makeTest, rmw, sbarrier, st, threads } from '../events/build.ts';
+import {
+  avld,
+  avst,
+  cas,
+  dev,
+  fence,
+  isfirst,
+  ld,
+  leave,
+  makeTest,
+  named,
+  rmw,
+  sbarrier,
+  splitBarrier,
+  st,
+  threads,
+} from '../events/build.ts';
 
 export const LOAD_ORDERS: Ordering[] = ['notatomic', 'monotonic', 'acquire', 'seq_cst'];
 export const STORE_ORDERS: Ordering[] = ['notatomic', 'monotonic', 'release', 'seq_cst'];
@@ -20,6 +36,8 @@ export interface GenOptions {
   locs: string[];
   /** Allow cmpxchg, av intrinsics, `amdgcn-av none`. */
   exotic: boolean;
+  /** Allow every barrier operation (split, isfirst, named barrier object `bar`). */
+  barriers: boolean;
 }
 
 function arbInstr(o: GenOptions, reg: fc.Arbitrary<string>): fc.Arbitrary<Instr> {
@@ -49,6 +67,20 @@ function arbInstr(o: GenOptions, reg: fc.Arbitrary<string>): fc.Arbitrary<Instr>
       fc.constant(sbarrier()),
     );
   }
+  if (o.barriers) {
+    const n = fc.integer({ min: 1, max: 2 });
+    arbs.push(
+      fc.constant(sbarrier()),
+      fc.constant(splitBarrier('signal')),
+      fc.constant(splitBarrier('wait')),
+      reg.map((r) => isfirst(r)),
+      n.map((k) => named('init', 'bar', k)),
+      fc.constant(named('join', 'bar')),
+      n.map((k) => named('signal_var', 'bar', k)),
+      fc.constant(splitBarrier('wait', 1)),
+      fc.constant(leave()),
+    );
+  }
   return fc.oneof(...arbs);
 }
 
@@ -56,14 +88,21 @@ function arbInstr(o: GenOptions, reg: fc.Arbitrary<string>): fc.Arbitrary<Instr>
 function ssa(body: Instr[]): Instr[] {
   let k = 0;
   return body.map((i) => {
-    if ('dst' in i && i.dst !== null && i.kind !== 'barrier') return { ...i, dst: `r${k++}` } as Instr;
+    if ('dst' in i && i.dst !== null) return { ...i, dst: `r${k++}` } as Instr;
     return i;
   });
 }
 
 /** A small random test. */
 export function arbTest(o: Partial<GenOptions> = {}): fc.Arbitrary<Test> {
-  const opts: GenOptions = { maxThreads: 3, maxInstrs: 5, locs: ['x', 'y'], exotic: false, ...o };
+  const opts: GenOptions = {
+    maxThreads: 3,
+    maxInstrs: 5,
+    locs: ['x', 'y'],
+    exotic: false,
+    barriers: false,
+    ...o,
+  };
   const instr = arbInstr(opts, fc.constant('r'));
   return fc
     .tuple(
@@ -74,7 +113,10 @@ export function arbTest(o: Partial<GenOptions> = {}): fc.Arbitrary<Test> {
     .filter(([bodies]) => bodies.reduce((n, b) => n + b.length, 0) <= opts.maxInstrs)
     .map(([bodies, pl, inits]) =>
       makeTest({
-        locs: Object.fromEntries(opts.locs.map((l, i) => [l, inits[i] ?? 0])),
+        locs: {
+          ...Object.fromEntries(opts.locs.map((l, i) => [l, inits[i] ?? 0])),
+          ...(opts.barriers ? { bar: { barrier: true as const } } : {}),
+        },
         threads: threads(bodies.map(ssa), pl),
       }),
     );

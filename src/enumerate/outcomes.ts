@@ -50,8 +50,8 @@ export interface ObservableError {
 }
 
 /**
- * The observables of a test: the terms of its condition, then every register a read writes
- * (so the report shows what each thread saw), without duplicates.
+ * The observables of a test: the terms of its condition, then every register a read or a
+ * `signal.isfirst` writes (so the report shows what each thread saw), without duplicates.
  */
 export function observables(
   sk: Skeleton,
@@ -109,7 +109,9 @@ export function observables(
       const dst =
         ins.kind === 'load' || ins.kind === 'avload' || ins.kind === 'rmw' || ins.kind === 'cmpxchg'
           ? ins.dst
-          : null;
+          : ins.kind === 'barrier' && ins.op === 'signal_isfirst'
+            ? ins.dst
+            : null;
       if (dst === null) return;
       const ri = findReg(programs[t]!, dst);
       if (ri >= 0) push({ kind: 'reg', label: `${th.name}:${stripPct(dst)}`, thread: t, reg: ri });

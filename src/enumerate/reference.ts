@@ -1,14 +1,13 @@
 /**
- * The brute-force reference enumerator: every cmpxchg outcome, every permutation of every
+ * The brute-force reference enumerator: every cmpxchg outcome and barrier execution, every permutation of every
  * location's writes (initial write included), every rf choice (every same-location write, or
  * undef) for every read, each complete candidate checked against every axiom. No pruning, no
  * static filters: it exists to test the optimised enumerator, and is only usable on tiny tests.
  */
 
 import type { Test } from '../core/types.ts';
-import { countCmpxchg } from '../events/skeleton.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
-import { Collector, leaf, prepareVariant } from './enumerate.ts';
+import { Collector, leaf, prepareVariant, variantCount } from './enumerate.ts';
 
 function permutations(xs: number[]): number[][] {
   if (xs.length <= 1) return [xs.slice()];
@@ -27,7 +26,7 @@ export function referenceEnumerate(
   const first = prepareVariant(test, 0);
   const collector = new Collector(first.obs.map((o) => o.label));
   let explored = 0;
-  const variants = 2 ** countCmpxchg(test);
+  const variants = variantCount(test);
   for (let v = 0; v < variants; v++) {
     const { sk, ws, obs, pairs } = prepareVariant(test, v);
     const values = new Float64Array(obs.length);

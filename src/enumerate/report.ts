@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import type { Expectation, Test } from '../core/types.ts';
+import { analyseBarriers } from '../events/barriers.ts';
 import { isUndef } from '../events/program.ts';
 import { buildSkeleton } from '../events/skeleton.ts';
 import type { ModelOptions } from '../models/amdgpu.ts';
@@ -45,6 +46,8 @@ export const ReportSchema = z.object({
     .nullable(),
   witnesses: z.object({ positive: z.number().int(), negative: z.number().int(), unknown: z.number().int() }),
   flags: z.object({ race: z.boolean(), undef: z.boolean(), ub: z.boolean() }),
+  /** Why some barrier execution has undefined behaviour (src/events/barriers.ts). */
+  ubReasons: z.array(z.string()).optional(),
   expectations: z.array(
     z.object({
       key: z.enum(['condition', 'race', 'undef', 'ub']),
@@ -152,6 +155,7 @@ export function buildReport(
       : null,
     witnesses: { positive, negative, unknown },
     flags: { race, undef, ub },
+    ubReasons: ub ? analyseBarriers(test).ubReasons : [],
     expectations: test.expects.map((e) => {
       const a = actual(e);
       return { key: e.key, expected: e.value, actual: a, ok: complete && a === e.value };
@@ -182,7 +186,12 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
   }
   if (r.flags.race) out.push('Flag data-race');
   if (r.flags.undef) out.push('Flag undef-read');
-  if (r.flags.ub) out.push('Flag undefined-behaviour (a barrier wait never completes)');
+  if (r.flags.ub)
+    out.push(
+      r.ubReasons && r.ubReasons.length > 0
+        ? `Flag undefined-behaviour (barriers: ${r.ubReasons.join('; ')})`
+        : 'Flag undefined-behaviour (barriers)',
+    );
   if (r.condition) out.push(`Condition ${r.condition.text}`);
   for (const e of r.expectations)
     out.push(

@@ -119,6 +119,29 @@ export function splitBarrier(op: 'signal' | 'wait', id = -1): Instr {
   return { kind: 'barrier', span, op, id, object: null, count: null, dst: null };
 }
 
+/** `%dst = call i1 @llvm.amdgcn.s.barrier.signal.isfirst(i32 id)`. */
+export function isfirst(dst: string, id = -1): Instr {
+  return { kind: 'barrier', span, op: 'signal_isfirst', id, object: null, count: null, dst };
+}
+
+/** GFX12.5 named barrier on object `bar`: `init(bar, n)`, `join(bar)`, `signal.var(bar, n)`. */
+export function named(op: 'init' | 'join' | 'signal_var', bar: string, count: number | null = null): Instr {
+  return {
+    kind: 'barrier',
+    span,
+    op,
+    id: null,
+    object: bar,
+    count: op === 'join' ? null : (count ?? 1),
+    dst: null,
+  };
+}
+
+/** `s.barrier.leave(i16 id)`: drop the named barrier the thread joined. */
+export function leave(id = 1): Instr {
+  return { kind: 'barrier', span, op: 'leave', id, object: null, count: null, dst: null };
+}
+
 export function avst(loc: string, value: Val, scope: Scope): Instr {
   return { kind: 'avstore', span, type: 'i32', value: operand(value), ptr: ptr(loc, {}), scope };
 }
@@ -164,7 +187,11 @@ export const or = (...args: Cond[]): Cond => ({ kind: 'or', args });
 export const cond = (quantifier: Quantifier, c: Cond): Condition => ({ quantifier, cond: c, span });
 
 export interface TestSpec {
-  locs: Record<string, number | 'undef' | { init: number | 'undef'; space: LocationSpace }>;
+  /** `{ barrier: true }`: a named-barrier object (`target("amdgcn.named.barrier", 0)` in LDS). */
+  locs: Record<
+    string,
+    number | 'undef' | { init: number | 'undef'; space: LocationSpace } | { barrier: true }
+  >;
   threads: Thread[];
   cond?: Condition | null;
   name?: string;
@@ -176,14 +203,25 @@ export function makeTest(spec: TestSpec): Test {
     name: spec.name ?? 'T',
     description: '',
     expects: [],
-    locations: Object.entries(spec.locs).map(([name, v]) => ({
-      name,
-      space: typeof v === 'object' ? v.space : 'global',
-      type: 'i32',
-      init: typeof v === 'object' ? v.init : v,
-      barrier: false,
-      span,
-    })),
+    locations: Object.entries(spec.locs).map(([name, v]) =>
+      typeof v === 'object' && 'barrier' in v
+        ? {
+            name,
+            space: 'local' as const,
+            type: 'target("amdgcn.named.barrier", 0)',
+            init: 'undef' as const,
+            barrier: true,
+            span,
+          }
+        : {
+            name,
+            space: typeof v === 'object' ? v.space : 'global',
+            type: 'i32',
+            init: typeof v === 'object' ? v.init : v,
+            barrier: false,
+            span,
+          },
+    ),
     threads: spec.threads,
     condition: spec.cond ?? null,
     file: '<built>',

@@ -179,8 +179,20 @@ export function compile(sk: Skeleton): ThreadProgram[] {
             src: reg(ins.index === 0 ? ins.src : `${ins.src}.1`, 32),
           });
           break;
-        case 'fence':
         case 'barrier':
+          // signal.isfirst: "sets SCC=1 if this wave is the first to signal the barrier" (seeds/001),
+          // as decided by the skeleton's barrier execution.
+          if (ins.op === 'signal_isfirst' && ins.dst !== null)
+            steps.push({
+              k: 'bin',
+              dst: reg(ins.dst, 1),
+              op: 'add',
+              a: { c: true, v: sk.barrierIsfirst.get(`${t}:${k}`) ?? UNDEF },
+              b: { c: true, v: 0 },
+              width: 1,
+            });
+          break;
+        case 'fence':
           break;
         default:
           assertNever(ins, 'instruction');

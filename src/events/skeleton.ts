@@ -26,6 +26,7 @@ import {
   scopeRank,
   type Test,
 } from '../core/types.ts';
+import { analyseBarriers } from './barriers.ts';
 
 export type EventKind = 'init' | 'read' | 'write' | 'fence' | 'barrier';
 
@@ -96,7 +97,7 @@ export type ModelDiagnosticCode =
   | 'MD001' // unknown location
   | 'MD002' // LDS accessed from a host thread
   | 'MD003' // -one-as syncscope in a test with several address spaces
-  | 'MD004' // named barriers and signal.isfirst not modelled yet
+  | 'MD004' // barrier operation the model cannot decide (trap/cluster ids, host threads, too many executions)
   | 'MD005' // unknown register
   | 'MD006'; // ambiguous location in condition
 
@@ -146,8 +147,10 @@ export interface Skeleton {
   diagnostics: ModelDiagnostic[];
   /** Release fence → acquire fence synchronising through workgroup barriers (part of `hbBase`). */
   barrierSync: Relation;
-  /** Some barrier wait never completes (undefined behaviour). */
+  /** Some barrier execution has undefined behaviour (seeds/001; see src/events/barriers.ts). */
   barrierUb: boolean;
+  /** Results of `signal.isfirst` in this barrier execution: `thread:instr` → 0 or 1. */
+  barrierIsfirst: Map<string, number>;
 }
 
 /** Number of cmpxchg instructions in a test (each doubles the number of variants). */
@@ -217,7 +220,9 @@ function accessOf(i: Instr): Access | null {
  * Builds the skeleton of `test` for one combination of cmpxchg outcomes (`casSuccess[k]` for the
  * k-th cmpxchg; missing entries mean success).
  */
-export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = []): Skeleton {
+export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], barrierVariant = 0): Skeleton {
+  const barriers = analyseBarriers(test);
+  const effect = barriers.effects[barrierVariant] ?? barriers.effects[0]!;
   const diagnostics: ModelDiagnostic[] = [];
   const declared = new Map(test.locations.map((l) => [l.name, l]));
 
@@ -417,14 +422,10 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = []): 
           e.barrier = ins.op;
           e.barrierId = ins.id;
           events.push(e);
-          // The workgroup barrier is modelled: s.barrier, and the split signal / wait on id -1.
-          // Named barriers (other ids, init, join, signal.var, leave) and signal.isfirst are not yet.
-          if (!isWorkgroupBarrierOp(e) && diagnostics.every((d) => d.code !== 'MD004'))
-            diagnostics.push({
-              code: 'MD004',
-              message: `barrier operation ${ins.op}${ins.id !== null ? ` ${ins.id}` : ''} is not modelled yet (s.barrier and the workgroup barrier's signal/wait are)`,
-              span: ins.span,
-            });
+          // The barrier execution model (src/events/barriers.ts) reports what it cannot model.
+          const u = barriers.unsupported.find((x) => x.thread === t && x.instr === k);
+          if (u && diagnostics.every((d) => d.code !== 'MD004'))
+            diagnostics.push({ code: 'MD004', message: u.message, span: ins.span });
           break;
         }
         case 'bin':
@@ -479,7 +480,14 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = []): 
     }
   }
   for (let k = 0; k < po.bits.length; k++) hbBase.bits[k]! |= po.bits[k]!;
-  const { barrierSync, barrierUb } = workgroupBarriers(test, events, n, incl);
+  if (barriers.unsupported.length > 0 && diagnostics.every((d) => d.code !== 'MD004'))
+    diagnostics.push({ code: 'MD004', message: barriers.unsupported[0]!.message, span: null });
+  const barrierSync = relation(n);
+  const evAt = (t: number, k: number, kind: EventKind) =>
+    events.find((e) => e.thread === t && e.instr === k && e.kind === kind)?.id ?? -1;
+  for (const [t1, k1, t2, k2] of effect.sync) add(barrierSync, evAt(t1, k1, 'fence'), evAt(t2, k2, 'fence'));
+  const barrierUb = barriers.ub;
+  const barrierIsfirst = new Map<string, number>(effect.isfirst);
   if (!isEmpty(barrierSync)) {
     unionInto(hbBase, hbBase, barrierSync);
     closureInto(hbBase, hbBase);
@@ -531,81 +539,13 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = []): 
     diagnostics,
     barrierSync,
     barrierUb,
+    barrierIsfirst,
   };
 }
 
-/** An operation on the workgroup barrier: `s.barrier`, or the split `signal` / `wait` on id -1. */
-function isWorkgroupBarrierOp(e: Event): boolean {
-  return e.barrier === 'barrier' || ((e.barrier === 'signal' || e.barrier === 'wait') && e.barrierId === -1);
-}
-
-/**
- * The workgroup barrier, after seeds/001 "Execution Model": one barrier object per workgroup whose
- * expected count is the number of the workgroup's threads in the test. `s.barrier` is an arrive
- * then a wait; GFX12 splits them into `signal` (arrive) and `wait` on id -1. A thread's j-th arrive
- * belongs to phase j and its m-th wait waits for phase m, so an arrive of phase j
- * barrier-executes-before every wait of phase m ≥ j (directly, or through program order).
- * Barriers alone order no memory (seeds/001: "Barriers only synchronize execution"): a release
- * fence po-before an arrive and an acquire fence po-after a wait that the arrive
- * barrier-executes-before synchronise when their scopes are inclusive (DESIGN).
- * Undefined behaviour ("a barrier wait never completes"): the threads of a workgroup arrive
- * different numbers of times, or a thread waits for a phase before arriving at it itself.
- */
-function workgroupBarriers(
-  test: Test,
-  events: Event[],
-  n: number,
-  incl: Relation,
-): { barrierSync: Relation; barrierUb: boolean } {
-  const barrierSync = relation(n);
-  let barrierUb = false;
-  const byWg = new Map<string, number[]>();
-  test.threads.forEach((th, t) => {
-    const wg = workgroupKey(th.placement);
-    if (wg === null) return;
-    const list = byWg.get(wg) ?? [];
-    list.push(t);
-    byWg.set(wg, list);
-  });
-  const ops = (t: number) => events.filter((e) => e.thread === t && isWorkgroupBarrierOp(e));
-  const arrives = (t: number) => ops(t).filter((e) => e.barrier !== 'wait');
-  const waits = (t: number) => ops(t).filter((e) => e.barrier !== 'signal');
-  for (const [, ts] of byWg) {
-    if (ts.every((t) => ops(t).length === 0)) continue;
-    const counts = ts.map((t) => arrives(t).length);
-    const completed = Math.min(...counts);
-    if (counts.some((c) => c !== completed)) barrierUb = true;
-    for (const t of ts) {
-      const a = arrives(t);
-      waits(t).forEach((w, m) => {
-        // The m-th wait needs phase m complete, which needs this thread's own m-th arrive first.
-        if (m >= completed || !a[m] || a[m]!.id > w.id) barrierUb = true;
-      });
-    }
-    for (const t1 of ts) {
-      const a1 = arrives(t1);
-      for (const t2 of ts) {
-        if (t1 === t2) continue;
-        const w2 = waits(t2);
-        for (const f1 of events) {
-          if (f1.thread !== t1 || f1.kind !== 'fence' || !f1.release) continue;
-          // The first arrive po-after the release fence.
-          const j = a1.findIndex((b) => b.id > f1.id);
-          if (j < 0 || j >= completed) continue;
-          for (const f2 of events) {
-            if (f2.thread !== t2 || f2.kind !== 'fence' || !f2.acquire) continue;
-            // The last wait po-before the acquire fence must wait for phase j or a later one.
-            let m = -1;
-            w2.forEach((b, i) => {
-              if (b.id < f2.id) m = i;
-            });
-            if (m >= j && m < completed && bitAt(incl, f1.id, f2.id)) add(barrierSync, f1.id, f2.id);
-          }
-        }
-      }
-    }
-  }
-  return { barrierSync, barrierUb };
+/** Number of distinct barrier executions (their effects on memory) the enumerator explores. */
+export function countBarrierVariants(test: Test): number {
+  return analyseBarriers(test).effects.length;
 }
 
 function bitAt(r: Relation, i: number, j: number): boolean {

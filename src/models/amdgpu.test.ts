@@ -9,8 +9,11 @@ import {
   extract,
   fence,
   host,
+  isfirst,
   ld,
+  leave,
   makeTest,
+  named,
   rmw,
   sbarrier,
   splitBarrier,
@@ -409,9 +412,9 @@ describe('AMDGPU layer: availability, visibility, location order', () => {
       ),
     });
     expect(buildSkeleton(early).barrierUb).toBe(true);
-    // Named barriers are not modelled yet.
-    const named = makeTest({ locs: { x: 0 }, threads: threads([[splitBarrier('signal', -2)]]) });
-    expect(buildSkeleton(named).diagnostics.map((d) => d.code)).toEqual(['MD004']);
+    // Trap barriers (-2, -4) are privileged and the cluster barrier (-3) is not modelled.
+    const trap = makeTest({ locs: { x: 0 }, threads: threads([[splitBarrier('signal', -2)]]) });
+    expect(buildSkeleton(trap).diagnostics.map((d) => d.code)).toEqual(['MD004']);
   });
 
   it('a barrier wait that never completes is undefined behaviour', () => {
@@ -422,6 +425,61 @@ describe('AMDGPU layer: availability, visibility, location order', () => {
     expect(buildSkeleton(t).barrierUb).toBe(true);
     const ok = makeTest({ locs: { x: 0 }, threads: threads([[sbarrier()], [sbarrier()]], SAME_WG) });
     expect(buildSkeleton(ok).barrierUb).toBe(false);
+  });
+
+  it('named barriers: init, join, signal.var, wait synchronise fences; a missing init or a stranded wait is UB', () => {
+    const wg = { scope: 'workgroup' as const };
+    const mp = (init: boolean, count: number) =>
+      makeTest({
+        locs: { x: 0, bar: { barrier: true } },
+        threads: threads(
+          [
+            [
+              ...(init ? [named('init', 'bar', count)] : []),
+              sbarrier(),
+              named('join', 'bar'),
+              st('x', 1),
+              fence('release', wg),
+              named('signal_var', 'bar', count),
+              splitBarrier('wait', 1),
+            ],
+            [
+              sbarrier(),
+              named('join', 'bar'),
+              named('signal_var', 'bar', count),
+              splitBarrier('wait', 1),
+              fence('acquire', wg),
+              ld('d', 'x'),
+            ],
+          ],
+          SAME_WG,
+        ),
+      });
+    expect(states(mp(true, 2), {}, true)).toEqual(['P1:d=1']);
+    expect(buildSkeleton(mp(true, 2)).barrierUb).toBe(false);
+    // Uninitialised: "The first element in barrier-modification-order<BO> is always a barrier init".
+    expect(buildSkeleton(mp(false, 2)).barrierUb).toBe(true);
+    // Expected count 3 with two members: the waits never complete.
+    expect(buildSkeleton(mp(true, 3)).barrierUb).toBe(true);
+    // Expected count 1: each member completes a phase alone, so nothing orders P0's store.
+    expect(buildSkeleton(mp(true, 1)).barrierUb).toBe(false);
+    expect(states(mp(true, 1), {}, true)).toEqual(['P1:d=undef !race !undef']);
+  });
+
+  it('signal.isfirst: exactly one wave of a phase is first; leave without join is UB', () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads(
+        [
+          [isfirst('f'), splitBarrier('wait')],
+          [isfirst('f'), splitBarrier('wait')],
+        ],
+        SAME_WG,
+      ),
+    });
+    expect(states(t)).toEqual(['P0:f=0 P1:f=1', 'P0:f=1 P1:f=0']);
+    const bad = makeTest({ locs: { x: 0, bar: { barrier: true } }, threads: threads([[leave()]], SAME_WG) });
+    expect(buildSkeleton(bad).barrierUb).toBe(true);
   });
 
   it('-one-as acts as its plain scope when the test touches one address space, else cannot be decided', () => {

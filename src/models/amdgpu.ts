@@ -82,6 +82,12 @@ export class Workspace {
   readonly n: number;
   /** rf source per read event (-1 undef, -2 not chosen yet); unused for other events. */
   readonly rfSrc: Int32Array;
+  /**
+   * How many executions the current candidate stands for: the product, over the locations whose
+   * coherence orders the enumerator collapsed (docs/model.md, "Collapsed coherence orders"), of the
+   * number of orders each one represents. 1 unless the optimised enumerator collapsed something.
+   */
+  coWeight = 1;
   /** Coherence rank per write event within its location (-1 not placed). */
   readonly coRank: Int32Array;
 
