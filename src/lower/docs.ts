@@ -40,7 +40,7 @@ export const SOURCES = [
   [
     'GFX942, GFX950 (TgSplit on and off; beyond the seeds)',
     'src/lower/gfx942.ts',
-    'LLVM `llvm/docs/AMDGPUUsage.rst` at commit f5c8b0a9 (llvm/llvm-project), section "Memory Model GFX942", table "AMDHSA Memory Model Code Sequences GFX942". gfx950: inferred, see below.',
+    'LLVM `llvm/docs/AMDGPUUsage.rst` at commit f5c8b0a9 (llvm/llvm-project), section "Memory Model GFX942", table "AMDHSA Memory Model Code Sequences GFX942". gfx950: inferred (docs/targets/README.md, "GFX950: an inference").',
   ],
   [
     'Barriers (GFX6–11, GFX12, GFX12.5)',
@@ -130,7 +130,9 @@ export const READINGS: Record<TableFamily, string[]> = {
   gfx942: [
     '"atomicrmw release workgroup global/generic" puts `sc0=1` on the atomic, and "atomicrmw release system" `sc0=1 sc1=1`, although the Memory Model GFX942 text says atomics use sc0 to mean "returns the original value". Transcribed as written (a no-return release atomic gets the returning encoding); llc-22 does not, recorded in the divergences.',
     '"fence release system" has no "If OpenCL and address space is local, omit" on its `buffer_wbl2` (the agent row has one). Fences carry no address space, so the write-back is always generated on both.',
+    '"atomicrmw release agent" and "atomicrmw acq_rel system" put `sc1=1` on the atomic, while "atomicrmw monotonic agent" and "atomicrmw acq_rel agent" have none. Transcribed as written; llc-22 uses `sc1` on atomics at system scope only.',
     'Fences: OpenCL omissions need a fence address space; the waits are always generated.',
+    'TgSplit mode: as for GFX90A, "atomicrmw acq_rel workgroup generic" keeps lgkmcnt(0) in its second wait while the agent/system rows drop it (transcribed as written).',
     'The table has no `-one-as` rows: `-one-as` scopes use the row of their plain scope.',
   ],
   'gfx10-11': [

@@ -262,7 +262,7 @@ export function formatIsa(i: IsaInstr): string {
     }
     case 'inv':
     case 'wb':
-      if (i.sc !== null) return `${i.mnemonic} ${i.sc}`;
+      if (i.sc !== null) return `${i.mnemonic} ${i.sc.replace(/sc(\d)/g, 'sc$1=1')}`;
       return i.scope === null ? i.mnemonic : `${i.mnemonic} scope:${i.scope}`;
     case 'barrier':
       return i.id === null ? i.mnemonic : `${i.mnemonic} ${i.id}`;
