@@ -35,6 +35,17 @@ describe('gpumm lower', () => {
     expect(rel.isa[0]).toEqual({ kind: 'wait', counters: ['vmcnt'] });
   });
 
+  it('--tgsplit selects TgSplit execution mode on gfx90a', () => {
+    const plain = gpumm('lower', MP, '--target', 'gfx90a');
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toContain('s_waitcnt vmcnt(0) lgkmcnt(0)');
+    const tg = gpumm('lower', MP, '--target', 'gfx90a', '--tgsplit', '--json');
+    expect(tg.status).toBe(0);
+    const j = JSON.parse(tg.stdout) as { tgsplit: boolean | null };
+    expect(j.tgsplit).toBe(true);
+    expect(tg.stdout).not.toContain('lgkmcnt');
+  });
+
   it('--table prints the grid of the target', () => {
     const r = gpumm('lower', '--table', '--target', 'gfx900');
     expect(r.status).toBe(0);
@@ -65,9 +76,12 @@ describe('gpumm lower', () => {
     const n = gpumm('lower');
     expect(n.status).toBe(2);
     expect(n.stderr).toContain('LW2011');
-    const x = gpumm('lower', '--table', '--target', 'gfx90a');
+    const x = gpumm('lower', '--table', '--target', 'gfx1250');
     expect(x.status).toBe(2);
     expect(x.stderr).toContain('LW2005');
+    const tg = gpumm('lower', MP, '--target', 'gfx1200', '--tgsplit');
+    expect(tg.status).toBe(2);
+    expect(tg.stderr).toContain('LW2009');
   });
 
   it('an av intrinsic has no table row: a warning, the rest still lowers, exit 0', () => {

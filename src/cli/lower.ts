@@ -24,6 +24,7 @@ interface LowerOptions {
   target?: string;
   wgp?: boolean;
   cu?: boolean;
+  tgsplit?: boolean;
   opencl?: boolean;
   explain?: boolean;
   json?: boolean;
@@ -94,12 +95,35 @@ export function contextFromOptions(opts: LowerOptions): LowerCtx {
       ),
     );
   }
-  return { target, mode: opts.cu ? 'cu' : 'wgp', lang: opts.opencl ? 'opencl' : 'hsa' };
+  if (opts.tgsplit && !target.processor.features.tgsplit) {
+    fail(
+      lowerDiag(
+        'LW2009',
+        [
+          '--tgsplit',
+          `${target.name} (${target.processor.generation})`,
+          'TgSplit execution mode exists on gfx90a, gfx942 and gfx950',
+        ],
+        commandLineSpan('--tgsplit'),
+        'AMDGPUUsage (f5c8b0a9) "Memory Model GFX90A"/"Memory Model GFX942": "tgsplit execution mode"',
+      ),
+    );
+  }
+  return {
+    target,
+    mode: opts.cu ? 'cu' : 'wgp',
+    lang: opts.opencl ? 'opencl' : 'hsa',
+    tgsplit: opts.tgsplit === true,
+  };
 }
 
 function describeCtx(ctx: LowerCtx): string {
   const p = ctx.target.processor;
-  const mode = p.features.wgpMode ? `, ${ctx.mode.toUpperCase()} mode` : '';
+  const mode = p.features.wgpMode
+    ? `, ${ctx.mode.toUpperCase()} mode`
+    : p.features.tgsplit && ctx.tgsplit
+      ? ', TgSplit mode'
+      : '';
   return `${ctx.target.name} (${p.generation}, ${ctx.target.gpu}${mode}, ${ctx.lang === 'hsa' ? 'HSA' : 'OpenCL'})`;
 }
 
@@ -129,6 +153,7 @@ export function loweredJson(threads: LoweredThread[], ctx: LowerCtx): unknown {
     target: ctx.target.name,
     processor: ctx.target.processor.name,
     mode: ctx.target.processor.features.wgpMode ? ctx.mode : null,
+    tgsplit: ctx.target.processor.features.tgsplit ? ctx.tgsplit === true : null,
     lang: ctx.lang,
     threads: threads.map((t) => ({
       thread: t.thread,
@@ -176,10 +201,11 @@ export function registerLower(program: Command): void {
     .argument('[file]', 'litmus file')
     .option(
       '-t, --target <name>',
-      `processor (gfx600 … gfx1201, aliases such as fiji); default ${DEFAULT_TARGET}`,
+      `processor (gfx600 … gfx1201, gfx90a, gfx942, gfx950, aliases such as fiji); default ${DEFAULT_TARGET}`,
     )
     .option('--wgp', 'WGP wavefront execution mode (GFX10+; the default there)')
     .option('--cu', 'CU wavefront execution mode (GFX10+)')
+    .option('--tgsplit', 'TgSplit execution mode (gfx90a, gfx942, gfx950; off by default)')
     .option('--opencl', 'OpenCL address-space rules instead of HSA')
     .option('--explain', 'print the spec table rows each sequence comes from')
     .option('--json', 'print JSON')
@@ -211,6 +237,16 @@ export function registerLower(program: Command): void {
               [ctx.target.name, p.generation],
               commandLineSpan(ctx.target.name),
               'docs/targets/README.md',
+            ),
+          );
+        }
+        if (opts.tgsplit) {
+          fail(
+            lowerDiag(
+              'LW2009',
+              ['--tgsplit', '--table', 'the grid already has TgSplit columns'],
+              commandLineSpan('--tgsplit'),
+              '',
             ),
           );
         }

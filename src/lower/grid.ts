@@ -18,20 +18,40 @@ import { lowerCell, VALID_FAILURE, VALID_ORDERINGS } from './lower.ts';
 import type { Target } from './targets.ts';
 import type { Cell, Lang, LowerCtx, LowerResult, WaveMode } from './types.ts';
 
-/** One column of the grid: a wavefront mode and a language. */
+/** One column of the grid: a wavefront mode (or TgSplit execution mode) and a language. */
 export interface GridColumn {
   mode: WaveMode;
+  tgsplit: boolean;
   lang: Lang;
   label: string;
 }
 
-/** The columns a target's table distinguishes (CU/WGP only where the target has WGP mode). */
+/**
+ * The columns a target's table distinguishes: CU/WGP only where the target has WGP mode, TgSplit on
+ * and off where the target has TgSplit mode.
+ */
 export function gridColumns(target: Target): GridColumn[] {
-  const modes: WaveMode[] = target.processor.features.wgpMode ? ['cu', 'wgp'] : ['cu'];
+  const f = target.processor.features;
+  const modes: { mode: WaveMode; tgsplit: boolean; label: string | null }[] = f.wgpMode
+    ? [
+        { mode: 'cu', tgsplit: false, label: 'cu' },
+        { mode: 'wgp', tgsplit: false, label: 'wgp' },
+      ]
+    : f.tgsplit
+      ? [
+          { mode: 'cu', tgsplit: false, label: null },
+          { mode: 'cu', tgsplit: true, label: 'tgsplit' },
+        ]
+      : [{ mode: 'cu', tgsplit: false, label: null }];
   const cols: GridColumn[] = [];
-  for (const mode of modes) {
+  for (const m of modes) {
     for (const lang of ['hsa', 'opencl'] as const) {
-      cols.push({ mode, lang, label: modes.length > 1 ? `${mode}/${lang}` : lang });
+      cols.push({
+        mode: m.mode,
+        tgsplit: m.tgsplit,
+        lang,
+        label: m.label === null ? lang : `${m.label}/${lang}`,
+      });
     }
   }
   return cols;
@@ -130,7 +150,7 @@ function cellKey(c: Cell, label: string): string {
 /** Lowers one cell in every column. */
 function lowerColumns(c: Cell, target: Target, cols: GridColumn[]): LowerResult[] {
   return cols.map((col) => {
-    const ctx: LowerCtx = { target, mode: col.mode, lang: col.lang };
+    const ctx: LowerCtx = { target, mode: col.mode, lang: col.lang, tgsplit: col.tgsplit };
     return lowerCell(c, ctx);
   });
 }

@@ -61,6 +61,12 @@ export interface VmemInstr {
   slc: boolean;
   /** GFX10–11 `dlc=1` (device-level coherent: miss in the L1). */
   dlc: boolean;
+  /** GFX942 `sc0=1` (loads/stores: coherence scope bit 0; atomics: returns the pre-op value). */
+  sc0: boolean;
+  /** GFX942 `sc1=1` (coherence scope bit 1: agent/system). */
+  sc1: boolean;
+  /** GFX942 `nt=1` (nontemporal). */
+  nt: boolean;
   /** GFX12 `th:` operand, null for the default policy. */
   th: TemporalHint | null;
   /** GFX12 `scope:` operand, null for the default (`SCOPE_CU`, printed as nothing). */
@@ -83,20 +89,35 @@ export interface WaitInstr {
   counters: Counter[];
 }
 
+/** GFX942 scope bits of `buffer_inv` / `buffer_wbl2` (and of memory instructions). */
+export type ScBits = 'sc0' | 'sc1' | 'sc0 sc1';
+
 /**
- * Cache invalidate: GFX6–9 `buffer_wbinvl1_vol` (vector L1, volatile lines), GFX10–11
- * `buffer_gl0_inv` / `buffer_gl1_inv` (per-CU L0, per-SA L1), GFX12 `global_inv scope:…`.
+ * Cache invalidate: GFX6–9 `buffer_wbinvl1_vol` (vector L1, volatile lines), GFX90A `buffer_invl2`
+ * (L2 MTYPE NC lines), GFX942 `buffer_inv sc0|sc1|sc0 sc1`, GFX10–11 `buffer_gl0_inv` /
+ * `buffer_gl1_inv` (per-CU L0, per-SA L1), GFX12 `global_inv scope:…`.
  */
 export interface InvInstr {
   kind: 'inv';
-  mnemonic: 'buffer_wbinvl1_vol' | 'buffer_gl0_inv' | 'buffer_gl1_inv' | 'global_inv';
+  mnemonic:
+    | 'buffer_wbinvl1_vol'
+    | 'buffer_invl2'
+    | 'buffer_inv'
+    | 'buffer_gl0_inv'
+    | 'buffer_gl1_inv'
+    | 'global_inv';
   scope: CacheScope | null;
+  /** GFX942 `buffer_inv` scope bits; null elsewhere. */
+  sc: ScBits | null;
 }
 
-/** Cache write-back: GFX12 `global_wb scope:…`. */
+/** Cache write-back: GFX12 `global_wb scope:…`, GFX90A `buffer_wbl2`, GFX942 `buffer_wbl2 sc1|sc0 sc1`. */
 export interface WbInstr {
   kind: 'wb';
+  mnemonic: 'global_wb' | 'buffer_wbl2';
   scope: CacheScope | null;
+  /** GFX942 `buffer_wbl2` scope bits; null elsewhere. */
+  sc: ScBits | null;
 }
 
 /** Barrier instructions (seeds/001): `s_barrier` (GFX6–11), split and named barriers (GFX12, GFX12.5). */
@@ -125,6 +146,9 @@ export interface VmemBits {
   glc?: boolean;
   slc?: boolean;
   dlc?: boolean;
+  sc0?: boolean;
+  sc1?: boolean;
+  nt?: boolean;
   th?: TemporalHint | null;
   scope?: CacheScope | null;
 }
@@ -139,6 +163,9 @@ export function vmem(op: MemOp, enc: VmemEncoding, bits: VmemBits = {}): VmemIns
     glc: bits.glc ?? false,
     slc: bits.slc ?? false,
     dlc: bits.dlc ?? false,
+    sc0: bits.sc0 ?? false,
+    sc1: bits.sc1 ?? false,
+    nt: bits.nt ?? false,
     th: bits.th ?? null,
     scope: bits.scope ?? null,
   };
@@ -156,22 +183,37 @@ export function wait(...counters: Counter[]): WaitInstr {
 
 /** Builds `buffer_wbinvl1_vol`. */
 export function wbinvl1Vol(): InvInstr {
-  return { kind: 'inv', mnemonic: 'buffer_wbinvl1_vol', scope: null };
+  return { kind: 'inv', mnemonic: 'buffer_wbinvl1_vol', scope: null, sc: null };
+}
+
+/** Builds GFX90A `buffer_invl2`. */
+export function invl2(): InvInstr {
+  return { kind: 'inv', mnemonic: 'buffer_invl2', scope: null, sc: null };
+}
+
+/** Builds GFX942 `buffer_inv sc0|sc1|sc0 sc1`. */
+export function bufferInv(sc: ScBits): InvInstr {
+  return { kind: 'inv', mnemonic: 'buffer_inv', scope: null, sc };
+}
+
+/** Builds `buffer_wbl2` (GFX90A: no bits; GFX942: `sc1` or `sc0 sc1`). */
+export function wbl2(sc: ScBits | null = null): WbInstr {
+  return { kind: 'wb', mnemonic: 'buffer_wbl2', scope: null, sc };
 }
 
 /** Builds `buffer_gl0_inv` (level 0) or `buffer_gl1_inv` (level 1). */
 export function glInv(level: 0 | 1): InvInstr {
-  return { kind: 'inv', mnemonic: level === 0 ? 'buffer_gl0_inv' : 'buffer_gl1_inv', scope: null };
+  return { kind: 'inv', mnemonic: level === 0 ? 'buffer_gl0_inv' : 'buffer_gl1_inv', scope: null, sc: null };
 }
 
 /** Builds `global_inv scope:…`. */
 export function globalInv(scope: CacheScope | null): InvInstr {
-  return { kind: 'inv', mnemonic: 'global_inv', scope };
+  return { kind: 'inv', mnemonic: 'global_inv', scope, sc: null };
 }
 
 /** Builds `global_wb scope:…`. */
 export function globalWb(scope: CacheScope | null): WbInstr {
-  return { kind: 'wb', scope };
+  return { kind: 'wb', mnemonic: 'global_wb', scope, sc: null };
 }
 
 /** Builds a barrier instruction. */
@@ -195,6 +237,9 @@ export function formatIsa(i: IsaInstr): string {
       if (i.glc) parts.push('glc=1');
       if (i.slc) parts.push('slc=1');
       if (i.dlc) parts.push('dlc=1');
+      if (i.sc0) parts.push('sc0=1');
+      if (i.sc1) parts.push('sc1=1');
+      if (i.nt) parts.push('nt=1');
       return parts.join(' ');
     }
     case 'lds':
@@ -216,9 +261,9 @@ export function formatIsa(i: IsaInstr): string {
       return lines.join('; ');
     }
     case 'inv':
-      return i.scope === null ? i.mnemonic : `${i.mnemonic} scope:${i.scope}`;
     case 'wb':
-      return i.scope === null ? 'global_wb' : `global_wb scope:${i.scope}`;
+      if (i.sc !== null) return `${i.mnemonic} ${i.sc.replace(/sc(\d)/g, 'sc$1=1')}`;
+      return i.scope === null ? i.mnemonic : `${i.mnemonic} scope:${i.scope}`;
     case 'barrier':
       return i.id === null ? i.mnemonic : `${i.mnemonic} ${i.id}`;
     default:

@@ -178,6 +178,16 @@ export function normaliseAsm(lines: readonly string[]): string[] {
       out.push('inv');
       continue;
     }
+    if (mn === 'buffer_invl2') {
+      out.push('invl2');
+      continue;
+    }
+    if (mn === 'buffer_inv' || mn === 'buffer_wbl2') {
+      const sc = ['sc0', 'sc1'].filter((b) => ops.split(/[\s,]+/).includes(b));
+      const k = mn === 'buffer_inv' ? 'inv' : 'wbl2';
+      out.push(sc.length > 0 ? `${k}:${sc.join(',')}` : k);
+      continue;
+    }
     const gl = /^buffer_gl([01])_inv$/.exec(mn);
     if (gl) {
       out.push(`inv:gl${gl[1]}`);
@@ -195,8 +205,10 @@ export function normaliseAsm(lines: readonly string[]): string[] {
       const bits: string[] = [];
       const words = new Set(ops.split(/[\s,]+/));
       const atomic = op === 'atomic';
-      if (words.has('glc') || words.has('sc0')) bits.push(atomic ? 'ret' : 'glc');
-      if (words.has('slc') || words.has('sc1')) bits.push('slc');
+      if (words.has('glc')) bits.push(atomic ? 'ret' : 'glc');
+      if (words.has('sc0')) bits.push(atomic ? 'ret' : 'sc0');
+      if (words.has('slc')) bits.push('slc');
+      if (words.has('sc1')) bits.push('sc1');
       if (words.has('dlc')) bits.push('dlc');
       if (words.has('nt')) bits.push('nt');
       const th = /th:(TH_\w+)/.exec(ops)?.[1];
@@ -230,10 +242,14 @@ export function normaliseIsa(seq: readonly IsaInstr[]): string[] {
     switch (i.kind) {
       case 'vmem': {
         const bits: string[] = [];
-        if (i.op === 'atomic' && i.returns) bits.push('ret');
+        // GFX942 atomics: sc0=1 is the returning encoding ("use it to indicate if the instruction returns").
+        if (i.op === 'atomic' && (i.returns || i.sc0)) bits.push('ret');
         if (i.op !== 'atomic' && i.glc) bits.push('glc');
+        if (i.op !== 'atomic' && i.sc0) bits.push('sc0');
         if (i.slc) bits.push('slc');
+        if (i.sc1) bits.push('sc1');
         if (i.dlc) bits.push('dlc');
+        if (i.nt) bits.push('nt');
         if (i.th !== null && i.th !== 'TH_ATOMIC_RETURN') bits.push(i.th);
         if (i.scope !== null) bits.push(i.scope);
         out.push(bits.length > 0 ? `vmem.${i.op} ${bits.join(' ')}` : `vmem.${i.op}`);
@@ -248,10 +264,13 @@ export function normaliseIsa(seq: readonly IsaInstr[]): string[] {
       case 'inv':
         if (i.mnemonic === 'buffer_gl0_inv' || i.mnemonic === 'buffer_gl1_inv')
           out.push(`inv:gl${i.mnemonic[9]}`);
+        else if (i.mnemonic === 'buffer_invl2') out.push('invl2');
+        else if (i.sc !== null) out.push(`inv:${i.sc.replace(' ', ',')}`);
         else out.push(i.scope === null ? 'inv' : `inv:${i.scope}`);
         break;
       case 'wb':
-        out.push(i.scope === null ? 'wb' : `wb:${i.scope}`);
+        if (i.mnemonic === 'buffer_wbl2') out.push(i.sc === null ? 'wbl2' : `wbl2:${i.sc.replace(' ', ',')}`);
+        else out.push(i.scope === null ? 'wb' : `wb:${i.scope}`);
         break;
       case 'barrier':
         out.push(i.id === null ? i.mnemonic : `${i.mnemonic} ${i.id}`);

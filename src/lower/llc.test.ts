@@ -69,6 +69,15 @@ describe.skipIf('reason' in llc)('llc-22 differential', () => {
     const t0 = performance.now();
     const { cells, divergences } = await differential(path, 2);
     console.log(`llc-22 differential: ${cells} cells in ${Math.round(performance.now() - t0)} ms`);
+    // GFX950 uses the GFX942 table by inference (docs/targets/README.md): llc-22 must agree, i.e. every
+    // divergence found on a gfx942 run is found on the matching gfx950 run and vice versa.
+    for (const d of divergences) {
+      for (const run of ['', '/tgsplit']) {
+        expect(d.targets.includes(`gfx942${run}`), `${d.cell} on gfx942${run} vs gfx950${run}`).toBe(
+          d.targets.includes(`gfx950${run}`),
+        );
+      }
+    }
     const version = 'version' in llc ? llc.version : 'unknown';
     await expect(renderDivergenceBaseline(groupDivergences(divergences), version)).toMatchFileSnapshot(
       './baselines/llc-divergences.txt',

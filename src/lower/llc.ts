@@ -33,9 +33,16 @@ export function findLlc(path?: string): { path: string; version: string } | { re
 }
 
 /** Runs llc on a module; resolves to its assembly. */
-export function runLlc(llc: string, module: string, cpu: string, mode: WaveMode | null): Promise<string> {
+export function runLlc(
+  llc: string,
+  module: string,
+  cpu: string,
+  mode: WaveMode | null,
+  tgsplit = false,
+): Promise<string> {
   const args = ['-mtriple=amdgcn-amd-amdhsa', `-mcpu=${cpu}`, '-O0', '-o', '-'];
   if (mode === 'cu') args.push('-mattr=+cumode');
+  if (tgsplit) args.push('-mattr=+tgsplit');
   return new Promise((resolve, reject) => {
     const child = spawn(llc, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -101,17 +108,31 @@ export function llcRejects(c: Cell): string | null {
 interface Run {
   proc: Processor;
   mode: WaveMode | null;
+  /** TgSplit execution mode (`-mattr=+tgsplit`). */
+  tgsplit: boolean;
 }
 
-/** Target runs of the differential test: every processor llc-22 knows, both modes where they exist. */
+/**
+ * Target runs of the differential test: every processor llc-22 knows, both wavefront modes where they
+ * exist, TgSplit on and off where it exists.
+ */
 export function differentialRuns(): Run[] {
   const runs: Run[] = [];
   for (const p of PROCESSORS) {
     if (!p.llc) continue;
-    if (p.features.wgpMode) runs.push({ proc: p, mode: 'cu' }, { proc: p, mode: 'wgp' });
-    else runs.push({ proc: p, mode: null });
+    if (p.features.wgpMode)
+      runs.push({ proc: p, mode: 'cu', tgsplit: false }, { proc: p, mode: 'wgp', tgsplit: false });
+    else if (p.features.tgsplit)
+      runs.push({ proc: p, mode: null, tgsplit: false }, { proc: p, mode: null, tgsplit: true });
+    else runs.push({ proc: p, mode: null, tgsplit: false });
   }
   return runs;
+}
+
+/** Name of a run in the divergence baseline: `gfx1200/cu`, `gfx942/tgsplit`, `gfx900`. */
+export function runName(run: Run): string {
+  if (run.mode !== null) return `${run.proc.name}/${run.mode}`;
+  return run.tgsplit ? `${run.proc.name}/tgsplit` : run.proc.name;
 }
 
 const BARRIER_CASES: Pick<Instr & { kind: 'barrier' }, 'op' | 'id'>[] = [
@@ -130,6 +151,7 @@ export async function diffRun(
     target: { name: run.proc.name, processor: run.proc, gpu: run.proc.gpu },
     mode: run.mode ?? 'cu',
     lang: 'hsa',
+    tgsplit: run.tgsplit,
   };
   const fns: string[] = [];
   const expected = new Map<string, { label: string; doc: string[]; rows: string[] }>();
@@ -179,7 +201,7 @@ export async function diffRun(
       rows: r.rows,
     });
   }
-  const asm = await runLlc(llc, `${fns.join('\n')}\n${MODULE_TAIL}`, run.proc.name, run.mode);
+  const asm = await runLlc(llc, `${fns.join('\n')}\n${MODULE_TAIL}`, run.proc.name, run.mode, run.tgsplit);
   const got = splitFunctions(asm);
   const diffs: Omit<Divergence, 'targets'>[] = [...rejectedCells];
   for (const [fn, e] of expected) {
@@ -206,7 +228,7 @@ export async function differential(
   results.forEach((res, i) => {
     const run = runs[i]!;
     cells += res.cells;
-    const tname = run.mode === null ? run.proc.name : `${run.proc.name}/${run.mode}`;
+    const tname = runName(run);
     for (const d of res.diffs) {
       const key = `${d.cell}\u0000${d.doc.join('|')}\u0000${d.llc.join('|')}`;
       const g = groups.get(key);
@@ -261,7 +283,9 @@ export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Pr
   }
   const proc = ctx.target.processor;
   const mode = proc.features.wgpMode ? ctx.mode : null;
-  const asm = fns.length === 0 ? '' : await runLlc(llc, `${fns.join('\n')}\n${MODULE_TAIL}`, proc.name, mode);
+  const tgsplit = proc.features.tgsplit && ctx.tgsplit === true;
+  const asm =
+    fns.length === 0 ? '' : await runLlc(llc, `${fns.join('\n')}\n${MODULE_TAIL}`, proc.name, mode, tgsplit);
   const got = splitFunctions(asm);
   return items.map((it) => {
     const lines = it.fn === null ? undefined : got.get(it.fn);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Test } from '../core/types.ts';
+import { baseCells, expandCell, resultText } from './grid.ts';
 import { formatSeq } from './isa.ts';
-import { lowerInstr, lowerTest, mergedCmpxchgOrdering } from './lower.ts';
+import { lowerCell, lowerInstr, lowerTest, mergedCmpxchgOrdering } from './lower.ts';
 import { findTarget, nearestTargetNames } from './targets.ts';
 import { barrierOf, ctxOf, instrOf, lowerText } from './test-helpers.ts';
 
@@ -56,7 +57,7 @@ describe('lowerInstr', () => {
       ctxOf('gfx1200'),
     );
     expect('diagnostic' in av && av.diagnostic.code).toBe('LW2008');
-    expect(lowerText('gfx90a', 'load acquire agent global')).toEqual(['error LW2005']);
+    expect(lowerText('gfx1250', 'load acquire agent global')).toEqual(['error LW2005']);
     expect(lowerText('gfx90a', barrierOf('barrier'))).toEqual(['s_barrier']);
   });
   it('diagnostics carry the instruction span and a hint', () => {
@@ -98,5 +99,27 @@ describe('lowerTest', () => {
       'diagnostic' in i.result ? 'error' : formatSeq(i.result.seq).join('; '),
     );
     expect(asm).toEqual(['s_barrier_join 2', 's_barrier_init 1']);
+  });
+});
+
+describe('GFX950 uses the GFX942 table (an inference: docs/targets/README.md)', () => {
+  it('every cell of the cross-product lowers on gfx950 exactly as on gfx942', () => {
+    const g942 = findTarget('gfx942')!;
+    const g950 = findTarget('gfx950')!;
+    expect(g950.processor.table).toBe('gfx942');
+    let n = 0;
+    for (const b of baseCells()) {
+      for (const c of expandCell(b)) {
+        for (const tgsplit of [false, true]) {
+          for (const lang of ['hsa', 'opencl'] as const) {
+            const a = lowerCell(c, { target: g942, mode: 'cu', lang, tgsplit });
+            const e = lowerCell(c, { target: g950, mode: 'cu', lang, tgsplit });
+            expect(resultText(e).replace('gfx950', 'gfx942')).toBe(resultText(a));
+            n++;
+          }
+        }
+      }
+    }
+    expect(n).toBeGreaterThan(30_000);
   });
 });

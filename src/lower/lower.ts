@@ -12,8 +12,11 @@ import { lowerBarrier } from './barriers.ts';
 import { GFX6_9_TABLE } from './gfx6-9.ts';
 import { GFX10_11_TABLE } from './gfx10-11.ts';
 import { GFX12_TABLE } from './gfx12.ts';
-import type { RowEnv, RowKey, RowSpace } from './table.ts';
+import { GFX90A_TABLE } from './gfx90a.ts';
+import { GFX942_TABLE } from './gfx942.ts';
+import type { RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
 import { makeLookup } from './table.ts';
+import type { TableFamily } from './targets.ts';
 import type { Cell, LowerCtx, LowerResult, RowScope } from './types.ts';
 import { lowerDiag } from './types.ts';
 
@@ -101,6 +104,15 @@ export function cellOf(instr: Instr): Cell | null {
   }
 }
 
+/** The code-sequence table of a family and the name its rows are cited with. */
+export const FAMILY_TABLES: Record<TableFamily, { table: readonly TableRow[]; name: string }> = {
+  'gfx6-9': { table: GFX6_9_TABLE, name: 'GFX6-9' },
+  gfx90a: { table: GFX90A_TABLE, name: 'GFX90A' },
+  gfx942: { table: GFX942_TABLE, name: 'GFX942' },
+  'gfx10-11': { table: GFX10_11_TABLE, name: 'GFX10-11' },
+  gfx12: { table: GFX12_TABLE, name: 'GFX12' },
+};
+
 /** Lowers one table cell (see `Cell`) for the context's target. */
 export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): LowerResult {
   const proc = ctx.target.processor;
@@ -180,6 +192,17 @@ export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): 
     }
   }
   if (ordering === 'notatomic') scope = 'system';
+  const tgsplit = proc.features.tgsplit && ctx.tgsplit === true;
+  if (tgsplit && cell.space === 'local' && ordering !== 'notatomic') {
+    return {
+      diagnostic: lowerDiag(
+        'LW2012',
+        [ctx.target.name],
+        span,
+        `AMDGPUUsage (f5c8b0a9) ${FAMILY_TABLES[proc.table].name} table, atomic local rows: "If TgSplit execution mode, local address space cannot be used."`,
+      ),
+    };
+  }
 
   const key: RowKey = {
     instr,
@@ -190,11 +213,9 @@ export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): 
     nontemporal: cell.nontemporal,
     returns: cell.returns,
   };
-  const env: RowEnv = { proc, mode: proc.features.wgpMode ? ctx.mode : 'cu', lang: ctx.lang };
-  const table =
-    proc.table === 'gfx6-9' ? GFX6_9_TABLE : proc.table === 'gfx10-11' ? GFX10_11_TABLE : GFX12_TABLE;
-  const family = proc.table === 'gfx6-9' ? 'GFX6-9' : proc.table === 'gfx10-11' ? 'GFX10-11' : 'GFX12';
-  const built = makeLookup(table, env, family)(key);
+  const env: RowEnv = { proc, mode: proc.features.wgpMode ? ctx.mode : 'cu', lang: ctx.lang, tgsplit };
+  const { table, name } = FAMILY_TABLES[proc.table];
+  const built = makeLookup(table, env, name)(key);
   return { seq: built.seq, rows: [...built.rows, ...pre] };
 }
 
@@ -206,7 +227,7 @@ export function lowerInstr(instr: Instr, ctx: LowerCtx): LowerResult {
     case 'avload':
     case 'avstore': {
       const t = ctx.target.processor.table;
-      const fam = t === 'gfx12' ? 'GFX12' : t === 'gfx10-11' ? 'GFX10-11' : 'GFX6-9';
+      const fam = t === null ? ctx.target.processor.generation : FAMILY_TABLES[t].name;
       const name =
         instr.kind === 'avload' ? '@llvm.amdgcn.av.global.load.b128' : '@llvm.amdgcn.av.global.store.b128';
       return {

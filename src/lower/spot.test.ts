@@ -7,6 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { barrierOf, lowerText } from './test-helpers.ts';
+import type { Lang } from './types.ts';
 
 type Case = [target: string, mode: 'cu' | 'wgp', lang: 'hsa' | 'opencl', desc: string, expected: string[]];
 
@@ -479,6 +480,334 @@ const GFX10_11: Case[] = [
   ],
 ];
 
+/** A GFX9.4 case: target, TgSplit execution mode, language, instruction, expected machine code. */
+type TgCase = [string, 'tgsplit' | 'no-tgsplit', Lang, string, string[]];
+
+const WB1 = 'buffer_wbinvl1_vol';
+
+// Beyond the seeds: LLVM AMDGPUUsage.rst @f5c8b0a9, "AMDHSA Memory Model Code Sequences GFX90A".
+const GFX90A: TgCase[] = [
+  ['gfx90a', 'no-tgsplit', 'hsa', 'load none none global', ['global_load']],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'load none none global nontemporal', ['global_load glc=1 slc=1']],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'hsa',
+    'load none none generic volatile',
+    ['flat_load glc=1', 's_waitcnt vmcnt(0)'],
+  ],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'store none none global nontemporal', ['global_store glc=1 slc=1']],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'store none none global volatile', ['global_store', 's_waitcnt vmcnt(0)']],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'load monotonic workgroup global', ['global_load']],
+  ['gfx90a', 'tgsplit', 'hsa', 'load monotonic workgroup global', ['global_load glc=1']],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'load monotonic agent generic', ['flat_load glc=1']],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'store monotonic system global', ['global_store']],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'atomicrmw monotonic system global noret', ['global_atomic']],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'load acquire workgroup global', ['global_load']],
+  [
+    'gfx90a',
+    'tgsplit',
+    'hsa',
+    'load acquire workgroup global',
+    ['global_load glc=1', 's_waitcnt vmcnt(0)', WB1],
+  ],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'load acquire workgroup local', ['ds_load', 's_waitcnt lgkmcnt(0)']],
+  ['gfx90a', 'no-tgsplit', 'opencl', 'load acquire workgroup local', ['ds_load']],
+  ['gfx90a', 'tgsplit', 'hsa', 'load acquire workgroup local', ['error LW2012']],
+  ['gfx90a', 'tgsplit', 'hsa', 'load none none local', ['ds_load']],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'load acquire workgroup generic', ['flat_load', 's_waitcnt lgkmcnt(0)']],
+  [
+    'gfx90a',
+    'tgsplit',
+    'opencl',
+    'load acquire workgroup generic',
+    ['flat_load glc=1', 's_waitcnt vmcnt(0)', WB1],
+  ],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'hsa',
+    'load acquire agent global',
+    ['global_load glc=1', 's_waitcnt vmcnt(0)', WB1],
+  ],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'hsa',
+    'load acquire system global',
+    ['global_load glc=1', 's_waitcnt vmcnt(0)', 'buffer_invl2', WB1],
+  ],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'hsa',
+    'load acquire agent generic',
+    ['flat_load glc=1', 's_waitcnt vmcnt(0) lgkmcnt(0)', WB1],
+  ],
+  [
+    'gfx90a',
+    'tgsplit',
+    'hsa',
+    'load acquire system generic',
+    ['flat_load glc=1', 's_waitcnt vmcnt(0)', 'buffer_invl2', WB1],
+  ],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'atomicrmw acquire workgroup global ret', ['global_atomic glc=1']],
+  [
+    'gfx90a',
+    'tgsplit',
+    'hsa',
+    'atomicrmw acquire workgroup global noret',
+    ['global_atomic', 's_waitcnt vmcnt(0)', WB1],
+  ],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'opencl',
+    'atomicrmw acquire system generic ret',
+    ['flat_atomic glc=1', 's_waitcnt vmcnt(0)', 'buffer_invl2', WB1],
+  ],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'fence acquire workgroup', ['s_waitcnt lgkmcnt(0)']],
+  ['gfx90a', 'tgsplit', 'hsa', 'fence acquire workgroup', ['s_waitcnt vmcnt(0)', WB1]],
+  ['gfx90a', 'no-tgsplit', 'opencl', 'fence acquire agent', ['s_waitcnt vmcnt(0) lgkmcnt(0)', WB1]],
+  ['gfx90a', 'tgsplit', 'hsa', 'fence acquire system', ['s_waitcnt vmcnt(0)', 'buffer_invl2', WB1]],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'store release workgroup global', ['s_waitcnt lgkmcnt(0)', 'global_store']],
+  ['gfx90a', 'no-tgsplit', 'opencl', 'store release workgroup global', ['global_store']],
+  ['gfx90a', 'tgsplit', 'opencl', 'store release workgroup generic', ['s_waitcnt vmcnt(0)', 'flat_store']],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'store release workgroup local', ['ds_store']],
+  ['gfx90a', 'no-tgsplit', 'opencl', 'store release agent global', ['s_waitcnt vmcnt(0)', 'global_store']],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'opencl',
+    'store release agent generic',
+    ['s_waitcnt vmcnt(0) lgkmcnt(0)', 'flat_store'],
+  ],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'hsa',
+    'store release system global',
+    ['buffer_wbl2', 's_waitcnt vmcnt(0) lgkmcnt(0)', 'global_store'],
+  ],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'opencl',
+    'atomicrmw release agent generic noret',
+    ['s_waitcnt vmcnt(0)', 'flat_atomic'],
+  ],
+  ['gfx90a', 'no-tgsplit', 'hsa', 'fence release system', ['buffer_wbl2', 's_waitcnt vmcnt(0) lgkmcnt(0)']],
+  ['gfx90a', 'tgsplit', 'hsa', 'fence release agent', ['s_waitcnt vmcnt(0)']],
+  [
+    'gfx90a',
+    'tgsplit',
+    'hsa',
+    'atomicrmw acq_rel workgroup global ret',
+    ['s_waitcnt vmcnt(0)', 'global_atomic glc=1', 's_waitcnt vmcnt(0)', WB1],
+  ],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'hsa',
+    'atomicrmw acq_rel workgroup local ret',
+    ['ds_atomic', 's_waitcnt lgkmcnt(0)'],
+  ],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'hsa',
+    'atomicrmw acq_rel workgroup generic noret',
+    ['s_waitcnt lgkmcnt(0)', 'flat_atomic', 's_waitcnt lgkmcnt(0)'],
+  ],
+  [
+    'gfx90a',
+    'tgsplit',
+    'hsa',
+    'atomicrmw acq_rel workgroup generic noret',
+    ['s_waitcnt vmcnt(0)', 'flat_atomic', 's_waitcnt vmcnt(0) lgkmcnt(0)', WB1],
+  ],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'hsa',
+    'atomicrmw acq_rel system global ret',
+    [
+      'buffer_wbl2',
+      's_waitcnt vmcnt(0) lgkmcnt(0)',
+      'global_atomic glc=1',
+      's_waitcnt vmcnt(0)',
+      'buffer_invl2',
+      WB1,
+    ],
+  ],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'opencl',
+    'fence acq_rel system',
+    ['buffer_wbl2', 's_waitcnt vmcnt(0) lgkmcnt(0)', 'buffer_invl2', WB1],
+  ],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'opencl',
+    'load seq_cst workgroup global',
+    ['s_waitcnt lgkmcnt(0)', 'global_load'],
+  ],
+  [
+    'gfx90a',
+    'tgsplit',
+    'hsa',
+    'load seq_cst agent generic',
+    ['s_waitcnt vmcnt(0)', 'flat_load glc=1', 's_waitcnt vmcnt(0)', WB1],
+  ],
+  ['gfx90a', 'no-tgsplit', 'opencl', 'load seq_cst workgroup local', ['ds_load', 's_waitcnt lgkmcnt(0)']],
+  [
+    'gfx90a',
+    'no-tgsplit',
+    'opencl',
+    'store seq_cst workgroup global',
+    ['s_waitcnt lgkmcnt(0)', 'global_store'],
+  ],
+];
+
+// Beyond the seeds: LLVM AMDGPUUsage.rst @f5c8b0a9, "AMDHSA Memory Model Code Sequences GFX942".
+const GFX942: TgCase[] = [
+  ['gfx942', 'no-tgsplit', 'hsa', 'load none none global nontemporal', ['global_load nt=1']],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'hsa',
+    'store none none generic volatile',
+    ['flat_store sc0=1 sc1=1', 's_waitcnt vmcnt(0)'],
+  ],
+  ['gfx942', 'no-tgsplit', 'hsa', 'load monotonic workgroup global', ['global_load sc0=1']],
+  ['gfx942', 'no-tgsplit', 'hsa', 'load monotonic agent generic', ['flat_load sc1=1']],
+  ['gfx942', 'no-tgsplit', 'hsa', 'store monotonic system global', ['global_store sc0=1 sc1=1']],
+  ['gfx942', 'no-tgsplit', 'hsa', 'atomicrmw monotonic agent global noret', ['global_atomic']],
+  ['gfx942', 'no-tgsplit', 'hsa', 'atomicrmw monotonic system global ret', ['global_atomic sc0=1 sc1=1']],
+  ['gfx942', 'no-tgsplit', 'hsa', 'load acquire workgroup global', ['global_load sc0=1']],
+  [
+    'gfx942',
+    'tgsplit',
+    'hsa',
+    'load acquire workgroup global',
+    ['global_load sc0=1', 's_waitcnt vmcnt(0)', 'buffer_inv sc0=1'],
+  ],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'hsa',
+    'load acquire agent global',
+    ['global_load sc1=1', 's_waitcnt vmcnt(0)', 'buffer_inv sc1=1'],
+  ],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'opencl',
+    'load acquire system generic',
+    ['flat_load sc0=1 sc1=1', 's_waitcnt vmcnt(0)', 'buffer_inv sc0=1 sc1=1'],
+  ],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'hsa',
+    'atomicrmw acquire system global noret',
+    ['global_atomic sc1=1', 's_waitcnt vmcnt(0)', 'buffer_inv sc0=1 sc1=1'],
+  ],
+  ['gfx942', 'tgsplit', 'hsa', 'fence acquire workgroup', ['s_waitcnt vmcnt(0)', 'buffer_inv sc0=1']],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'hsa',
+    'fence acquire agent',
+    ['s_waitcnt vmcnt(0) lgkmcnt(0)', 'buffer_inv sc1=1'],
+  ],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'hsa',
+    'store release workgroup global',
+    ['s_waitcnt lgkmcnt(0)', 'global_store sc0=1'],
+  ],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'hsa',
+    'store release agent global',
+    ['buffer_wbl2 sc1=1', 's_waitcnt vmcnt(0) lgkmcnt(0)', 'global_store sc1=1'],
+  ],
+  [
+    'gfx942',
+    'tgsplit',
+    'hsa',
+    'store release system generic',
+    ['buffer_wbl2 sc0=1 sc1=1', 's_waitcnt vmcnt(0)', 'flat_store sc0=1 sc1=1'],
+  ],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'hsa',
+    'atomicrmw release workgroup global noret',
+    ['s_waitcnt lgkmcnt(0)', 'global_atomic sc0=1'],
+  ],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'opencl',
+    'atomicrmw release agent global noret',
+    ['buffer_wbl2 sc1=1', 's_waitcnt vmcnt(0)', 'global_atomic sc1=1'],
+  ],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'hsa',
+    'fence release agent',
+    ['buffer_wbl2 sc1=1', 's_waitcnt vmcnt(0) lgkmcnt(0)'],
+  ],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'hsa',
+    'atomicrmw acq_rel agent global ret',
+    [
+      'buffer_wbl2 sc1=1',
+      's_waitcnt vmcnt(0) lgkmcnt(0)',
+      'global_atomic sc0=1',
+      's_waitcnt vmcnt(0)',
+      'buffer_inv sc1=1',
+    ],
+  ],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'hsa',
+    'atomicrmw acq_rel system generic noret',
+    [
+      'buffer_wbl2 sc0=1 sc1=1',
+      's_waitcnt vmcnt(0) lgkmcnt(0)',
+      'flat_atomic sc1=1',
+      's_waitcnt vmcnt(0) lgkmcnt(0)',
+      'buffer_inv sc0=1 sc1=1',
+    ],
+  ],
+  [
+    'gfx942',
+    'no-tgsplit',
+    'hsa',
+    'fence seq_cst system',
+    ['buffer_wbl2 sc0=1 sc1=1', 's_waitcnt vmcnt(0) lgkmcnt(0)', 'buffer_inv sc0=1 sc1=1'],
+  ],
+  [
+    'gfx950',
+    'no-tgsplit',
+    'hsa',
+    'load acquire agent global',
+    ['global_load sc1=1', 's_waitcnt vmcnt(0)', 'buffer_inv sc1=1'],
+  ],
+  ['gfx942', 'tgsplit', 'hsa', 'atomicrmw monotonic workgroup local', ['error LW2012']],
+];
+
 describe('GFX6-9 table rows, transcribed by hand', () => {
   it.each(GFX6_9)('%s %s %s: %s', (target, mode, lang, desc, expected) => {
     expect(lowerText(target, desc, mode, lang)).toEqual(expected);
@@ -494,6 +823,18 @@ describe('GFX12 table rows, transcribed by hand', () => {
 describe('GFX10-11 table rows (current LLVM document), transcribed by hand', () => {
   it.each(GFX10_11)('%s %s %s: %s', (target, mode, lang, desc, expected) => {
     expect(lowerText(target, desc, mode, lang)).toEqual(expected);
+  });
+});
+
+describe('GFX90A table rows (AMDGPUUsage f5c8b0a9), transcribed by hand', () => {
+  it.each(GFX90A)('%s %s %s: %s', (target, tg, lang, desc, expected) => {
+    expect(lowerText(target, desc, 'cu', lang, tg === 'tgsplit')).toEqual(expected);
+  });
+});
+
+describe('GFX942 table rows (AMDGPUUsage f5c8b0a9), transcribed by hand', () => {
+  it.each(GFX942)('%s %s %s: %s', (target, tg, lang, desc, expected) => {
+    expect(lowerText(target, desc, 'cu', lang, tg === 'tgsplit')).toEqual(expected);
   });
 });
 

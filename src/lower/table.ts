@@ -31,6 +31,8 @@ export interface RowEnv {
   proc: Processor;
   mode: WaveMode;
   lang: Lang;
+  /** TgSplit execution mode (only ever true on targets with the `tgsplit` feature). */
+  tgsplit: boolean;
 }
 
 /** What a row produced: its sequence and the other rows it referred to ("Same as …"). */

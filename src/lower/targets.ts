@@ -15,7 +15,7 @@ export type Generation = 'GFX6' | 'GFX7' | 'GFX8' | 'GFX9' | 'GFX10' | 'GFX11' |
  * Which memory-model code-sequence table a processor uses. `null`: none transcribed yet (the
  * processor is known for barriers and target-name diagnostics only).
  */
-export type TableFamily = 'gfx6-9' | 'gfx10-11' | 'gfx12';
+export type TableFamily = 'gfx6-9' | 'gfx90a' | 'gfx942' | 'gfx10-11' | 'gfx12';
 
 /** Barrier flavour (seeds/001): `s_barrier` only, split barriers, or split plus named barriers. */
 export type BarrierFamily = 'gfx6-11' | 'gfx12' | 'gfx12.5';
@@ -34,6 +34,8 @@ export interface ProcessorFeatures {
   backOffBarrier: boolean;
   /** `s_waitcnt_vscnt` exists (GFX10–11): stores have their own counter. */
   vscnt: boolean;
+  /** TgSplit execution mode exists (GFX90A, GFX942, GFX950: target feature `tgsplit`). */
+  tgsplit: boolean;
 }
 
 export interface Processor {
@@ -75,6 +77,7 @@ function gfx6to9(
       wgpMode: false,
       backOffBarrier: false,
       vscnt: false,
+      tgsplit: false,
     },
     llc,
     source: USAGE_2018,
@@ -102,6 +105,7 @@ function later(
       wgpMode: f.wgpMode ?? false,
       backOffBarrier: f.backOffBarrier ?? false,
       vscnt: f.vscnt ?? false,
+      tgsplit: f.tgsplit ?? false,
     },
     llc: true,
     source:
@@ -109,7 +113,13 @@ function later(
         ? 'gfx12-memory-model.rst; seeds/001'
         : table === 'gfx10-11'
           ? 'LLVM AMDGPUUsage.rst @001388cf "Memory Model GFX10-GFX11" (beyond the seeds); seeds/001'
-          : CURRENT,
+          : table === 'gfx90a'
+            ? 'LLVM AMDGPUUsage.rst @f5c8b0a9 "Memory Model GFX90A" and "Processors" (beyond the seeds); seeds/001'
+            : table === 'gfx942'
+              ? name === 'gfx950'
+                ? 'LLVM AMDGPUUsage.rst @f5c8b0a9 "Memory Model GFX942" (inferred for gfx950: same features, gfx9-4-generic) and "Processors"; seeds/001'
+                : 'LLVM AMDGPUUsage.rst @f5c8b0a9 "Memory Model GFX942" and "Processors" (beyond the seeds); seeds/001'
+              : CURRENT,
   };
 }
 
@@ -120,7 +130,7 @@ const a = (name: string): { name: string; gpu: GpuKind } => ({ name, gpu: 'APU' 
  * Every processor gpumm knows. GFX6–GFX9 rows follow the 2018 "Processors" table exactly (gfx800,
  * gfx804, gfx901 and gfx903 are there but no longer accepted by llc-22). GFX12/GFX12.5 follow
  * gfx12-memory-model.rst and seeds/001. GFX10/GFX11 entries are beyond the seeds (table from the current
- * LLVM AMDGPUUsage.rst); GFX9.4 and GFX12.5 are known for barriers and name diagnostics only.
+ * LLVM AMDGPUUsage.rst); GFX9.4 (gfx90a, gfx942, gfx950) follow the current LLVM AMDGPUUsage.rst (f5c8b0a9); GFX12.5 is known for barriers and name diagnostics only.
  */
 export const PROCESSORS: readonly Processor[] = [
   gfx6to9('gfx600', 'GFX6', 'dGPU', [d('tahiti')]),
@@ -139,9 +149,9 @@ export const PROCESSORS: readonly Processor[] = [
   gfx6to9('gfx901', 'GFX9', 'dGPU', [], false),
   gfx6to9('gfx902', 'GFX9', 'APU', []),
   gfx6to9('gfx903', 'GFX9', 'APU', [], false),
-  later('gfx90a', 'GFX9', 'dGPU', null, 'gfx6-11', { backOffBarrier: true }),
-  later('gfx942', 'GFX9', 'dGPU', null, 'gfx6-11', { backOffBarrier: true }),
-  later('gfx950', 'GFX9', 'dGPU', null, 'gfx6-11', { backOffBarrier: true }),
+  later('gfx90a', 'GFX9', 'dGPU', 'gfx90a', 'gfx6-11', { backOffBarrier: true, tgsplit: true }),
+  later('gfx942', 'GFX9', 'dGPU', 'gfx942', 'gfx6-11', { backOffBarrier: true, tgsplit: true }),
+  later('gfx950', 'GFX9', 'dGPU', 'gfx942', 'gfx6-11', { backOffBarrier: true, tgsplit: true }),
   later('gfx1010', 'GFX10', 'dGPU', 'gfx10-11', 'gfx6-11', {
     wgpMode: true,
     backOffBarrier: true,

@@ -84,10 +84,10 @@ export function barrierOf(op: BarrierOp, id: number | null = null, object: strin
 }
 
 /** Lowering context for a target name (throws on an unknown name: tests only). */
-export function ctxOf(target: string, mode: WaveMode = 'wgp', lang: Lang = 'hsa'): LowerCtx {
+export function ctxOf(target: string, mode: WaveMode = 'wgp', lang: Lang = 'hsa', tgsplit = false): LowerCtx {
   const t = findTarget(target);
   if (!t) throw new Error(`unknown target ${target}`);
-  return { target: t, mode, lang };
+  return { target: t, mode, lang, tgsplit };
 }
 
 /** The spec-spelled lines of a result, or `error LWxxxx`. */
@@ -102,7 +102,8 @@ export function lowerText(
   desc: string | Instr,
   mode: WaveMode = 'wgp',
   lang: Lang = 'hsa',
+  tgsplit = false,
 ): string[] {
   const instr = typeof desc === 'string' ? instrOf(desc) : desc;
-  return linesOf(lowerInstr(instr, ctxOf(target, mode, lang)));
+  return linesOf(lowerInstr(instr, ctxOf(target, mode, lang, tgsplit)));
 }

@@ -19,6 +19,11 @@ export interface LowerCtx {
   /** Ignored by targets without WGP mode. */
   mode: WaveMode;
   lang: Lang;
+  /**
+   * TgSplit execution mode (GFX90A, GFX942: the waves of a work-group may run on different CUs).
+   * Ignored by targets without the `tgsplit` feature; off when absent.
+   */
+  tgsplit?: boolean;
   /** GFX12.5 named-barrier objects → barrier id `1`…`16`; objects not listed get ids in order of use. */
   namedBarriers?: Readonly<Record<string, number>>;
 }
@@ -54,7 +59,8 @@ export type LowerCode =
   | 'LW2008'
   | 'LW2009'
   | 'LW2010'
-  | 'LW2011';
+  | 'LW2011'
+  | 'LW2012';
 
 /** A problem with the input to lowering (never an internal error). */
 export interface LowerDiagnostic {
@@ -90,7 +96,7 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
   },
   LW2005: {
     message: 'no memory-model code-sequence table for {0} ({1})',
-    hint: 'tables exist for GFX6–GFX9 (gfx600…gfx903), GFX10–11 (gfx1010, gfx1030, gfx1100) and GFX12 (gfx1200, gfx1201)',
+    hint: 'tables exist for GFX6–GFX9 (gfx600…gfx903), GFX90A, GFX942/GFX950, GFX10–11 (gfx1010, gfx1030, gfx1100) and GFX12 (gfx1200, gfx1201)',
   },
   LW2006: { message: 'barrier operation "{0}" is not available on {1}', hint: '{2}' },
   LW2007: { message: 'barrier id {0} is not available to {1} on {2}', hint: '{3}' },
@@ -102,6 +108,10 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
   LW2010: {
     message: 'cmpxchg failure ordering {0} is not allowed',
     hint: 'use monotonic, acquire or seq_cst',
+  },
+  LW2012: {
+    message: 'the local address space cannot be used in TgSplit execution mode ({0})',
+    hint: 'drop --tgsplit, or use a global pointer: in TgSplit mode no LDS is allocated',
   },
   LW2011: {
     message: 'no litmus file given',
