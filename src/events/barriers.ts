@@ -231,7 +231,7 @@ function closedForm(test: Test, nodes: BNode[][], objects: Map<string, BObject>)
     }
   }
   const members = new Map<string, number[]>();
-  nodes.forEach((ns, t) => {
+  nodes.forEach((_ns, t) => {
     const wg = workgroupKey(test.threads[t]!.placement);
     if (wg === null) return;
     const key = `wg:${wg}`;
