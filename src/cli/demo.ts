@@ -12,10 +12,7 @@ import type { Command } from 'commander';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../enumerate/verdict.ts';
-import { hasErrors } from '../syntax/diagnostics.ts';
-import { parse } from '../syntax/parser.ts';
-import { formatDiagnostics } from './format.ts';
-import { litmusFilesIn, readSource } from './io.ts';
+import { litmusFilesIn, loadTests } from './io.ts';
 import { CliExit } from './shared.ts';
 
 /** The catalogue folder shipped with gpumm. */
@@ -31,25 +28,12 @@ export function registerDemo(program: Command): void {
     .option('--only <text>', 'only the tests whose name contains this text')
     .action((opts: { only?: string }) => {
       const t0 = performance.now();
-      const tests: Test[] = [];
-      let bad = 0;
-      for (const file of litmusFilesIn(CATALOGUE_DIR)) {
-        const rel = relative(process.cwd(), file) || file;
-        const src = readSource(file);
-        if ('diagnostic' in src) {
-          process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
-          bad++;
-          continue;
-        }
-        const { test, diagnostics } = parse(src.text, rel);
-        if (!test || hasErrors(diagnostics)) {
-          process.stderr.write(`${formatDiagnostics(diagnostics, src.text)}\n`);
-          bad++;
-          continue;
-        }
-        if (opts.only === undefined || test.name.includes(opts.only)) tests.push(test);
-      }
-      if (bad > 0) throw new CliExit(2);
+      const files = litmusFilesIn(CATALOGUE_DIR).map((f) => relative(process.cwd(), f) || f);
+      const { loaded, ok } = loadTests(files);
+      if (!ok) throw new CliExit(2);
+      const tests = loaded
+        .map((l) => l.test)
+        .filter((t) => opts.only === undefined || t.name.includes(opts.only));
 
       const rows: string[][] = [];
       let failed = 0;

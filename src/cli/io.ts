@@ -3,8 +3,10 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Span } from '../core/types.ts';
-import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
+import type { Span, Test } from '../core/types.ts';
+import { type Diagnostic, diag, hasErrors } from '../syntax/diagnostics.ts';
+import { parse } from '../syntax/parser.ts';
+import { formatDiagnostics } from './format.ts';
 
 export function fileSpan(file: string): Span {
   return { file, offset: 0, line: 1, col: 1, len: 0 };
@@ -41,4 +43,37 @@ export function litmusFilesIn(dir: string): string[] {
   };
   walk(dir);
   return out;
+}
+
+/** A litmus file that read and parsed without errors. */
+export interface LoadedTest {
+  file: string;
+  text: string;
+  test: Test;
+}
+
+/**
+ * Reads and parses every file, writing each file's diagnostics (warnings included) to stderr.
+ * `ok` is false when some file could not be read or has errors; the caller then exits 2 before
+ * writing anything (nothing half-written).
+ */
+export function loadTests(files: readonly string[]): { loaded: LoadedTest[]; ok: boolean } {
+  const loaded: LoadedTest[] = [];
+  let ok = true;
+  for (const file of files) {
+    const src = readSource(file);
+    if ('diagnostic' in src) {
+      process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
+      ok = false;
+      continue;
+    }
+    const { test, diagnostics } = parse(src.text, file);
+    if (diagnostics.length > 0) process.stderr.write(`${formatDiagnostics(diagnostics, src.text)}\n`);
+    if (!test || hasErrors(diagnostics)) {
+      ok = false;
+      continue;
+    }
+    loaded.push({ file, text: src.text, test });
+  }
+  return { loaded, ok };
 }

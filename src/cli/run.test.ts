@@ -85,6 +85,25 @@ describe('gpumm run', () => {
     expect(gpumm('run', '--max-executions', '0', f).status).toBe(2);
   });
 
+  it('exits 3 on a feature the model does not decide, with the line, a caret and a hint', () => {
+    const f = tmpFile(
+      'cluster-barrier.litmus',
+      `AMDGPU CB
+@x = global i32 0
+P0 @ agent 0 {
+  call void @llvm.amdgcn.s.barrier.signal(i32 -3)
+}
+exists (@x == 0)
+`,
+    );
+    const r = gpumm('run', f);
+    expect(r.status).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/cluster-barrier\.litmus:4:3: error MD004: /);
+    expect(r.stderr).toContain('^^^');
+    expect(r.stderr).toContain('hint: docs/model.md (choice 7)');
+  });
+
   it('exits 3 when the budget stops the run, saying so', () => {
     const f = tmpFile('sb.litmus', SB('monotonic', 'expect: condition holds'));
     const r = gpumm('run', '--max-executions', '1', f);

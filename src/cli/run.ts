@@ -20,11 +20,10 @@ import {
   runTest,
   runTestParallel,
 } from '../enumerate/verdict.ts';
+import type { ModelDiagnostic, ModelDiagnosticCode } from '../events/skeleton.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
-import { hasErrors } from '../syntax/diagnostics.ts';
-import { parse } from '../syntax/parser.ts';
-import { formatDiagnostics } from './format.ts';
-import { readSource } from './io.ts';
+import { formatDiagnostics, type Printable } from './format.ts';
+import { fileSpan, loadTests } from './io.ts';
 import { CliExit } from './shared.ts';
 
 interface RunCliOptions {
@@ -56,6 +55,29 @@ function nonNegativeInt(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a state number (0, 1, …)');
   return n;
+}
+
+/** Model diagnostics that mean "cannot decide yet" (exit 3) rather than bad input (exit 2). */
+const UNDECIDED_CODES: readonly ModelDiagnosticCode[] = ['MD003', 'MD004'];
+
+const MODEL_HINTS: Record<ModelDiagnosticCode, string> = {
+  MD001: 'declare the location in the memory section before the threads, e.g. `@x = global i32 0`',
+  MD002: 'host threads share only system scope; keep LDS (addrspace(3)) locations to device threads',
+  MD003: 'use the plain syncscope, or keep the test to one address space (docs/model.md, choice 6)',
+  MD004: 'docs/model.md (choice 7) lists the barrier operations the model decides',
+  MD005: 'assign the register in an earlier instruction of the same thread',
+  MD006: 'name the copy with a thread whose workgroup owns it, e.g. P0:@x',
+};
+
+/** A model diagnostic in the shape the terminal formatter prints (a test-wide one points at line 1). */
+function printableModelDiagnostic(d: ModelDiagnostic, file: string): Printable {
+  return {
+    code: d.code,
+    severity: 'error',
+    message: d.message,
+    hint: MODEL_HINTS[d.code],
+    span: d.span ?? fileSpan(file),
+  };
 }
 
 /** JSON schema of `gpumm run --json` output (one report per file, in an array). */
@@ -136,28 +158,20 @@ export function registerRun(program: Command): void {
         valueRules: opts.valueRules,
       };
       // Parse everything first: bad input means exit 2 and nothing half-written.
-      const tests: Test[] = [];
-      let bad = false;
+      const { loaded, ok } = loadTests(files);
+      let bad = !ok;
       let undecidable = false;
-      for (const file of files) {
-        const src = readSource(file);
-        if ('diagnostic' in src) {
-          process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
-          bad = true;
-          continue;
-        }
-        const { test, diagnostics } = parse(src.text, file);
-        if (diagnostics.length > 0) process.stderr.write(`${formatDiagnostics(diagnostics, src.text)}\n`);
-        if (!test || hasErrors(diagnostics)) {
-          bad = true;
-          continue;
-        }
+      const tests: Test[] = [];
+      for (const { file, text, test } of loaded) {
         const md = modelDiagnostics(test);
-        for (const d of md) {
-          const at = d.span ? `${d.span.file}:${d.span.line}:${d.span.col}` : file;
-          process.stderr.write(`${at}: error ${d.code}: ${d.message}\n`);
-        }
-        const fatal = md.filter((d) => d.code !== 'MD003' && d.code !== 'MD004');
+        if (md.length > 0)
+          process.stderr.write(
+            `${formatDiagnostics(
+              md.map((d) => printableModelDiagnostic(d, file)),
+              text,
+            )}\n`,
+          );
+        const fatal = md.filter((d) => !UNDECIDED_CODES.includes(d.code));
         if (fatal.length > 0) bad = true;
         else if (md.length > 0) undecidable = true;
         else tests.push(test);
