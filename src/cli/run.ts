@@ -157,7 +157,7 @@ export function registerRun(program: Command): void {
           const at = d.span ? `${d.span.file}:${d.span.line}:${d.span.col}` : file;
           process.stderr.write(`${at}: error ${d.code}: ${d.message}\n`);
         }
-        const fatal = md.filter((d) => d.code !== 'MD003' && d.code !== 'MD004');
+        const fatal = md.filter((d) => d.code !== 'MD004');
         if (fatal.length > 0) bad = true;
         else if (md.length > 0) undecidable = true;
         else tests.push(test);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stateStrings } from '../models/testutil.ts';
 import { type Collector, enumerate } from './enumerate.ts';
-import { arbTest } from './gen.ts';
+import { arbMpSpaces, arbTest } from './gen.ts';
 import { referenceEnumerate } from './reference.ts';
 
 function withCounts(c: Collector): string[] {
@@ -48,6 +48,33 @@ describe('optimised enumerator against the brute-force reference', () => {
         expect(fast.stats.consistent).toBe(ref.collector.executions);
       }),
       { numRuns: 600 },
+    );
+  });
+
+  it('also with LDS and global locations and -one-as syncscopes (per-space hb)', () => {
+    fc.assert(
+      fc.property(arbTest({ spaces: true, maxInstrs: 5 }), (t) => {
+        const fast = enumerate(t);
+        const ref = referenceEnumerate(t);
+        expect(withCounts(fast.collector)).toEqual(withCounts(ref.collector));
+        expect(fast.stats.consistent).toBe(ref.collector.executions);
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(arbTest({ spaces: true, exotic: true, maxInstrs: 4 }), (t) => {
+        expect(withCounts(enumerate(t).collector)).toEqual(withCounts(referenceEnumerate(t).collector));
+      }),
+      { numRuns: 400 },
+    );
+    fc.assert(
+      fc.property(arbMpSpaces(), (t) => {
+        const fast = enumerate(t);
+        const ref = referenceEnumerate(t);
+        expect(withCounts(fast.collector)).toEqual(withCounts(ref.collector));
+        expect(fast.stats.consistent).toBe(ref.collector.executions);
+      }),
+      { numRuns: 400 },
     );
   });
 

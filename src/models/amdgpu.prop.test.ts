@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Instr, Ordering, Scope, Test } from '../core/types.ts';
 import { SCOPES } from '../core/types.ts';
-import { arbTest } from '../enumerate/gen.ts';
+import { arbMpSpaces, arbTest } from '../enumerate/gen.ts';
 import { states } from './testutil.ts';
 
 /** Parses `P0:a=1 P1:b=undef` into a map. */
@@ -154,6 +154,21 @@ describe('metamorphic properties of the model', () => {
         ([t, [ti, k]]) => {
           const wide = mapInstr(t, ti, k, widen);
           expect(covered(states(wide), states(t))).toBe(true);
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  it('replacing a -one-as syncscope by its plain form never adds an allowed state', () => {
+    const plain = (i: Instr): Instr =>
+      'syncscope' in i ? ({ ...i, syncscope: { ...i.syncscope, oneAs: false } } as Instr) : i;
+    fc.assert(
+      fc.property(
+        fc.oneof(arbTest({ spaces: true }), arbMpSpaces()).chain((t) => fc.tuple(fc.constant(t), pick(t))),
+        ([t, [ti, k]]) => {
+          const p = mapInstr(t, ti, k, plain);
+          expect(covered(states(p), states(t))).toBe(true);
         },
       ),
       { numRuns: 600 },
