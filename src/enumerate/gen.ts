@@ -23,8 +23,8 @@ import {
   threads,
 } from '../events/build.ts';
 
-export const LOAD_ORDERS: Ordering[] = ['notatomic', 'monotonic', 'acquire', 'seq_cst'];
-export const STORE_ORDERS: Ordering[] = ['notatomic', 'monotonic', 'release', 'seq_cst'];
+export const LOAD_ORDERS: Ordering[] = ['notatomic', 'unordered', 'monotonic', 'acquire', 'seq_cst'];
+export const STORE_ORDERS: Ordering[] = ['notatomic', 'unordered', 'monotonic', 'release', 'seq_cst'];
 export const RMW_ORDERS: Ordering[] = ['monotonic', 'acquire', 'release', 'acq_rel', 'seq_cst'];
 export const FENCE_ORDERS: Ordering[] = ['acquire', 'release', 'acq_rel', 'seq_cst'];
 export const GEN_SCOPES: Scope[] = ['system', 'agent', 'workgroup', 'wavefront'];

@@ -156,8 +156,17 @@ export interface Skeleton {
   sincl: Relation;
   /** `incl(X,Y) = sincl(X,Y) ∧ sincl(Y,X)` (spec: "Inclusive Scopes"). */
   incl: Relation;
-  /** Same-location atomic accesses (initial writes included) with inclusive scopes. */
+  /**
+   * Same-location atomic accesses (initial writes included) with inclusive scopes: the pairs for
+   * which value rule 2 applies and that never race.
+   */
   ai: Relation;
+  /**
+   * `ai` without the pairs involving an `unordered` access: the pairs the coherence axioms (mo, fr,
+   * RMW atomicity, psc) and synchronisation paths see. LLVM LangRef gives a per-address total order
+   * only to monotonic and stronger operations (docs/model.md, choice 24a).
+   */
+  aiOrd: Relation;
   /** Per-thread-pair: rank of the narrowest scope whose instances contain both threads. */
   share: Int8Array;
   threadCount: number;
@@ -470,6 +479,7 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
   const sincl = relation(n);
   const incl = relation(n);
   const ai = relation(n);
+  const aiOrd = relation(n);
   const T = test.threads.length;
   for (const x of events) {
     for (const y of events) {
@@ -488,7 +498,10 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
     for (const y of events) {
       const s = bitAt(sincl, x.id, y.id) && bitAt(sincl, y.id, x.id);
       if (s) add(incl, x.id, y.id);
-      if (s && x.atomic && y.atomic && x.loc >= 0 && x.loc === y.loc) add(ai, x.id, y.id);
+      if (s && x.atomic && y.atomic && x.loc >= 0 && x.loc === y.loc) {
+        add(ai, x.id, y.id);
+        if (x.ordering !== 'unordered' && y.ordering !== 'unordered') add(aiOrd, x.id, y.id);
+      }
       if (x.kind === 'init' && y.kind !== 'init') add(hbBase, x.id, y.id);
     }
   }
@@ -559,6 +572,7 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
     sincl,
     incl,
     ai,
+    aiOrd,
     share,
     threadCount: T,
     reads,

@@ -20,8 +20,8 @@ function covered(strong: string[], weak: string[]): boolean {
 }
 
 const STRONGER: Record<string, Partial<Record<Ordering, Ordering>>> = {
-  load: { notatomic: 'monotonic', monotonic: 'acquire', acquire: 'seq_cst' },
-  store: { notatomic: 'monotonic', monotonic: 'release', release: 'seq_cst' },
+  load: { notatomic: 'unordered', unordered: 'monotonic', monotonic: 'acquire', acquire: 'seq_cst' },
+  store: { notatomic: 'unordered', unordered: 'monotonic', monotonic: 'release', release: 'seq_cst' },
   rmw: { monotonic: 'acquire', acquire: 'acq_rel', release: 'acq_rel', acq_rel: 'seq_cst' },
   fence: { acquire: 'acq_rel', release: 'acq_rel', acq_rel: 'seq_cst' },
 };

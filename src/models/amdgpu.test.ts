@@ -482,6 +482,54 @@ describe('AMDGPU layer: availability, visibility, location order', () => {
     expect(buildSkeleton(bad).barrierUb).toBe(true);
   });
 
+  describe('unordered atomics: atomic for races and values, outside coherence and synchronisation', () => {
+    const corr = (o: Ordering) =>
+      makeTest({
+        locs: { x: 0 },
+        threads: threads(
+          [
+            [st('x', 1, o, { scope: 'agent' })],
+            [ld('a', 'x', o, { scope: 'agent' }), ld('b', 'x', o, { scope: 'agent' })],
+          ],
+          TWO_WG,
+        ),
+      });
+    it('CoRR: allowed with unordered, forbidden with monotonic', () => {
+      expect(states(corr('unordered'), {}, true)).toEqual([
+        'P1:a=0 P1:b=0',
+        'P1:a=0 P1:b=1',
+        'P1:a=1 P1:b=0',
+        'P1:a=1 P1:b=1',
+      ]);
+      expect(states(corr('monotonic'))).not.toContain('P1:a=1 P1:b=0');
+    });
+    it('racing unordered accesses are no data race and read a written value, never undef', () => {
+      const t = makeTest({
+        locs: { x: 0 },
+        threads: threads(
+          [[st('x', 1, 'unordered'), st('x', 2, 'unordered')], [ld('a', 'x', 'unordered')]],
+          TWO_WG,
+        ),
+      });
+      expect(states(t, {}, true)).toEqual(['P1:a=0', 'P1:a=1', 'P1:a=2']);
+    });
+    it('fences around an unordered flag do not synchronise', () => {
+      const t = (o: Ordering) =>
+        makeTest({
+          locs: { d: 0, f: 0 },
+          threads: threads(
+            [
+              [st('d', 1), fence('release', { scope: 'agent' }), st('f', 1, o, { scope: 'agent' })],
+              [ld('a', 'f', o, { scope: 'agent' }), fence('acquire', { scope: 'agent' }), ld('b', 'd')],
+            ],
+            TWO_WG,
+          ),
+        });
+      expect(states(t('unordered'))).toContain('P1:a=1 P1:b=undef');
+      expect(states(t('monotonic'))).not.toContain('P1:a=1 P1:b=undef');
+    });
+  });
+
   it('-one-as acts as its plain scope when the test touches one address space', () => {
     const single = makeTest({
       locs: { x: 0, f: 0 },

@@ -164,9 +164,10 @@ export class Workspace {
   /** Every event (a bitset with every bit set). */
   private readonly allEvents: Uint32Array;
   /**
-   * Atomic reads whose value rule is not implied by coherence: those that could return undef.
-   * For the others rule 2 always applies and reading outside may-see is a coherence cycle
-   * (lo ⊆ hb between same-location atomics with inclusive scopes).
+   * Atomic reads whose value rule is not implied by coherence: those that could return undef, and
+   * those of a location with unordered accesses (outside coherence). For the others rule 2 always
+   * applies and reading outside may-see is a coherence cycle (lo ⊆ hb between same-location
+   * atomics with inclusive scopes).
    */
   readonly valueCheckReads: number[];
   /**
@@ -224,7 +225,7 @@ export class Workspace {
     this.aiSpace = this.mixed
       ? SPACE_CLASSES.map((_, k) => {
           const r = mk();
-          copyInto(r, sk.ai);
+          copyInto(r, sk.aiOrd);
           restrictInPlace(r, this.classEvents[k]!, this.classEvents[k]!);
           return r;
         })
@@ -274,21 +275,25 @@ export class Workspace {
     for (const a of sk.events) {
       for (const b of sk.events) {
         if (!has(sk.po, a.id, b.id)) continue;
-        if (a.kind === 'fence' && a.release && b.kind === 'write' && b.atomic) add(this.relHead, a.id, b.id);
-        if (a.kind === 'read' && a.atomic && b.kind === 'fence' && b.acquire) add(this.acqTail, a.id, b.id);
+        // Unordered accesses are outside the modification order, so they synchronise with nothing.
+        if (a.kind === 'fence' && a.release && b.kind === 'write' && ordered(b))
+          add(this.relHead, a.id, b.id);
+        if (a.kind === 'read' && ordered(a) && b.kind === 'fence' && b.acquire) add(this.acqTail, a.id, b.id);
       }
     }
     this.evaluator = new Evaluator(sk, compile(sk));
     this.syncFree = isEmpty(this.relHead) || isEmpty(this.acqTail);
-    this.valueCheckReads = sk.reads.filter((r) => sk.events[r]!.atomic && undefPossible(sk, r));
+    this.valueCheckReads = sk.reads.filter(
+      (r) => sk.events[r]!.atomic && (undefPossible(sk, r) || !coherenceDecides(sk, r)),
+    );
     const pairs: number[] = [];
     for (const l of sk.writesByLoc)
-      for (const a of l) for (const b of l) if (a !== b && !has(sk.ai, a, b)) pairs.push(a, b);
+      for (const a of l) for (const b of l) if (a !== b && !has(sk.aiOrd, a, b)) pairs.push(a, b);
     this.loCheckPairs = Int32Array.from(pairs);
     let local = this.syncFree && this.scCount < 2 && this.rmwPairs.length === 0;
     for (let l = 0; local && l < sk.locs.length; l++) {
       const acc = [...sk.writesByLoc[l]!, ...sk.readsByLoc[l]!];
-      for (const a of acc) for (const b of acc) if (a !== b && !has(sk.ai, a, b)) local = false;
+      for (const a of acc) for (const b of acc) if (a !== b && !has(sk.aiOrd, a, b)) local = false;
     }
     this.coherenceLocal = local;
     let nta = true;
@@ -328,7 +333,7 @@ export class Workspace {
           }
         }
       }
-      intersectInto(mo, co, sk.ai);
+      intersectInto(mo, co, sk.aiOrd);
       inverseInto(this.coT, co);
     }
   }
@@ -342,12 +347,12 @@ export class Workspace {
       if (s >= 0) add(rf, s, r);
     }
     // spec (DESIGN): every rf edge on a synchronisation path goes between atomics with incl.
-    intersectInto(rfA, rf, sk.ai);
+    intersectInto(rfA, rf, sk.aiOrd);
     this.refreshCo();
     // fr = rf⁻¹ ; mo over same-location atomic pairs with incl.
     inverseInto(t1, rfA);
     composeInto(fr, t1, mo);
-    intersectInto(fr, fr, sk.ai);
+    intersectInto(fr, fr, sk.aiOrd);
 
     if (this.syncFree) {
       this.deriveStaticHb();
@@ -438,7 +443,7 @@ export class Workspace {
   /** `into` = hb ∩ ai, each same-location pair under the hb of its class. */
   hbSameLocAtomic(into: Relation): Relation {
     if (!this.mixed) {
-      intersectInto(into, this.hb, this.sk.ai);
+      intersectInto(into, this.hb, this.sk.aiOrd);
       return into;
     }
     into.bits.fill(0);
@@ -1015,7 +1020,7 @@ export function quickCoherenceReject(ws: Workspace, r: number, src: number): boo
   const { sk, co } = ws;
   if (!ws.syncFree) return false;
   const hb = ws.hbOf(r);
-  const AI = sk.ai.bits;
+  const AI = sk.aiOrd.bits;
   const w = hb.w;
   if (((AI[src * w + (r >>> 5)]! >>> (r & 31)) & 1) === 0) return false;
   ws.refreshCo();
@@ -1035,13 +1040,33 @@ export function quickCoherenceReject(ws: Workspace, r: number, src: number): boo
   }
   for (const r2 of sk.readsByLoc[sk.events[r]!.loc]!) {
     const s2 = ws.rfSrc[r2]!;
-    if (r2 === r || s2 < 0 || !has(sk.ai, s2, r2) || !has(sk.ai, r2, r) || !has(sk.ai, s2, src)) continue;
+    if (r2 === r || s2 < 0 || !has(sk.aiOrd, s2, r2) || !has(sk.aiOrd, r2, r) || !has(sk.aiOrd, s2, src))
+      continue;
     // CoRR: reads ordered by hb must not read co-decreasing writes (fr needs incl too: incl is
     // not transitive, so each edge of the cycle is checked).
-    if (has(hb, r2, r) && has(co, src, s2) && has(sk.ai, r, s2)) return true;
-    if (has(hb, r, r2) && has(co, s2, src) && has(sk.ai, r2, src)) return true;
+    if (has(hb, r2, r) && has(co, src, s2) && has(sk.aiOrd, r, s2)) return true;
+    if (has(hb, r, r2) && has(co, s2, src) && has(sk.aiOrd, r2, src)) return true;
   }
   return false;
+}
+
+/** An atomic access of ordering monotonic or stronger (the initial write included). */
+function ordered(e: { atomic: boolean; ordering: string; kind: string }): boolean {
+  return e.kind === 'init' || (e.atomic && e.ordering !== 'unordered');
+}
+
+/**
+ * Whether coherence alone keeps read `r` inside may-see: `r` and every write to its location are
+ * pairwise in `aiOrd` (then rule 2 applies and a source outside may-see is a coherence cycle).
+ * Unordered accesses are outside coherence, so their value rule is always checked.
+ */
+function coherenceDecides(sk: Skeleton, r: number): boolean {
+  const ws = sk.writesByLoc[sk.events[r]!.loc]!;
+  for (const a of ws) {
+    if (!has(sk.aiOrd, r, a)) return false;
+    for (const b of ws) if (!has(sk.aiOrd, a, b)) return false;
+  }
+  return true;
 }
 
 /**
