@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { has } from '../core/relation.ts';
 import type { Instr, Ordering, Scope, Test } from '../core/types.ts';
 import { SCOPES } from '../core/types.ts';
 import { arbMpSpaces, arbTest } from '../enumerate/gen.ts';
+import { referenceEnumerate } from '../enumerate/reference.ts';
+import type { Workspace } from './amdgpu.ts';
 import { states } from './testutil.ts';
 
 /** Parses `P0:a=1 P1:b=undef` into a map. */
@@ -203,6 +206,42 @@ describe('metamorphic properties of the model', () => {
         expect(norm(states(renamed, {}, true))).toEqual(norm(states(t, {}, true)));
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+/**
+ * spec, Properties, 1: "A write W is location-ordered before a read R only if W happens-before R."
+ * Checked for every access (writes too: location order to a write also needs an hb chain), with
+ * the hb of the location's address-space class (docs/model.md, choice 6).
+ */
+function loImpliesHb(ws: Workspace): void {
+  const { sk } = ws;
+  for (const w of sk.writes) {
+    for (const e of sk.events) {
+      if (!has(ws.lo, w, e.id)) continue;
+      expect(e.loc).toBe(sk.events[w]!.loc);
+      expect(has(ws.hbOf(e.id), w, e.id), `lo(${w}, ${e.id}) without hb`).toBe(true);
+    }
+  }
+}
+
+describe('properties the spec states', () => {
+  it('Property 1: location order implies happens-before, on every consistent execution', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          arbTest(),
+          arbTest({ exotic: true, maxInstrs: 4 }),
+          arbTest({ barriers: true, maxInstrs: 5 }),
+          arbTest({ spaces: true, maxInstrs: 5 }),
+          arbMpSpaces(),
+        ),
+        (t) => {
+          referenceEnumerate(t, undefined, loImpliesHb);
+        },
+      ),
+      { numRuns: 800 },
     );
   });
 });
