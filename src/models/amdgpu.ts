@@ -440,7 +440,7 @@ export class Workspace {
     return into;
   }
 
-  /** `into` = hb ∩ ai, each same-location pair under the hb of its class. */
+  /** `into` = hb ∩ aiOrd, each same-location pair under the hb of its class. */
   hbSameLocAtomic(into: Relation): Relation {
     if (!this.mixed) {
       intersectInto(into, this.hb, this.sk.aiOrd);
