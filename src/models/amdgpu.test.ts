@@ -626,6 +626,28 @@ describe('AMDGPU layer: availability, visibility, location order', () => {
       expect(buildSkeleton(t).oneAsMixed).toBe(true);
       expect(states(t, {}, true)).toEqual(['P1:dg=1 P1:dl=1']);
     });
+    it('left conservative: SB over a global and an LDS location with -one-as seq_cst fences stays forbidden', () => {
+      const t = makeTest({
+        locs: { x: 0, y: LDS },
+        threads: threads(
+          [
+            [
+              st('x', 1, 'monotonic', { scope: 'workgroup' }),
+              fence('seq_cst', { scope: 'workgroup', oneAs: true }),
+              ld('a', 'y', 'monotonic', { scope: 'workgroup' }),
+            ],
+            [
+              st('y', 1, 'monotonic', { scope: 'workgroup' }),
+              fence('seq_cst', { scope: 'workgroup', oneAs: true }),
+              ld('b', 'x', 'monotonic', { scope: 'workgroup' }),
+            ],
+          ],
+          SAME_WG,
+        ),
+      });
+      expect(buildSkeleton(t).oneAsMixed).toBe(true);
+      expect(states(t)).not.toContain('P0:a=0 P1:b=0');
+    });
     it('cross-space pairs are ordered only without -one-as edges: a store after the acquire may race', () => {
       // P1 writes global g after a -one-as acquire of an LDS flag; P0 read g before its release.
       const t = (oneAs: boolean) =>
