@@ -16,7 +16,7 @@ describe('catalogue baselines', () => {
     it(basename(file), async () => {
       const { test } = parse(readFileSync(file, 'utf8'), `litmus/${basename(file)}`);
       expect(test).not.toBeNull();
-      // A test the model cannot decide yet (barriers, one-as) has its diagnostics as baseline.
+      // A test the model cannot decide (some barrier operations) has its diagnostics as baseline.
       const md = modelDiagnostics(test!);
       const text =
         md.length > 0

@@ -58,12 +58,11 @@ function nonNegativeInt(v: string): number {
 }
 
 /** Model diagnostics that mean "cannot decide yet" (exit 3) rather than bad input (exit 2). */
-const UNDECIDED_CODES: readonly ModelDiagnosticCode[] = ['MD003', 'MD004'];
+const UNDECIDED_CODES: readonly ModelDiagnosticCode[] = ['MD004'];
 
 const MODEL_HINTS: Record<ModelDiagnosticCode, string> = {
   MD001: 'declare the location in the memory section before the threads, e.g. `@x = global i32 0`',
   MD002: 'host threads share only system scope; keep LDS (addrspace(3)) locations to device threads',
-  MD003: 'use the plain syncscope, or keep the test to one address space (docs/model.md, choice 6)',
   MD004: 'docs/model.md (choice 7) lists the barrier operations the model decides',
   MD005: 'assign the register in an earlier instruction of the same thread',
   MD006: 'name the copy with a thread whose workgroup owns it, e.g. P0:@x',

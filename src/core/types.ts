@@ -34,9 +34,10 @@ export function narrowerScope(a: Scope, b: Scope): Scope {
 }
 
 /**
- * A syncscope as written in IR: a scope and whether it is a `-one-as` form
- * (spec: amdgpu-usage-2018.rst, Memory Scopes: "one-as" scopes order only the address space of
- * the operation itself).
+ * A syncscope as written in IR: a scope and whether it is a `-one-as` form. The 2018 usage document
+ * has no `-one-as` scopes; LLVM's current AMDGPUUsage "Memory Scopes" table (added with D59517):
+ * "Same as ``agent`` but only synchronizes with other operations within the same address space"
+ * (docs/model.md, choice 6).
  */
 export interface SyncScope {
   scope: Scope;

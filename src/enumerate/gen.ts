@@ -23,8 +23,8 @@ import {
   threads,
 } from '../events/build.ts';
 
-export const LOAD_ORDERS: Ordering[] = ['notatomic', 'monotonic', 'acquire', 'seq_cst'];
-export const STORE_ORDERS: Ordering[] = ['notatomic', 'monotonic', 'release', 'seq_cst'];
+export const LOAD_ORDERS: Ordering[] = ['notatomic', 'unordered', 'monotonic', 'acquire', 'seq_cst'];
+export const STORE_ORDERS: Ordering[] = ['notatomic', 'unordered', 'monotonic', 'release', 'seq_cst'];
 export const RMW_ORDERS: Ordering[] = ['monotonic', 'acquire', 'release', 'acq_rel', 'seq_cst'];
 export const FENCE_ORDERS: Ordering[] = ['acquire', 'release', 'acq_rel', 'seq_cst'];
 export const GEN_SCOPES: Scope[] = ['system', 'agent', 'workgroup', 'wavefront'];
@@ -38,32 +38,41 @@ export interface GenOptions {
   exotic: boolean;
   /** Allow every barrier operation (split, isfirst, named barrier object `bar`). */
   barriers: boolean;
+  /**
+   * Several address spaces: the second location lives in LDS, and syncscopes may be `-one-as`
+   * (docs/model.md, choice 6). The av intrinsics (global only) then use the first location.
+   */
+  spaces: boolean;
 }
 
 function arbInstr(o: GenOptions, reg: fc.Arbitrary<string>): fc.Arbitrary<Instr> {
   const loc = fc.constantFrom(...o.locs);
   const scope = fc.constantFrom(...GEN_SCOPES);
   const avNone = o.exotic ? fc.boolean() : fc.constant(false);
+  const oneAs = o.spaces ? fc.boolean() : fc.constant(false);
+  const globalLoc = o.spaces ? fc.constant(o.locs[0]!) : loc;
   const val = fc.integer({ min: 1, max: 2 });
   const arbs: fc.Arbitrary<Instr>[] = [
     fc
-      .tuple(reg, loc, fc.constantFrom(...LOAD_ORDERS), scope, avNone)
-      .map(([r, l, ord, s, n]) => ld(r, l, ord, { scope: s, avNone: n })),
+      .tuple(reg, loc, fc.constantFrom(...LOAD_ORDERS), scope, avNone, oneAs)
+      .map(([r, l, ord, s, n, a]) => ld(r, l, ord, { scope: s, avNone: n, oneAs: a })),
     fc
-      .tuple(loc, val, fc.constantFrom(...STORE_ORDERS), scope, avNone)
-      .map(([l, v, ord, s, n]) => st(l, v, ord, { scope: s, avNone: n })),
+      .tuple(loc, val, fc.constantFrom(...STORE_ORDERS), scope, avNone, oneAs)
+      .map(([l, v, ord, s, n, a]) => st(l, v, ord, { scope: s, avNone: n, oneAs: a })),
     fc
-      .tuple(reg, loc, fc.constantFrom(...RMW_ORDERS), scope)
-      .map(([r, l, ord, s]) => rmw(r, 'add', l, 1, ord, { scope: s })),
+      .tuple(reg, loc, fc.constantFrom(...RMW_ORDERS), scope, oneAs)
+      .map(([r, l, ord, s, a]) => rmw(r, 'add', l, 1, ord, { scope: s, oneAs: a })),
     fc
-      .tuple(fc.constantFrom(...FENCE_ORDERS), scope, avNone)
-      .map(([ord, s, n]) => fence(ord, { scope: s, avNone: n })),
+      .tuple(fc.constantFrom(...FENCE_ORDERS), scope, avNone, oneAs)
+      .map(([ord, s, n, a]) => fence(ord, { scope: s, avNone: n, oneAs: a })),
   ];
   if (o.exotic) {
     arbs.push(
-      fc.tuple(reg, loc, scope).map(([r, l, s]) => cas(r, l, 0, 2, 'acq_rel', 'monotonic', { scope: s })),
-      fc.tuple(loc, val, scope).map(([l, v, s]) => avst(l, v, s)),
-      fc.tuple(reg, loc, scope).map(([r, l, s]) => avld(r, l, s)),
+      fc
+        .tuple(reg, loc, scope, oneAs)
+        .map(([r, l, s, a]) => cas(r, l, 0, 2, 'acq_rel', 'monotonic', { scope: s, oneAs: a })),
+      fc.tuple(globalLoc, val, scope).map(([l, v, s]) => avst(l, v, s)),
+      fc.tuple(reg, globalLoc, scope).map(([r, l, s]) => avld(r, l, s)),
       fc.constant(sbarrier()),
     );
   }
@@ -101,6 +110,7 @@ export function arbTest(o: Partial<GenOptions> = {}): fc.Arbitrary<Test> {
     locs: ['x', 'y'],
     exotic: false,
     barriers: false,
+    spaces: false,
     ...o,
   };
   const instr = arbInstr(opts, fc.constant('r'));
@@ -114,10 +124,70 @@ export function arbTest(o: Partial<GenOptions> = {}): fc.Arbitrary<Test> {
     .map(([bodies, pl, inits]) =>
       makeTest({
         locs: {
-          ...Object.fromEntries(opts.locs.map((l, i) => [l, inits[i] ?? 0])),
+          ...Object.fromEntries(
+            opts.locs.map((l, i) => [
+              l,
+              opts.spaces && i === 1 ? { init: inits[i] ?? 0, space: 'local' as const } : (inits[i] ?? 0),
+            ]),
+          ),
           ...(opts.barriers ? { bar: { barrier: true as const } } : {}),
         },
         threads: threads(bodies.map(ssa), pl),
       }),
     );
+}
+
+/**
+ * Message passing between two waves of one workgroup over a global location `x` and an LDS
+ * location `y` (each can be the data or the flag), synchronised by a release store / acquire load,
+ * release and acquire fences around monotonic accesses, or fences around a workgroup barrier, each
+ * synchronising operation at a random scope and possibly `-one-as`; plus one random instruction
+ * per thread. Random tests of `arbTest` rarely have this shape, where `-one-as` matters most.
+ */
+export function arbMpSpaces(): fc.Arbitrary<Test> {
+  const o: GenOptions = {
+    maxThreads: 2,
+    maxInstrs: 8,
+    locs: ['x', 'y'],
+    exotic: false,
+    barriers: false,
+    spaces: true,
+  };
+  const sync = fc.record({ scope: fc.constantFrom(...GEN_SCOPES), oneAs: fc.boolean() });
+  const extra = fc.option(arbInstr(o, fc.constant('e')), { nil: null });
+  return fc
+    .record({
+      data: fc.constantFrom('x', 'y'),
+      flag: fc.constantFrom('x', 'y'),
+      how: fc.constantFrom('access', 'fence', 'barrier'),
+      rel: sync,
+      acq: sync,
+      atomicData: fc.boolean(),
+      extra0: extra,
+      extra1: extra,
+      sameWave: fc.boolean(),
+    })
+    .map(({ data, flag, how, rel, acq, atomicData, extra0, extra1, sameWave }) => {
+      const dataOrd: Ordering = atomicData ? 'monotonic' : 'notatomic';
+      const wg = { scope: 'workgroup' as const };
+      const p0: Instr[] = [st(data, 1, dataOrd, wg)];
+      const p1: Instr[] = [];
+      if (how === 'access') {
+        p0.push(st(flag, 1, 'release', rel));
+        p1.push(ld('a', flag, 'acquire', acq));
+      } else if (how === 'fence') {
+        p0.push(fence('release', rel), st(flag, 1, 'monotonic', wg));
+        p1.push(ld('a', flag, 'monotonic', wg), fence('acquire', acq));
+      } else {
+        p0.push(fence('release', rel), sbarrier());
+        p1.push(sbarrier(), fence('acquire', acq));
+      }
+      p1.push(ld('d', data, dataOrd, wg));
+      if (extra0) p0.push(extra0);
+      if (extra1) p1.push(extra1);
+      return makeTest({
+        locs: { x: 0, y: { init: 0, space: 'local' } },
+        threads: threads([ssa(p0), ssa(p1)], [dev(0, 0, 0, 0), sameWave ? dev(0, 0, 0, 0) : dev(0, 0, 0, 1)]),
+      });
+    });
 }

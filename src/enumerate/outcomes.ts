@@ -164,12 +164,16 @@ export function racePairs(sk: Skeleton): Int32Array {
   return Int32Array.from(out);
 }
 
-/** The first pair of `pairs` unordered by hb, as an index into `pairs`, or -1. */
+/**
+ * The first pair of `pairs` unordered by hb (the hb of the pair's address-space class, see
+ * docs/model.md choice 6), as an index into `pairs`, or -1.
+ */
 export function firstRace(ws: Workspace, pairs: Int32Array): number {
   for (let k = 0; k < pairs.length; k += 2) {
     const a = pairs[k]!;
     const b = pairs[k + 1]!;
-    if (!has(ws.hb, a, b) && !has(ws.hb, b, a)) return k;
+    const hb = ws.hbOf(a);
+    if (!has(hb, a, b) && !has(hb, b, a)) return k;
   }
   return -1;
 }

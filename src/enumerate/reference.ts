@@ -6,7 +6,7 @@
  */
 
 import type { Test } from '../core/types.ts';
-import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
+import { DEFAULT_OPTIONS, type ModelOptions, type Workspace } from '../models/amdgpu.ts';
 import { Collector, leaf, prepareVariant, variantCount } from './enumerate.ts';
 
 function permutations(xs: number[]): number[][] {
@@ -18,10 +18,14 @@ function permutations(xs: number[]): number[][] {
   return out;
 }
 
-/** All consistent executions of `test`, by exhaustive search. */
+/**
+ * All consistent executions of `test`, by exhaustive search. `onConsistent` sees each consistent
+ * execution with the workspace still loaded and derived (for properties over every execution).
+ */
 export function referenceEnumerate(
   test: Test,
   model: ModelOptions = DEFAULT_OPTIONS,
+  onConsistent: ((ws: Workspace) => void) | null = null,
 ): { collector: Collector; explored: number } {
   const first = prepareVariant(test, 0);
   const collector = new Collector(first.obs.map((o) => o.label));
@@ -47,7 +51,8 @@ export function referenceEnumerate(
     const recRf = (k: number): void => {
       if (k === rfChoices.length) {
         explored++;
-        leaf(ws, obs, pairs, values, v, model, collector);
+        const verdict = leaf(ws, obs, pairs, values, v, model, collector);
+        if (verdict.consistent && onConsistent) onConsistent(ws);
         return;
       }
       for (const src of rfChoices[k]!) {

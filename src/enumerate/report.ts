@@ -14,6 +14,7 @@ import {
   type ConditionVerdict,
   conditionVerdict,
   evalCond,
+  resolveLoc,
   type Truth,
   termLabel,
   termWidth,
@@ -35,6 +36,8 @@ export const ReportSchema = z.object({
       condition: z.enum(['true', 'false', 'unknown']),
       race: z.boolean(),
       undef: z.boolean(),
+      /** Some observed location that some write initialises or updates ends `undef` in this state. */
+      undefFinal: z.boolean(),
     }),
   ),
   condition: z
@@ -45,7 +48,7 @@ export const ReportSchema = z.object({
     })
     .nullable(),
   witnesses: z.object({ positive: z.number().int(), negative: z.number().int(), unknown: z.number().int() }),
-  flags: z.object({ race: z.boolean(), undef: z.boolean(), ub: z.boolean() }),
+  flags: z.object({ race: z.boolean(), undef: z.boolean(), undefFinal: z.boolean(), ub: z.boolean() }),
   /** Why some barrier execution has undefined behaviour (src/events/barriers.ts). */
   ubReasons: z.array(z.string()).optional(),
   expectations: z.array(
@@ -82,6 +85,24 @@ export function stateText(values: Record<string, number | 'undef'>): string {
     .join(' ');
 }
 
+/**
+ * Indices of the observables that are final values of locations some write initialises or
+ * updates (docs/model.md, choice 23). A location without an initial value that nothing writes ends
+ * `undef` simply because it was never written; that is not flagged.
+ */
+function writtenLocationLabels(test: Test, labels: readonly string[]): number[] {
+  const sk = buildSkeleton(test);
+  const out: number[] = [];
+  labels.forEach((label, k) => {
+    const at = label.indexOf('@');
+    if (at < 0) return;
+    const thread = at > 0 ? label.slice(0, at - 1) : null;
+    const l = resolveLoc(sk, label.slice(at), thread);
+    if (l >= 0 && sk.writesByLoc[l]!.length > 0) out.push(k);
+  });
+  return out;
+}
+
 /** Builds the report of a finished (or stopped) enumeration. */
 export function buildReport(
   test: Test,
@@ -97,6 +118,9 @@ export function buildReport(
   let unknown = 0;
   let race = false;
   let undef = false;
+  let undefFinal = false;
+  const sk = buildSkeleton(test);
+  const writtenMem = writtenLocationLabels(test, labels);
   for (const s of en.collector.states.values()) {
     const values: Record<string, number | 'undef'> = {};
     labels.forEach((l, k) => {
@@ -119,11 +143,13 @@ export function buildReport(
     else unknown += s.count;
     race ||= s.race;
     undef ||= s.undef;
-    states.push({ values, count: s.count, condition: truth, race: s.race, undef: s.undef });
+    const uf = writtenMem.some((k) => isUndef(s.values[k]!));
+    undefFinal ||= uf;
+    states.push({ values, count: s.count, condition: truth, race: s.race, undef: s.undef, undefFinal: uf });
   }
   states.sort((a, b) => stateText(a.values).localeCompare(stateText(b.values)));
   const verdict: ConditionVerdict | null = conditionVerdict(test, truths);
-  const ub = buildSkeleton(test).barrierUb;
+  const ub = sk.barrierUb;
   const stop: StopReason = en.stop ?? 'interrupted';
   const complete = stop === 'done';
   const actual = (e: Expectation): string => {
@@ -154,7 +180,7 @@ export function buildReport(
         }
       : null,
     witnesses: { positive, negative, unknown },
-    flags: { race, undef, ub },
+    flags: { race, undef, undefFinal, ub },
     ubReasons: ub ? analyseBarriers(test).ubReasons : [],
     expectations: test.expects.map((e) => {
       const a = actual(e);
@@ -173,7 +199,9 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
   out.push(`Test ${r.test}${r.complete ? '' : ` INCOMPLETE (${r.stop}: these are the states found so far)`}`);
   out.push(`States ${r.states.length}`);
   for (const s of r.states) {
-    const flags = [s.race ? 'race' : '', s.undef ? 'undef-read' : ''].filter(Boolean).join(', ');
+    const flags = [s.race ? 'race' : '', s.undef ? 'undef-read' : '', s.undefFinal ? 'undef-final' : '']
+      .filter(Boolean)
+      .join(', ');
     out.push(`${stateText(s.values)}  ×${s.count}${flags ? `  [${flags}]` : ''}`);
   }
   if (r.condition) {
@@ -186,6 +214,7 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
   }
   if (r.flags.race) out.push('Flag data-race');
   if (r.flags.undef) out.push('Flag undef-read');
+  if (r.flags.undefFinal) out.push('Flag undef-final');
   if (r.flags.ub)
     out.push(
       r.ubReasons && r.ubReasons.length > 0

@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { and, cas, cond, eq, extract, fence, ld, makeTest, or, reg, st, threads } from '../events/build.ts';
+import {
+  and,
+  cas,
+  cond,
+  eq,
+  extract,
+  fence,
+  ld,
+  makeTest,
+  mem,
+  or,
+  reg,
+  st,
+  threads,
+} from '../events/build.ts';
 import { states } from '../models/testutil.ts';
+import { formatReport } from './report.ts';
 import { runTestSync } from './verdict.ts';
 
 const mpRelaxed = (c: ReturnType<typeof cond>) =>
@@ -29,6 +44,28 @@ describe('verdicts', () => {
     expect(tu.condition?.verdict).toBe('holds');
   });
 
+  it('flags an undef final value (undef-final), also without a data race; never-written locations are not flagged', () => {
+    // Two plain writes ordered by hb through amdgcn-av none release/acquire: no race, but nothing
+    // makes the first available, so it is not location-ordered before the second (choice 23).
+    const t = makeTest({
+      locs: { x: 0, f: 0, u: 'undef' },
+      threads: threads([
+        [st('x', 1), st('f', 1, 'release', { avNone: true })],
+        [ld('a', 'f', 'acquire', { avNone: true }), st('x', 2)],
+      ]),
+      cond: cond('exists', and(eq(reg('P1', 'a'), 1), eq(mem('x'), 'undef'), eq(mem('u'), 'undef'))),
+    });
+    const r = runTestSync(t);
+    const synced = r.states.filter((s) => s.values['P1:a'] === 1);
+    expect(synced.map((s) => [s.values['@x'], s.race, s.undefFinal])).toEqual([['undef', false, true]]);
+    expect(r.flags.undefFinal).toBe(true);
+    expect(formatReport(r)).toContain('Flag undef-final');
+    // @u is undef in every state but nothing writes it: only the undef @x sets the flag.
+    const only = runTestSync({ ...t, threads: t.threads.map((th) => ({ ...th, body: [] })) });
+    expect(only.states.map((s) => s.values['@u'])).toEqual(['undef']);
+    expect(only.flags.undefFinal).toBe(false);
+  });
+
   it('quantifiers: ~exists holds when no state satisfies the condition', () => {
     const t = makeTest({
       locs: { x: 0, y: 0 },
@@ -40,7 +77,7 @@ describe('verdicts', () => {
     });
     const r = runTestSync(t);
     expect(r.condition?.verdict).toBe('holds');
-    expect(r.flags).toEqual({ race: false, undef: false, ub: false });
+    expect(r.flags).toEqual({ race: false, undef: false, undefFinal: false, ub: false });
   });
 
   it('a cmpxchg that reads undef may succeed or fail; its success flag is the outcome taken', () => {

@@ -33,12 +33,14 @@ function operand(v: Val): Operand {
 
 export interface AccessOpts {
   scope?: Scope;
+  /** The `-one-as` form of the syncscope. */
+  oneAs?: boolean;
   avNone?: boolean;
   space?: AddressSpace;
 }
 
 const flags = (o: AccessOpts) => ({ volatile: false, nontemporal: false, avNone: o.avNone ?? false });
-const ss = (o: AccessOpts) => ({ scope: o.scope ?? 'system', oneAs: false });
+const ss = (o: AccessOpts) => ({ scope: o.scope ?? 'system', oneAs: o.oneAs ?? false });
 const ptr = (loc: string, o: AccessOpts) => ({ loc, space: o.space ?? ('generic' as const) });
 
 export function ld(dst: string, loc: string, ordering: Ordering = 'notatomic', o: AccessOpts = {}): Instr {

@@ -10,7 +10,17 @@
  * No Node APIs here: the web page imports this file.
  */
 
-import { add, bitset, closureInto, isEmpty, type Relation, relation, unionInto } from '../core/relation.ts';
+import {
+  add,
+  bitset,
+  closureInto,
+  copyInto,
+  intersectInto,
+  isEmpty,
+  type Relation,
+  relation,
+  unionInto,
+} from '../core/relation.ts';
 import {
   assertNever,
   type BarrierOp,
@@ -63,6 +73,11 @@ export interface Event {
   storeAvailable: boolean;
   /** spec: "load-visible": an atomic read or the av load intrinsic. */
   loadVisible: boolean;
+  /**
+   * A `-one-as` syncscope (atomic accesses and fences): as a synchronising operation it orders only
+   * accesses of one address space against each other (docs/model.md, choice 6).
+   */
+  oneAs: boolean;
   /** The other half of an RMW or successful cmpxchg, or -1. */
   rmw: number;
   /** Barrier operation, for `barrier` events; null otherwise. */
@@ -96,7 +111,8 @@ export interface ModelDiagnostic {
 export type ModelDiagnosticCode =
   | 'MD001' // unknown location
   | 'MD002' // LDS accessed from a host thread
-  | 'MD003' // -one-as syncscope in a test with several address spaces
+  // MD003 (a -one-as syncscope in a test touching several address spaces) is retired: the model
+  // now decides such tests (docs/model.md, choice 6). The code is not reused.
   | 'MD004' // barrier operation the model cannot decide (trap/cluster ids, host threads, too many executions)
   | 'MD005' // unknown register
   | 'MD006'; // ambiguous location in condition
@@ -110,8 +126,26 @@ export interface Skeleton {
   casSuccess: readonly boolean[];
   /** Program order (transitive; within a thread). */
   po: Relation;
-  /** `po` plus initial write → every other event: the part of hb fixed before any choice. */
+  /**
+   * `po` plus initial write → every other event, plus barrier synchronisation: the part of hb fixed
+   * before any choice (of every per-space hb when `oneAsMixed`).
+   */
   hbBase: Relation;
+  /**
+   * `hbBase` without the barrier synchronisation of `-one-as` fences: the static part of the hb
+   * that orders accesses of different address spaces. The same object as `hbBase` unless
+   * `oneAsMixed`.
+   */
+  hbBaseCross: Relation;
+  /**
+   * Some synchronising operation is `-one-as` and the accesses span several address-space classes,
+   * so hb is one relation per class (docs/model.md, choice 6). When false every per-space hb is hb.
+   */
+  oneAsMixed: boolean;
+  /** Address-space class per event (`SPACE_CLASSES` index of its location), -1 for fences and barriers. */
+  spaceClass: Int8Array;
+  /** Neither operation is `-one-as`: a synchronisation edge between them orders every address space. */
+  plainSync: Relation;
   /** Same location instance (memory accesses and initial writes only; reflexive). */
   loc: Relation;
   /** RMW read half → write half. */
@@ -122,8 +156,17 @@ export interface Skeleton {
   sincl: Relation;
   /** `incl(X,Y) = sincl(X,Y) ∧ sincl(Y,X)` (spec: "Inclusive Scopes"). */
   incl: Relation;
-  /** Same-location atomic accesses (initial writes included) with inclusive scopes. */
+  /**
+   * Same-location atomic accesses (initial writes included) with inclusive scopes: the pairs for
+   * which value rule 2 applies and that never race.
+   */
   ai: Relation;
+  /**
+   * `ai` without the pairs involving an `unordered` access: the pairs the coherence axioms (mo, fr,
+   * RMW atomicity, psc) and synchronisation paths see. LLVM LangRef gives a per-address total order
+   * only to monotonic and stronger operations (docs/model.md, choice 24a).
+   */
+  aiOrd: Relation;
   /** Per-thread-pair: rank of the narrowest scope whose instances contain both threads. */
   share: Int8Array;
   threadCount: number;
@@ -267,14 +310,6 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
     } else ensureLoc(l.name, 0);
   }
 
-  const accessedSpaces = new Set<LocationSpace>();
-  for (const th of test.threads)
-    for (const ins of th.body) {
-      const acc = accessOf(ins);
-      const l = acc ? declared.get(acc.loc) : undefined;
-      if (l && !l.barrier) accessedSpaces.add(l.space);
-    }
-
   const events: Event[] = [];
   const blank = (kind: EventKind, thread: number, instr: number, span: Span | null): Event => ({
     id: events.length,
@@ -288,6 +323,7 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
     acquire: false,
     release: false,
     sc: false,
+    oneAs: false,
     makeAvailable: false,
     makeVisible: false,
     storeAvailable: false,
@@ -342,6 +378,7 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
         e.ordering = ordering;
         e.scope = scope === null ? null : clamp(scope);
         e.sc = ordering === 'seq_cst';
+        e.oneAs = e.atomic && 'syncscope' in ins && ins.syncscope.oneAs;
         if (kind === 'read') {
           e.acquire = e.atomic && isAcquire(ordering);
           e.loadVisible = e.atomic;
@@ -354,28 +391,14 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
         events.push(e);
         return e;
       };
-      const noteOneAs = (oneAs: boolean) => {
-        // A -one-as syncscope orders only its own address space (spec: amdgpu-usage "Memory
-        // Scopes"). When the test touches a single address space that is everything, so the
-        // scope acts as its plain form; with several, the model cannot decide yet.
-        if (oneAs && accessedSpaces.size > 1)
-          diagnostics.push({
-            code: 'MD003',
-            message: 'one-as syncscopes in a test touching several address spaces are not modelled yet',
-            span: ins.span,
-          });
-      };
       switch (ins.kind) {
         case 'load':
-          noteOneAs(ins.syncscope.oneAs);
           mem('read', ins.ordering, ins.ordering === 'notatomic' ? null : ins.syncscope.scope, ins.avNone);
           break;
         case 'store':
-          noteOneAs(ins.syncscope.oneAs);
           mem('write', ins.ordering, ins.ordering === 'notatomic' ? null : ins.syncscope.scope, ins.avNone);
           break;
         case 'rmw': {
-          noteOneAs(ins.syncscope.oneAs);
           const r = mem('read', ins.ordering, ins.syncscope.scope, ins.avNone);
           const w = mem('write', ins.ordering, ins.syncscope.scope, ins.avNone);
           r.rmw = w.id;
@@ -383,7 +406,6 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
           break;
         }
         case 'cmpxchg': {
-          noteOneAs(ins.syncscope.oneAs);
           const ok = casSuccess[cas] ?? true;
           cas++;
           const r = mem('read', ok ? ins.success : ins.failure, ins.syncscope.scope, ins.avNone);
@@ -405,13 +427,13 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
           break;
         }
         case 'fence': {
-          noteOneAs(ins.syncscope.oneAs);
           const e = blank('fence', t, k, ins.span);
           e.ordering = ins.ordering;
           e.scope = ins.syncscope.scope;
           e.acquire = isAcquire(ins.ordering);
           e.release = isRelease(ins.ordering);
           e.sc = ins.ordering === 'seq_cst';
+          e.oneAs = ins.syncscope.oneAs;
           e.makeAvailable = e.release && !ins.avNone;
           e.makeVisible = e.acquire && !ins.avNone;
           events.push(e);
@@ -457,6 +479,7 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
   const sincl = relation(n);
   const incl = relation(n);
   const ai = relation(n);
+  const aiOrd = relation(n);
   const T = test.threads.length;
   for (const x of events) {
     for (const y of events) {
@@ -475,19 +498,46 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
     for (const y of events) {
       const s = bitAt(sincl, x.id, y.id) && bitAt(sincl, y.id, x.id);
       if (s) add(incl, x.id, y.id);
-      if (s && x.atomic && y.atomic && x.loc >= 0 && x.loc === y.loc) add(ai, x.id, y.id);
+      if (s && x.atomic && y.atomic && x.loc >= 0 && x.loc === y.loc) {
+        add(ai, x.id, y.id);
+        if (x.ordering !== 'unordered' && y.ordering !== 'unordered') add(aiOrd, x.id, y.id);
+      }
       if (x.kind === 'init' && y.kind !== 'init') add(hbBase, x.id, y.id);
     }
   }
   for (let k = 0; k < po.bits.length; k++) hbBase.bits[k]! |= po.bits[k]!;
   if (barriers.unsupported.length > 0 && diagnostics.every((d) => d.code !== 'MD004'))
     diagnostics.push({ code: 'MD004', message: barriers.unsupported[0]!.message, span: null });
+
+  // -one-as (docs/model.md, choice 6): with accesses in several address-space classes and some
+  // -one-as operation, hb is one relation per class; otherwise a -one-as scope acts as its plain form.
+  const spaceClass = Int8Array.from(events, (e) => (e.loc >= 0 ? spaceClassOf(locs[e.loc]!.space) : -1));
+  const classes = new Set<number>();
+  for (const e of events) if (e.thread >= 0 && e.loc >= 0) classes.add(spaceClass[e.id]!);
+  const oneAsMixed = classes.size > 1 && events.some((e) => e.oneAs);
+  const plainSync = relation(n);
+  for (const x of events) for (const y of events) if (!x.oneAs && !y.oneAs) add(plainSync, x.id, y.id);
+
   const barrierSync = relation(n);
   const evAt = (t: number, k: number, kind: EventKind) =>
     events.find((e) => e.thread === t && e.instr === k && e.kind === kind)?.id ?? -1;
   for (const [t1, k1, t2, k2] of effect.sync) add(barrierSync, evAt(t1, k1, 'fence'), evAt(t2, k2, 'fence'));
   const barrierUb = barriers.ub;
   const barrierIsfirst = new Map<string, number>(effect.isfirst);
+  // A barrier synchronisation between fences orders every address space against itself; when a
+  // fence is -one-as it does not order accesses of different spaces (choice 6), so it stays out of
+  // the cross-space hb.
+  let hbBaseCross = hbBase;
+  if (oneAsMixed) {
+    hbBaseCross = relation(n);
+    copyInto(hbBaseCross, hbBase);
+    const plainBarrier = relation(n);
+    intersectInto(plainBarrier, barrierSync, plainSync);
+    if (!isEmpty(plainBarrier)) {
+      unionInto(hbBaseCross, hbBaseCross, plainBarrier);
+      closureInto(hbBaseCross, hbBaseCross);
+    }
+  }
   if (!isEmpty(barrierSync)) {
     unionInto(hbBase, hbBase, barrierSync);
     closureInto(hbBase, hbBase);
@@ -512,12 +562,17 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
     casSuccess,
     po,
     hbBase,
+    hbBaseCross,
+    oneAsMixed,
+    spaceClass,
+    plainSync,
     loc: locRel,
     rmw,
     data,
     sincl,
     incl,
     ai,
+    aiOrd,
     share,
     threadCount: T,
     reads,
@@ -541,6 +596,17 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
     barrierUb,
     barrierIsfirst,
   };
+}
+
+/**
+ * Address-space classes for `-one-as` ordering, as LLVM's memory legalizer groups them
+ * (`SIAtomicAddrSpace`): constant memory is global memory; LDS and scratch are their own.
+ */
+export const SPACE_CLASSES = ['global', 'local', 'private'] as const;
+
+/** The `SPACE_CLASSES` index of a location's address space. */
+export function spaceClassOf(space: LocationSpace): number {
+  return space === 'local' ? 1 : space === 'private' ? 2 : 0;
 }
 
 /** Number of distinct barrier executions (their effects on memory) the enumerator explores. */

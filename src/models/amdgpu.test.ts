@@ -482,27 +482,187 @@ describe('AMDGPU layer: availability, visibility, location order', () => {
     expect(buildSkeleton(bad).barrierUb).toBe(true);
   });
 
-  it('-one-as acts as its plain scope when the test touches one address space, else cannot be decided', () => {
-    const oneAsLoad = (dst: string, loc: string): Instr => ({
-      ...(ld(dst, loc, 'acquire', { scope: 'agent' }) as Extract<Instr, { kind: 'load' }>),
-      syncscope: { scope: 'agent', oneAs: true },
+  describe('unordered atomics: atomic for races and values, outside coherence and synchronisation', () => {
+    const corr = (o: Ordering) =>
+      makeTest({
+        locs: { x: 0 },
+        threads: threads(
+          [
+            [st('x', 1, o, { scope: 'agent' })],
+            [ld('a', 'x', o, { scope: 'agent' }), ld('b', 'x', o, { scope: 'agent' })],
+          ],
+          TWO_WG,
+        ),
+      });
+    it('CoRR: allowed with unordered, forbidden with monotonic', () => {
+      expect(states(corr('unordered'), {}, true)).toEqual([
+        'P1:a=0 P1:b=0',
+        'P1:a=0 P1:b=1',
+        'P1:a=1 P1:b=0',
+        'P1:a=1 P1:b=1',
+      ]);
+      expect(states(corr('monotonic'))).not.toContain('P1:a=1 P1:b=0');
     });
+    it('racing unordered accesses are no data race and read a written value, never undef', () => {
+      const t = makeTest({
+        locs: { x: 0 },
+        threads: threads(
+          [[st('x', 1, 'unordered'), st('x', 2, 'unordered')], [ld('a', 'x', 'unordered')]],
+          TWO_WG,
+        ),
+      });
+      expect(states(t, {}, true)).toEqual(['P1:a=0', 'P1:a=1', 'P1:a=2']);
+    });
+    it('fences around an unordered flag do not synchronise', () => {
+      const t = (o: Ordering) =>
+        makeTest({
+          locs: { d: 0, f: 0 },
+          threads: threads(
+            [
+              [st('d', 1), fence('release', { scope: 'agent' }), st('f', 1, o, { scope: 'agent' })],
+              [ld('a', 'f', o, { scope: 'agent' }), fence('acquire', { scope: 'agent' }), ld('b', 'd')],
+            ],
+            TWO_WG,
+          ),
+        });
+      expect(states(t('unordered'))).toContain('P1:a=1 P1:b=undef');
+      expect(states(t('monotonic'))).not.toContain('P1:a=1 P1:b=undef');
+    });
+  });
+
+  it('-one-as acts as its plain scope when the test touches one address space', () => {
     const single = makeTest({
       locs: { x: 0, f: 0 },
       threads: threads(
         [
           [st('x', 1), st('f', 1, 'release', { scope: 'agent' })],
-          [oneAsLoad('a', 'f'), ld('d', 'x')],
+          [ld('a', 'f', 'acquire', { scope: 'agent', oneAs: true }), ld('d', 'x')],
         ],
         [dev(0, 0, 0, 0), dev(0, 0, 1, 0)],
       ),
     });
     expect(buildSkeleton(single).diagnostics).toEqual([]);
+    expect(buildSkeleton(single).oneAsMixed).toBe(false);
     expect(states(single)).toEqual(['P1:a=0 P1:d=undef', 'P1:a=1 P1:d=1']);
-    const mixed = makeTest({
-      locs: { x: 0, s: { init: 0, space: 'local' } },
-      threads: threads([[oneAsLoad('a', 'x'), ld('b', 's')]]),
+  });
+
+  describe('-one-as with several address spaces: an edge orders only the space it synchronises through', () => {
+    const LDS = { init: 0, space: 'local' as const };
+    // MP inside one workgroup: data in `data`, flag in `f`, release/acquire at workgroup scope.
+    const mp = (dataLds: boolean, flagLds: boolean, oneAs: boolean) =>
+      makeTest({
+        locs: { data: dataLds ? LDS : 0, f: flagLds ? LDS : 0, other: dataLds && flagLds ? 0 : LDS },
+        threads: threads(
+          [
+            [st('data', 1), st('f', 1, 'release', { scope: 'workgroup', oneAs })],
+            [ld('a', 'f', 'acquire', { scope: 'workgroup', oneAs }), ld('d', 'data')],
+          ],
+          SAME_WG,
+        ),
+      });
+    it('LDS data, global flag: workgroup-one-as does not order the data, workgroup does', () => {
+      expect(buildSkeleton(mp(true, false, true)).oneAsMixed).toBe(true);
+      expect(states(mp(true, false, true), {}, true)).toEqual([
+        'P1:a=0 P1:d=undef !race !undef',
+        'P1:a=1 P1:d=undef !race !undef',
+      ]);
+      expect(states(mp(true, false, false), {}, true)).toEqual([
+        'P1:a=0 P1:d=undef !race !undef',
+        'P1:a=1 P1:d=1',
+      ]);
     });
-    expect(buildSkeleton(mixed).diagnostics.map((d) => d.code)).toEqual(['MD003']);
+    it('global data, LDS flag: likewise', () => {
+      expect(states(mp(false, true, true))).toEqual(['P1:a=0 P1:d=undef', 'P1:a=1 P1:d=undef']);
+      expect(states(mp(false, true, false))).toEqual(['P1:a=0 P1:d=undef', 'P1:a=1 P1:d=1']);
+    });
+    it('data and flag in the same space: ordered, even though the test also touches the other space', () => {
+      const t = mp(false, false, true);
+      expect(buildSkeleton(t).oneAsMixed).toBe(false); // `other` is declared but never accessed
+      const touching: typeof t = {
+        ...t,
+        threads: t.threads.map((th, k) => (k === 0 ? { ...th, body: [st('other', 1), ...th.body] } : th)),
+      };
+      expect(buildSkeleton(touching).oneAsMixed).toBe(true);
+      expect(states(touching)).toEqual(['P1:a=0 P1:d=undef', 'P1:a=1 P1:d=1']);
+      expect(states(mp(true, true, true))).toEqual(['P1:a=0 P1:d=undef', 'P1:a=1 P1:d=1']);
+    });
+    // Fences: release fence; monotonic flag store / monotonic flag load; acquire fence.
+    const mpFence = (oneAs: boolean) =>
+      makeTest({
+        locs: { g: 0, l: LDS, f: 0 },
+        threads: threads(
+          [
+            [
+              st('g', 1),
+              st('l', 1),
+              fence('release', { scope: 'workgroup', oneAs }),
+              st('f', 1, 'monotonic', { scope: 'workgroup' }),
+            ],
+            [
+              ld('a', 'f', 'monotonic', { scope: 'workgroup' }),
+              fence('acquire', { scope: 'workgroup', oneAs }),
+              ld('dg', 'g'),
+              ld('dl', 'l'),
+            ],
+          ],
+          SAME_WG,
+        ),
+      });
+    it('fences synchronising through a global flag: -one-as orders the global data only', () => {
+      expect(states(mpFence(true))).toEqual(['P1:a=0 P1:dg=undef P1:dl=undef', 'P1:a=1 P1:dg=1 P1:dl=undef']);
+      expect(states(mpFence(false))).toEqual(['P1:a=0 P1:dg=undef P1:dl=undef', 'P1:a=1 P1:dg=1 P1:dl=1']);
+    });
+    it('fences synchronising through a barrier: -one-as orders every space against itself', () => {
+      const t = makeTest({
+        locs: { g: 0, l: LDS },
+        threads: threads(
+          [
+            [st('g', 1), st('l', 1), fence('release', { scope: 'workgroup', oneAs: true }), sbarrier()],
+            [sbarrier(), fence('acquire', { scope: 'workgroup', oneAs: true }), ld('dg', 'g'), ld('dl', 'l')],
+          ],
+          SAME_WG,
+        ),
+      });
+      expect(buildSkeleton(t).oneAsMixed).toBe(true);
+      expect(states(t, {}, true)).toEqual(['P1:dg=1 P1:dl=1']);
+    });
+    it('left conservative: SB over a global and an LDS location with -one-as seq_cst fences stays forbidden', () => {
+      const t = makeTest({
+        locs: { x: 0, y: LDS },
+        threads: threads(
+          [
+            [
+              st('x', 1, 'monotonic', { scope: 'workgroup' }),
+              fence('seq_cst', { scope: 'workgroup', oneAs: true }),
+              ld('a', 'y', 'monotonic', { scope: 'workgroup' }),
+            ],
+            [
+              st('y', 1, 'monotonic', { scope: 'workgroup' }),
+              fence('seq_cst', { scope: 'workgroup', oneAs: true }),
+              ld('b', 'x', 'monotonic', { scope: 'workgroup' }),
+            ],
+          ],
+          SAME_WG,
+        ),
+      });
+      expect(buildSkeleton(t).oneAsMixed).toBe(true);
+      expect(states(t)).not.toContain('P0:a=0 P1:b=0');
+    });
+    it('cross-space pairs are ordered only without -one-as edges: a store after the acquire may race', () => {
+      // P1 writes global g after a -one-as acquire of an LDS flag; P0 read g before its release.
+      const t = (oneAs: boolean) =>
+        makeTest({
+          locs: { g: 0, f: LDS },
+          threads: threads(
+            [
+              [ld('r', 'g'), st('f', 1, 'release', { scope: 'workgroup', oneAs })],
+              [ld('a', 'f', 'acquire', { scope: 'workgroup', oneAs }), st('g', 1)],
+            ],
+            SAME_WG,
+          ),
+        });
+      expect(states(t(true), {}, true)).toContain('P0:r=undef P1:a=1 !race !undef');
+      expect(states(t(false), {}, true)).not.toContain('P0:r=undef P1:a=1 !race !undef');
+    });
   });
 });

@@ -37,7 +37,7 @@ import {
 } from '../core/relation.ts';
 import { scopeRank } from '../core/types.ts';
 import { compile, type EvalStatus, Evaluator } from '../events/program.ts';
-import type { Skeleton } from '../events/skeleton.ts';
+import { type Skeleton, SPACE_CLASSES } from '../events/skeleton.ts';
 import type { EdgeName, ValueRule, Witness } from './types.ts';
 
 export interface ModelOptions {
@@ -104,7 +104,18 @@ export class Workspace {
   readonly mo: Relation;
   readonly fr: Relation;
   readonly sw: Relation;
+  /**
+   * Happens-before. When the skeleton is `oneAsMixed` this is the hb that orders accesses of
+   * different address-space classes (built without the edges of `-one-as` synchronisation); pairs
+   * about one class use `hbSpace` (docs/model.md, choice 6).
+   */
   readonly hb: Relation;
+  /**
+   * hb per address-space class (`SPACE_CLASSES`): the relation for every question about a location
+   * of that class (availability, visibility, location order, may-see, coherence, races). Each entry
+   * is `hb` itself unless the skeleton is `oneAsMixed`.
+   */
+  readonly hbSpace: readonly Relation[];
   readonly eco: Relation;
   readonly psc: Relation;
   /** AV(W, X): X is an availability operation on W. */
@@ -136,10 +147,27 @@ export class Workspace {
   private readonly coCache: Int32Array;
   private readonly coT: Relation;
   private readonly hbStaticT: Relation;
+  /** Per-space hb is in use (`sk.oneAsMixed`). */
+  private readonly mixed: boolean;
+  /** sw edges whose synchronising operations are both plain (mixed skeletons only). */
+  private readonly swPlain: Relation;
+  /** Per class: sw edges through a location of that class (mixed skeletons only). */
+  private readonly swSpace: Relation[];
+  /** Per class: bitset of the accesses (initial writes included) of that class. */
+  private readonly classEvents: Uint32Array[];
+  /** Per class: `ai` restricted to accesses of that class. */
+  private readonly aiSpace: Relation[];
+  /** The writes, grouped by the class whose hb decides their availability and visibility. */
+  private readonly writeGroups: { cls: number; writes: number[] }[];
+  /** Classes some access uses. */
+  private readonly classesUsed: number[];
+  /** Every event (a bitset with every bit set). */
+  private readonly allEvents: Uint32Array;
   /**
-   * Atomic reads whose value rule is not implied by coherence: those that could return undef.
-   * For the others rule 2 always applies and reading outside may-see is a coherence cycle
-   * (lo ⊆ hb between same-location atomics with inclusive scopes).
+   * Atomic reads whose value rule is not implied by coherence: those that could return undef, and
+   * those of a location with unordered accesses (outside coherence). For the others rule 2 always
+   * applies and reading outside may-see is a coherence cycle (lo ⊆ hb between same-location
+   * atomics with inclusive scopes).
    */
   readonly valueCheckReads: number[];
   /**
@@ -170,6 +198,7 @@ export class Workspace {
     this.coT = relation(n);
     this.hbStaticT = relation(n);
     const mk = () => relation(n);
+    this.mixed = sk.oneAsMixed;
     this.rf = mk();
     this.rfA = mk();
     this.co = mk();
@@ -177,6 +206,33 @@ export class Workspace {
     this.fr = mk();
     this.sw = mk();
     this.hb = mk();
+    this.hbSpace = SPACE_CLASSES.map(() => (this.mixed ? mk() : this.hb));
+    this.swPlain = mk();
+    this.swSpace = this.mixed ? SPACE_CLASSES.map(() => mk()) : [];
+    this.allEvents = bitset(
+      n,
+      sk.events.map((e) => e.id),
+    );
+    this.classEvents = SPACE_CLASSES.map((_, k) =>
+      bitset(
+        n,
+        sk.events.filter((e) => sk.spaceClass[e.id] === k).map((e) => e.id),
+      ),
+    );
+    this.classesUsed = SPACE_CLASSES.map((_, k) => k).filter((k) =>
+      sk.events.some((e) => sk.spaceClass[e.id] === k),
+    );
+    this.aiSpace = this.mixed
+      ? SPACE_CLASSES.map((_, k) => {
+          const r = mk();
+          copyInto(r, sk.aiOrd);
+          restrictInPlace(r, this.classEvents[k]!, this.classEvents[k]!);
+          return r;
+        })
+      : [];
+    this.writeGroups = this.mixed
+      ? this.classesUsed.map((cls) => ({ cls, writes: sk.writes.filter((x) => sk.spaceClass[x] === cls) }))
+      : [{ cls: 0, writes: sk.writes }];
     this.eco = mk();
     this.psc = mk();
     this.av = mk();
@@ -219,21 +275,25 @@ export class Workspace {
     for (const a of sk.events) {
       for (const b of sk.events) {
         if (!has(sk.po, a.id, b.id)) continue;
-        if (a.kind === 'fence' && a.release && b.kind === 'write' && b.atomic) add(this.relHead, a.id, b.id);
-        if (a.kind === 'read' && a.atomic && b.kind === 'fence' && b.acquire) add(this.acqTail, a.id, b.id);
+        // Unordered accesses are outside the modification order, so they synchronise with nothing.
+        if (a.kind === 'fence' && a.release && b.kind === 'write' && ordered(b))
+          add(this.relHead, a.id, b.id);
+        if (a.kind === 'read' && ordered(a) && b.kind === 'fence' && b.acquire) add(this.acqTail, a.id, b.id);
       }
     }
     this.evaluator = new Evaluator(sk, compile(sk));
     this.syncFree = isEmpty(this.relHead) || isEmpty(this.acqTail);
-    this.valueCheckReads = sk.reads.filter((r) => sk.events[r]!.atomic && undefPossible(sk, r));
+    this.valueCheckReads = sk.reads.filter(
+      (r) => sk.events[r]!.atomic && (undefPossible(sk, r) || !coherenceDecides(sk, r)),
+    );
     const pairs: number[] = [];
     for (const l of sk.writesByLoc)
-      for (const a of l) for (const b of l) if (a !== b && !has(sk.ai, a, b)) pairs.push(a, b);
+      for (const a of l) for (const b of l) if (a !== b && !has(sk.aiOrd, a, b)) pairs.push(a, b);
     this.loCheckPairs = Int32Array.from(pairs);
     let local = this.syncFree && this.scCount < 2 && this.rmwPairs.length === 0;
     for (let l = 0; local && l < sk.locs.length; l++) {
       const acc = [...sk.writesByLoc[l]!, ...sk.readsByLoc[l]!];
-      for (const a of acc) for (const b of acc) if (a !== b && !has(sk.ai, a, b)) local = false;
+      for (const a of acc) for (const b of acc) if (a !== b && !has(sk.aiOrd, a, b)) local = false;
     }
     this.coherenceLocal = local;
     let nta = true;
@@ -273,7 +333,7 @@ export class Workspace {
           }
         }
       }
-      intersectInto(mo, co, sk.ai);
+      intersectInto(mo, co, sk.aiOrd);
       inverseInto(this.coT, co);
     }
   }
@@ -287,12 +347,12 @@ export class Workspace {
       if (s >= 0) add(rf, s, r);
     }
     // spec (DESIGN): every rf edge on a synchronisation path goes between atomics with incl.
-    intersectInto(rfA, rf, sk.ai);
+    intersectInto(rfA, rf, sk.aiOrd);
     this.refreshCo();
     // fr = rf⁻¹ ; mo over same-location atomic pairs with incl.
     inverseInto(t1, rfA);
     composeInto(fr, t1, mo);
-    intersectInto(fr, fr, sk.ai);
+    intersectInto(fr, fr, sk.aiOrd);
 
     if (this.syncFree) {
       this.deriveStaticHb();
@@ -311,7 +371,8 @@ export class Workspace {
     // hb = (po ∪ init ∪ barrier-sync ∪ sw)+ (hbBase holds the first three), transitive across
     // scopes (spec: amdgpu-usage "Memory Scopes", "happens-before relation is transitive over the
     // synchonizes-with relation independent of scope").
-    if (isEmpty(sw)) copyInto(hb, sk.hbBase);
+    if (this.mixed) this.deriveSpaceHb();
+    else if (isEmpty(sw)) copyInto(hb, sk.hbBase);
     else {
       unionInto(hb, sk.hbBase, sw);
       closureInto(hb, hb);
@@ -320,16 +381,91 @@ export class Workspace {
     this.amdReady = false;
   }
 
+  /**
+   * Per-space hb (docs/model.md, choice 6), with `t2` = relHead ; release sequence and `sw` derived.
+   * LLVM AMDGPUUsage "Memory Scopes": a `-one-as` scope is the same as its plain scope "but only
+   * synchronizes with other operations within the same address space". A synchronisation edge whose
+   * release or acquire operation is `-one-as` orders only accesses of the class of the location it
+   * synchronises through; it joins that class's hb and never the cross-space `hb`.
+   */
+  private deriveSpaceHb(): void {
+    const { sk, sw, hb, rfA, t1, t2, t3, swPlain } = this;
+    intersectInto(swPlain, sw, sk.plainSync);
+    if (isEmpty(swPlain)) copyInto(hb, sk.hbBaseCross);
+    else {
+      unionInto(hb, sk.hbBaseCross, swPlain);
+      closureInto(hb, hb);
+    }
+    for (const k of this.classesUsed) {
+      const swk = this.swSpace[k]!;
+      const hk = this.hbSpace[k]!;
+      // sw_k = relHead ; rs ; (rfA into reads of class k) ; acqTail, where the scopes are inclusive.
+      copyInto(t3, rfA);
+      restrictInPlace(t3, this.allEvents, this.classEvents[k]!);
+      composeInto(t1, t2, t3);
+      composeInto(swk, t1, this.acqTail);
+      intersectInto(swk, swk, sk.incl);
+      unionInto(hk, sk.hbBase, swPlain);
+      unionInto(hk, hk, swk);
+      closureInto(hk, hk);
+    }
+  }
+
+  /** The hb that decides questions about access `e`'s location (`hb` for fences and barriers). */
+  hbOf(e: number): Relation {
+    const k = this.sk.spaceClass[e]!;
+    return k >= 0 ? this.hbSpace[k]! : this.hb;
+  }
+
+  /** Every hb relation in use is irreflexive. */
+  hbIrreflexive(): boolean {
+    if (!isIrreflexive(this.hb)) return false;
+    if (this.mixed) for (const k of this.classesUsed) if (!isIrreflexive(this.hbSpace[k]!)) return false;
+    return true;
+  }
+
+  /**
+   * The edges whose closure is a reflexive hb (for the `hb-acyclic` witness): hbBase ∪ sw, or, for
+   * a per-space hb, hbBase ∪ its own edges.
+   */
+  hbEdges(into: Relation): Relation {
+    unionInto(into, this.sk.hbBase, this.sw);
+    if (!this.mixed) return into;
+    for (const k of this.classesUsed) {
+      if (isIrreflexive(this.hbSpace[k]!)) continue;
+      unionInto(into, this.sk.hbBase, this.swPlain);
+      unionInto(into, into, this.swSpace[k]!);
+      return into;
+    }
+    return into;
+  }
+
+  /** `into` = hb ∩ aiOrd, each same-location pair under the hb of its class. */
+  hbSameLocAtomic(into: Relation): Relation {
+    if (!this.mixed) {
+      intersectInto(into, this.hb, this.sk.aiOrd);
+      return into;
+    }
+    into.bits.fill(0);
+    for (const k of this.classesUsed) {
+      intersectInto(this.t3, this.hbSpace[k]!, this.aiSpace[k]!);
+      unionInto(into, into, this.t3);
+    }
+    return into;
+  }
+
   /** When no operation can synchronise: sw is empty and hb is po plus the initial writes. */
   deriveStaticHb(): void {
     if (this.hbReady) return;
     this.sw.bits.fill(0);
-    copyInto(this.hb, this.sk.hbBase);
-    inverseInto(this.hbStaticT, this.hb);
+    copyInto(this.hb, this.sk.hbBaseCross);
+    if (this.mixed) for (const h of this.hbSpace) copyInto(h, this.sk.hbBase);
+    // Every per-space hb is hbBase here (the one of same-location pairs).
+    inverseInto(this.hbStaticT, this.sk.hbBase);
     this.hbReady = true;
   }
 
-  /** hb⁻¹ while hb is static (`syncFree`). */
+  /** Per-space hb⁻¹ while hb is static (`syncFree`): the same for every class. */
   hbInverse(): Relation {
     return this.hbStaticT;
   }
@@ -354,10 +490,24 @@ export class Workspace {
     this.ecoReady = true;
   }
 
-  /** psc = ([SC] ; (hb ∪ hb? ; eco ; hb?) ; [SC]) ∩ incl, without the identity. */
+  /**
+   * psc = ([SC] ; (hb ∪ hb? ; eco ; hb?) ; [SC]) ∩ incl, without the identity. With per-space hb,
+   * each hb step relates a pair by the hb of its class when both are accesses of one class, by the
+   * cross-space hb otherwise (docs/model.md, choice 6).
+   */
   derivePsc(): Relation {
     this.deriveEco();
-    const { hb, eco, psc, t1, t2, sk } = this;
+    const { eco, psc, t1, t2, sk } = this;
+    let hb = this.hb;
+    if (this.mixed) {
+      hb = this.s2;
+      copyInto(hb, this.hb);
+      for (const k of this.classesUsed) {
+        copyInto(t1, this.hbSpace[k]!);
+        restrictInPlace(t1, this.classEvents[k]!, this.classEvents[k]!);
+        unionInto(hb, hb, t1);
+      }
+    }
     copyInto(t1, hb);
     addIdentity(t1);
     composeInto(t2, t1, eco);
@@ -374,7 +524,28 @@ export class Workspace {
     // Availability, visibility and location order depend on hb alone.
     if (this.amdReady) return;
     this.amdReady = this.syncFree;
-    const { sk, av, hb, lo, n, visLevel, t3, hbT } = this;
+    this.av.bits.fill(0);
+    this.visLevel.fill(NO_LEVEL);
+    this.lo.bits.fill(0);
+    // Everything about a write W uses the hb of W's address-space class (docs/model.md, choice 6):
+    // the chain of availability and visibility operations carries W's space only.
+    for (const g of this.writeGroups) this.deriveAmdFor(g.writes, this.hbSpace[g.cls]!);
+    // DESIGN: an RMW is after W when either the write clause or the read clause holds.
+    const { sk, lo } = this;
+    for (const [r, u] of this.rmwPairs) {
+      for (const W of sk.writes) {
+        if (W === u) continue;
+        if (has(lo, W, r) || has(lo, W, u)) {
+          add(lo, W, r);
+          add(lo, W, u);
+        }
+      }
+    }
+  }
+
+  /** Availability, visibility and location order of `writes`, with `hb` their happens-before. */
+  private deriveAmdFor(writes: readonly number[], hb: Relation): void {
+    const { sk, av, lo, n, visLevel, t3, hbT } = this;
     const ev = sk.events;
     const w = av.w;
     const A = av.bits;
@@ -391,8 +562,7 @@ export class Workspace {
     const T3 = t3.bits;
     for (let i = 0; i < n; i++) for (let m = 0; m < w; m++) T3[i * w + m]! &= ma[m]!;
 
-    A.fill(0);
-    for (const W of sk.writes) {
+    for (const W of writes) {
       const e = ev[W]!;
       const row = W * w;
       // spec: "X is W itself, and W is a store-available operation"
@@ -425,10 +595,9 @@ export class Workspace {
 
     // Visibility (spec: "Visibility Operation"). Level = scope rank of the widest instance, anchored
     // at Y's thread, in which Y makes W visible (it also does in every narrower one containing Y).
-    visLevel.fill(NO_LEVEL);
     const T = sk.threadCount;
     const vis = this.visSet;
-    for (const W of sk.writes) {
+    for (const W of writes) {
       const locW = ev[W]!.loc;
       const base = W * n;
       const elig = this.eligible[locW]!;
@@ -495,9 +664,8 @@ export class Workspace {
 
     // Location order (spec: "Location Order"): exactly the three clauses, not closed transitively.
     const L = lo.bits;
-    L.fill(0);
     const V = this.visOps.bits;
-    for (const W of sk.writes) {
+    for (const W of writes) {
       const e = ev[W]!;
       const row = W * w;
       const wl = this.writesAt[e.loc]!;
@@ -536,21 +704,12 @@ export class Workspace {
       }
       L[row + (W >>> 5)]! &= ~(1 << (W & 31));
     }
-    // DESIGN: an RMW is after W when either the write clause or the read clause holds.
-    for (const [r, u] of this.rmwPairs) {
-      for (const W of sk.writes) {
-        if (W === u) continue;
-        if (has(lo, W, r) || has(lo, W, u)) {
-          add(lo, W, r);
-          add(lo, W, u);
-        }
-      }
-    }
   }
 
   /** The writes read `r` may see (spec: "R may see any write to the same byte, except: …"). */
   maySee(r: number, out: number[]): number[] {
-    const { sk, lo, hb } = this;
+    const { sk, lo } = this;
+    const hb = this.hbOf(r);
     out.length = 0;
     const loc = sk.events[r]!.loc;
     const ws = sk.writesByLoc[loc]!;
@@ -644,9 +803,8 @@ export const AMDGPU_AXIOMS: readonly Axiom[] = [
     layer: 'base',
     monotone: true,
     check(ws) {
-      if (isIrreflexive(ws.hb)) return null;
-      const s = ws.s1;
-      unionInto(s, ws.sk.hbBase, ws.sw);
+      if (ws.hbIrreflexive()) return null;
+      const s = ws.hbEdges(ws.s1);
       return cycleWitness(ws, s, [
         ['po', ws.sk.hbBase],
         ['sw', ws.sw],
@@ -659,8 +817,7 @@ export const AMDGPU_AXIOMS: readonly Axiom[] = [
     layer: 'base',
     monotone: true,
     check(ws) {
-      const s = ws.s1;
-      intersectInto(s, ws.hb, ws.sk.ai);
+      const s = ws.hbSameLocAtomic(ws.s1);
       const hbl = ws.s2;
       copyInto(hbl, s);
       unionInto(s, s, ws.rfA);
@@ -860,9 +1017,10 @@ export function checkValuesOnly(ws: Workspace, opts: ModelOptions): Verdict {
  * not proof of consistency (the full monotone check still runs); rejecting is.
  */
 export function quickCoherenceReject(ws: Workspace, r: number, src: number): boolean {
-  const { sk, hb, co } = ws;
+  const { sk, co } = ws;
   if (!ws.syncFree) return false;
-  const AI = sk.ai.bits;
+  const hb = ws.hbOf(r);
+  const AI = sk.aiOrd.bits;
   const w = hb.w;
   if (((AI[src * w + (r >>> 5)]! >>> (r & 31)) & 1) === 0) return false;
   ws.refreshCo();
@@ -882,13 +1040,33 @@ export function quickCoherenceReject(ws: Workspace, r: number, src: number): boo
   }
   for (const r2 of sk.readsByLoc[sk.events[r]!.loc]!) {
     const s2 = ws.rfSrc[r2]!;
-    if (r2 === r || s2 < 0 || !has(sk.ai, s2, r2) || !has(sk.ai, r2, r) || !has(sk.ai, s2, src)) continue;
+    if (r2 === r || s2 < 0 || !has(sk.aiOrd, s2, r2) || !has(sk.aiOrd, r2, r) || !has(sk.aiOrd, s2, src))
+      continue;
     // CoRR: reads ordered by hb must not read co-decreasing writes (fr needs incl too: incl is
     // not transitive, so each edge of the cycle is checked).
-    if (has(hb, r2, r) && has(co, src, s2) && has(sk.ai, r, s2)) return true;
-    if (has(hb, r, r2) && has(co, s2, src) && has(sk.ai, r2, src)) return true;
+    if (has(hb, r2, r) && has(co, src, s2) && has(sk.aiOrd, r, s2)) return true;
+    if (has(hb, r, r2) && has(co, s2, src) && has(sk.aiOrd, r2, src)) return true;
   }
   return false;
+}
+
+/** An atomic access of ordering monotonic or stronger (the initial write included). */
+function ordered(e: { atomic: boolean; ordering: string; kind: string }): boolean {
+  return e.kind === 'init' || (e.atomic && e.ordering !== 'unordered');
+}
+
+/**
+ * Whether coherence alone keeps read `r` inside may-see: `r` and every write to its location are
+ * pairwise in `aiOrd` (then rule 2 applies and a source outside may-see is a coherence cycle).
+ * Unordered accesses are outside coherence, so their value rule is always checked.
+ */
+function coherenceDecides(sk: Skeleton, r: number): boolean {
+  const ws = sk.writesByLoc[sk.events[r]!.loc]!;
+  for (const a of ws) {
+    if (!has(sk.aiOrd, r, a)) return false;
+    for (const b of ws) if (!has(sk.aiOrd, a, b)) return false;
+  }
+  return true;
 }
 
 /**
