@@ -172,6 +172,15 @@ P2 {
     expect(stripSpans(again)).toEqual(stripSpans(t));
   });
 
+  it('prints each compound sub-condition in one pair of parentheses', () => {
+    const t = ok(
+      oneThread('  %a = load i32, ptr @x', 'exists (P0:%a == 1 /\\ (@x != 1 \\/ ~(@y == 0 /\\ @x == 2)))\n'),
+    );
+    expect(print(t).trimEnd().split('\n').at(-1)).toBe(
+      'exists (P0:%a == 1 /\\ (@x != 1 \\/ ~(@y == 0 /\\ @x == 2)))',
+    );
+  });
+
   it('skips the parts of a pasted LLVM module that carry nothing for a litmus test', () => {
     const t = ok(`AMDGPU pasted
 target triple = "amdgcn-amd-amdhsa"

@@ -166,7 +166,10 @@ function printTerm(t: CondTerm): string {
   return t.thread === null ? `@${t.loc}` : `${t.thread}:@${t.loc}`;
 }
 
-/** Conditions print with parentheses around every compound operand, so precedence never matters. */
+/**
+ * Conditions print with parentheses around every conjunction and disjunction (each adds its own, so
+ * a compound operand is parenthesised exactly once), so precedence never matters.
+ */
 export function printCond(c: Cond): string {
   switch (c.kind) {
     case 'true':
@@ -180,9 +183,7 @@ export function printCond(c: Cond): string {
       return `~${printCond(c.arg)}`;
     case 'and':
     case 'or': {
-      const body = c.args
-        .map((a) => (a.kind === 'and' || a.kind === 'or' ? `(${printCond(a)})` : printCond(a)))
-        .join(c.kind === 'and' ? ' /\\ ' : ' \\/ ');
+      const body = c.args.map(printCond).join(c.kind === 'and' ? ' /\\ ' : ' \\/ ');
       return `(${body})`;
     }
     default:
