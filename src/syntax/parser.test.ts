@@ -336,6 +336,23 @@ describe('parse: diagnostics (code and position for every error kind)', () => {
     ]);
   });
 
+  it('reports a broken register definition once, not again at each use', () => {
+    const r = parse(
+      oneThread(
+        '  %a = load atomic i32, ptr @x acquired\n  store i32 %a, ptr @y\n  %b = add i32 %c, 1',
+        'exists (P0:%a == 1 /\\ P0:%d == 0)\n',
+      ),
+      'f',
+    );
+    // %a's line is wrong (LT2005); its uses in line 10 and the condition are not reported again,
+    // while %c and %d, never defined, still are.
+    expect(r.diagnostics.map((d) => `${d.code}@${d.span.line}`)).toEqual([
+      'LT2005@9',
+      'LT3005@11',
+      'LT3011@13',
+    ]);
+  });
+
   it('keeps warnings for ignored metadata without failing the parse', () => {
     const r = parse(oneThread('  store i32 1, ptr @x, !tbaa !{!"int"}'), 'f');
     expect(r.test).not.toBeNull();

@@ -121,6 +121,11 @@ class Parser {
   /** Registers of the thread being parsed: name → line of definition and whether it holds a cmpxchg pair. */
   private regs = new Map<string, { line: number; pair: boolean }>();
   private threadName = '';
+  /**
+   * `thread:%reg` for registers whose defining line had an error: later uses of them are not
+   * reported again (one mistake, one diagnostic).
+   */
+  private readonly brokenRegs = new Set<string>();
 
   constructor(
     private readonly text: string,
@@ -203,6 +208,7 @@ class Parser {
       } catch (e) {
         if (!(e instanceof LineError)) throw e;
         this.diagnostics.push(e.diagnostic);
+        if (current) this.noteBrokenDefinition(toks);
       }
     }
     if (!this.headerSeen) {
@@ -222,7 +228,7 @@ class Parser {
       condition: this.condition,
       file: this.file,
     };
-    this.diagnostics.push(...checkTest(test, this.uses, this.eofSpan()));
+    this.diagnostics.push(...checkTest(test, this.uses, this.eofSpan(), this.brokenRegs));
     this.diagnostics.sort((a, b) => a.span.offset - b.span.offset);
     return { test: hasErrors(this.diagnostics) ? null : test, diagnostics: this.diagnostics };
   }
@@ -538,6 +544,14 @@ class Parser {
       this.define(dst, instr.kind === 'cmpxchg');
     }
     return instr;
+  }
+
+  /** After an error on `%r = …`, `%r` counts as defined so that its uses are not errors too. */
+  private noteBrokenDefinition(toks: readonly Token[]): void {
+    const [dst, eq] = toks;
+    if (dst?.kind !== 'local' || eq?.text !== '=' || this.regs.has(dst.text)) return;
+    this.regs.set(dst.text, { line: dst.span.line, pair: true });
+    this.brokenRegs.add(`${this.threadName}:${dst.text}`);
   }
 
   private define(dst: Token, pair: boolean): void {

@@ -20,7 +20,12 @@ export interface LocUse {
 }
 
 /** Runs the whole-test checks; `eof` positions diagnostics about the file as a whole. */
-export function checkTest(test: Test, uses: readonly LocUse[], eof: Span): Diagnostic[] {
+export function checkTest(
+  test: Test,
+  uses: readonly LocUse[],
+  eof: Span,
+  brokenRegs: ReadonlySet<string> = new Set(),
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (test.threads.length === 0) out.push(diag('LT3020', eof));
   const locs = new Map(test.locations.map((l) => [l.name, l]));
@@ -70,7 +75,7 @@ export function checkTest(test: Test, uses: readonly LocUse[], eof: Span): Diagn
       set.add(key);
     }
   }
-  if (test.condition) checkCond(test.condition.cond, test, locs, threads, copies, out);
+  if (test.condition) checkCond(test.condition.cond, test, locs, threads, copies, brokenRegs, out);
   return out;
 }
 
@@ -132,6 +137,7 @@ function checkCond(
   locs: Map<string, Location>,
   threads: Map<string, Thread>,
   copies: Map<string, Set<string>>,
+  brokenRegs: ReadonlySet<string>,
   out: Diagnostic[],
 ): void {
   switch (c.kind) {
@@ -139,14 +145,14 @@ function checkCond(
     case 'false':
       return;
     case 'not':
-      checkCond(c.arg, test, locs, threads, copies, out);
+      checkCond(c.arg, test, locs, threads, copies, brokenRegs, out);
       return;
     case 'and':
     case 'or':
-      for (const a of c.args) checkCond(a, test, locs, threads, copies, out);
+      for (const a of c.args) checkCond(a, test, locs, threads, copies, brokenRegs, out);
       return;
     case 'cmp':
-      checkTerm(c.lhs, locs, threads, copies, out);
+      checkTerm(c.lhs, locs, threads, copies, brokenRegs, out);
   }
 }
 
@@ -155,6 +161,7 @@ function checkTerm(
   locs: Map<string, Location>,
   threads: Map<string, Thread>,
   copies: Map<string, Set<string>>,
+  brokenRegs: ReadonlySet<string>,
   out: Diagnostic[],
 ): void {
   const thread = t.thread === null ? null : threads.get(t.thread);
@@ -170,7 +177,7 @@ function checkTerm(
   }
   if (t.kind === 'reg') {
     const regs = definedRegs(thread!);
-    if (!regs.includes(t.reg)) {
+    if (!regs.includes(t.reg) && !brokenRegs.has(`${t.thread}:${t.reg}`)) {
       const near = nearestNames(t.reg, regs);
       out.push(
         diag('LT3011', t.span, {
