@@ -8,6 +8,8 @@
  * seeds/001 (BackOffBarrier, split barriers on GFX12, named barriers on GFX12.5).
  */
 
+import { editDistance } from '../core/nearest.ts';
+
 /** Hardware generation. */
 export type Generation = 'GFX6' | 'GFX7' | 'GFX8' | 'GFX9' | 'GFX10' | 'GFX11' | 'GFX12' | 'GFX12.5';
 
@@ -195,21 +197,6 @@ export function findTarget(name: string): Target | null {
     if (al) return { name: n, processor: p, gpu: al.gpu };
   }
   return null;
-}
-
-function editDistance(x: string, y: string): number {
-  const prev = new Array<number>(y.length + 1);
-  for (let j = 0; j <= y.length; j++) prev[j] = j;
-  for (let i = 1; i <= x.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= y.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (x[i - 1] === y[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[y.length]!;
 }
 
 /** Up to `n` known names closest to `name` (edit distance, then alphabetical). */
