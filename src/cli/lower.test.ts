@@ -76,9 +76,9 @@ describe('gpumm lower', () => {
     const n = gpumm('lower');
     expect(n.status).toBe(2);
     expect(n.stderr).toContain('LW2011');
-    const x = gpumm('lower', '--table', '--target', 'gfx1250');
+    const x = gpumm('lower', MP, '--target', 'gfx1250', '--cu');
     expect(x.status).toBe(2);
-    expect(x.stderr).toContain('LW2005');
+    expect(x.stderr).toMatch(/<command-line>:1:\d+: error LW2009: option --cu does not apply to gfx1250/);
     const tg = gpumm('lower', MP, '--target', 'gfx1200', '--tgsplit');
     expect(tg.status).toBe(2);
     expect(tg.stderr).toContain('LW2009');

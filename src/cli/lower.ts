@@ -88,7 +88,7 @@ export function contextFromOptions(opts: LowerOptions): LowerCtx {
         [
           flag,
           `${target.name} (${target.processor.generation})`,
-          'CU/WGP wavefront modes exist from GFX10 on',
+          'CU/WGP wavefront modes exist on GFX10 to GFX12 (GFX12.5 has one mode)',
         ],
         commandLineSpan(flag),
         'gfx12-memory-model.rst, "Wavefronts can be executed in WGP or CU wavefront execution mode"',
@@ -201,10 +201,10 @@ export function registerLower(program: Command): void {
     .argument('[file]', 'litmus file')
     .option(
       '-t, --target <name>',
-      `processor (gfx600 … gfx1201, gfx90a, gfx942, gfx950, aliases such as fiji); default ${DEFAULT_TARGET}`,
+      `processor (gfx600 … gfx1251, gfx90a, gfx942, gfx950, aliases such as fiji); default ${DEFAULT_TARGET}`,
     )
-    .option('--wgp', 'WGP wavefront execution mode (GFX10+; the default there)')
-    .option('--cu', 'CU wavefront execution mode (GFX10+)')
+    .option('--wgp', 'WGP wavefront execution mode (GFX10–GFX12; the default there)')
+    .option('--cu', 'CU wavefront execution mode (GFX10–GFX12)')
     .option('--tgsplit', 'TgSplit execution mode (gfx90a, gfx942, gfx950; off by default)')
     .option('--opencl', 'OpenCL address-space rules instead of HSA')
     .option('--explain', 'print the spec table rows each sequence comes from')

@@ -143,7 +143,7 @@ export function splitFunctions(asm: string): Map<string, string[]> {
  * GFX12 counters compared. `kmcnt` (scalar memory) is left out: no table row waits on it, and llc's
  * waits for kernel-argument loads (register dependencies) can land between the markers.
  */
-const WAIT_COUNTERS = new Set(['loadcnt', 'storecnt', 'dscnt', 'samplecnt', 'bvhcnt', 'expcnt']);
+const WAIT_COUNTERS = new Set(['loadcnt', 'storecnt', 'dscnt', 'samplecnt', 'bvhcnt', 'expcnt', 'xcnt']);
 
 /**
  * Normalises llc assembly lines: memory ops as `vmem.<op>[ bits]`, `lds.<op>[ ret]`, `smem.load`,

@@ -230,7 +230,8 @@ export async function differential(
     cells += res.cells;
     const tname = runName(run);
     for (const d of res.diffs) {
-      const key = `${d.cell}\u0000${d.doc.join('|')}\u0000${d.llc.join('|')}`;
+      // The document row is part of the key: families can share a row label, sequences and cell.
+      const key = [d.rows[0] ?? '', d.cell, d.doc.join('|'), d.llc.join('|')].join('\u0000');
       const g = groups.get(key);
       if (g) g.targets.push(tname);
       else groups.set(key, { ...d, targets: [tname] });
