@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import type { Span } from '../core/types.ts';
 import { renderGrid } from '../lower/grid.ts';
 import { formatSeq } from '../lower/isa.ts';
+import { GridJsonSchema, gridJson, type LowerJson, LowerJsonSchema, loweredJsonOf } from '../lower/json.ts';
 import { compareWithLlc, findLlc, type LlcComparison } from '../lower/llc.ts';
 import { type LoweredThread, lowerTest } from '../lower/lower.ts';
 import { DEFAULT_TARGET, findTarget, nearestTargetNames, type Target } from '../lower/targets.ts';
@@ -147,8 +148,8 @@ export function renderLowered(threads: LoweredThread[], explain: boolean): strin
   return `${out.join('\n')}\n`;
 }
 
-/** JSON form of a lowered test. */
-export function loweredJson(threads: LoweredThread[], ctx: LowerCtx): unknown {
+/** JSON form of a lowered test (schema: `LowerJsonSchema` in src/lower/json.ts). */
+export function loweredJson(threads: LoweredThread[], ctx: LowerCtx): LowerJson {
   return {
     target: ctx.target.name,
     processor: ctx.target.processor.name,
@@ -160,9 +161,7 @@ export function loweredJson(threads: LoweredThread[], ctx: LowerCtx): unknown {
       instrs: t.instrs.map(({ instr, result }) => ({
         ir: printInstr(instr),
         span: instr.span,
-        ...('diagnostic' in result
-          ? { diagnostic: result.diagnostic }
-          : { isa: result.seq, asm: formatSeq(result.seq).flatMap((l) => l.split('; ')), rows: result.rows }),
+        ...loweredJsonOf(result),
       })),
     })),
   };
@@ -208,7 +207,10 @@ export function registerLower(program: Command): void {
     .option('--tgsplit', 'TgSplit execution mode (gfx90a, gfx942, gfx950; off by default)')
     .option('--opencl', 'OpenCL address-space rules instead of HSA')
     .option('--explain', 'print the spec table rows each sequence comes from')
-    .option('--json', 'print JSON')
+    .option(
+      '--json',
+      'print JSON (schemas in src/lower/json.ts: LowerJsonSchema; GridJsonSchema with --table)',
+    )
     .option('--table', "print the target's whole code-sequence table as a grid")
     .option('--compare-llc [path]', 'also run llc-22 (or the llc at path) and print the difference')
     .action(async (file: string | undefined, opts: LowerOptions) => {
@@ -250,7 +252,9 @@ export function registerLower(program: Command): void {
             ),
           );
         }
-        process.stdout.write(renderGrid(ctx.target));
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify(GridJsonSchema.parse(gridJson(ctx.target)))}\n`);
+        } else process.stdout.write(renderGrid(ctx.target));
         return;
       }
       if (file === undefined) fail(lowerDiag('LW2011', [], null, ''));
@@ -313,14 +317,16 @@ export function registerLower(program: Command): void {
         }
         if (opts.json) {
           const llcJson = cmp.map(({ instr, ...rest }) => ({ ir: printInstr(instr), ...rest }));
-          process.stdout.write(
-            `${JSON.stringify({ ...(loweredJson(threads, ctx) as object), llc: llcJson }, null, 2)}\n`,
-          );
+          const out = LowerJsonSchema.parse({ ...loweredJson(threads, ctx), llc: llcJson });
+          process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
         } else process.stdout.write(`; ${describeCtx(ctx)}, compared with llc-22\n${renderComparison(cmp)}`);
         return;
       }
-      if (opts.json) process.stdout.write(`${JSON.stringify(loweredJson(threads, ctx), null, 2)}\n`);
-      else
+      if (opts.json) {
+        process.stdout.write(
+          `${JSON.stringify(LowerJsonSchema.parse(loweredJson(threads, ctx)), null, 2)}\n`,
+        );
+      } else
         process.stdout.write(
           `; ${test.name} lowered for ${describeCtx(ctx)}\n${renderLowered(threads, opts.explain ?? false)}`,
         );
