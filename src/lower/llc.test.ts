@@ -6,11 +6,15 @@
  * disagreement fails here. Skipped, with the reason printed, when llc-22 is not installed.
  */
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from '../syntax/parser.ts';
 import { foldCells, groupDivergences, renderDivergenceBaseline } from './divergences.ts';
-import { differential, findLlc, runLlc } from './llc.ts';
+import { comparisonModule, differential, findLlc, runLlc } from './llc.ts';
 import { normaliseAsm, splitFunctions } from './llc-ir.ts';
 import { PROCESSORS } from './targets.ts';
+import { ctxOf } from './test-helpers.ts';
 
 const llc = findLlc();
 if ('reason' in llc) console.warn(`skipping llc-22 differential tests: ${llc.reason}`);
@@ -45,6 +49,39 @@ describe('normalising llc output', () => {
         'buffer_wbinvl1_vol',
       ]),
     ).toEqual(['wait(lgkmcnt,vmcnt)', 'vmem.load glc', 'inv']);
+  });
+});
+
+describe('the module --compare-llc compiles', () => {
+  const file = join(import.meta.dirname, '..', '..', 'litmus', 'MP+rel+acq.none.agent.litmus');
+  const { test } = parse(readFileSync(file, 'utf8'), file);
+  const { module } = comparisonModule(test!, ctxOf('gfx1200'));
+
+  it('keeps !mmra !{!"amdgcn-av", !"none"} on the instruction that has it, and only there', () => {
+    expect(module).toContain(
+      '%v = load atomic i32, ptr addrspace(1) %p syncscope("agent") acquire, align 4, !mmra !1\n',
+    );
+    expect(module).toContain(
+      'store atomic i32 %x, ptr addrspace(1) %p syncscope("agent") release, align 4\n',
+    );
+    expect(module).toContain('!1 = !{!"amdgcn-av", !"none"}\n');
+    expect(module.match(/!mmra/g)).toHaveLength(1);
+  });
+
+  it('keeps !mmra on fences too', () => {
+    const fence = parse(
+      'AMDGPU f\n@x = addrspace(1) global i32 0\nP0 @ agent 0, workgroup 0 {\n  fence syncscope("agent") release, !mmra !{!"amdgcn-av", !"none"}\n}\n',
+      'f.litmus',
+    );
+    expect(fence.diagnostics).toEqual([]);
+    expect(comparisonModule(fence.test!, ctxOf('gfx900')).module).toContain(
+      'fence syncscope("agent") release, !mmra !1\n',
+    );
+  });
+
+  it.skipIf('reason' in llc)('is valid IR for llc-22', async () => {
+    const asm = await runLlc('path' in llc ? llc.path : 'llc-22', module, 'gfx1200', 'wgp');
+    expect(asm).toContain('GPUMM_END');
   });
 });
 

@@ -254,10 +254,22 @@ export interface LlcComparison {
   same: boolean;
 }
 
-/** Per-instruction comparison of a test's lowering with llc's, for `gpumm lower --compare-llc`. */
-export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Promise<LlcComparison[]> {
+/** One instruction of a comparison module: its kernel name (null when not compiled) and gpumm's sequence. */
+interface ComparisonItem {
+  thread: string;
+  instr: Instr;
+  fn: string | null;
+  doc: string[];
+  note: string | null;
+}
+
+/**
+ * The LLVM module `--compare-llc` gives llc: one kernel per memory instruction or barrier of the
+ * test, each keeping the metadata that can change code (`!nontemporal`, `!mmra`).
+ */
+export function comparisonModule(test: Test, ctx: LowerCtx): { module: string; items: ComparisonItem[] } {
   const fns: string[] = [];
-  const items: { thread: string; instr: Instr; fn: string | null; doc: string[]; note: string | null }[] = [];
+  const items: ComparisonItem[] = [];
   let n = 0;
   for (const t of test.threads) {
     for (const instr of t.body) {
@@ -271,7 +283,7 @@ export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Pr
       else if (rejected !== null) note = `llc-22 error: ${rejected}`;
       else if (cell) {
         fn = `i${n++}`;
-        fns.push(cellKernel(cell, fn));
+        fns.push(cellKernel(cell, fn, { avNone: 'avNone' in instr && instr.avNone }));
       } else if (instr.kind === 'barrier') {
         const k = barrierKernel(instr, `i${n}`);
         if (k !== null) {
@@ -282,11 +294,16 @@ export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Pr
       items.push({ thread: t.name, instr, fn, doc, note });
     }
   }
+  return { module: fns.length === 0 ? '' : `${fns.join('\n')}\n${MODULE_TAIL}`, items };
+}
+
+/** Per-instruction comparison of a test's lowering with llc's, for `gpumm lower --compare-llc`. */
+export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Promise<LlcComparison[]> {
+  const { module, items } = comparisonModule(test, ctx);
   const proc = ctx.target.processor;
   const mode = proc.features.wgpMode ? ctx.mode : null;
   const tgsplit = proc.features.tgsplit && ctx.tgsplit === true;
-  const asm =
-    fns.length === 0 ? '' : await runLlc(llc, `${fns.join('\n')}\n${MODULE_TAIL}`, proc.name, mode, tgsplit);
+  const asm = module === '' ? '' : await runLlc(llc, module, proc.name, mode, tgsplit);
   const got = splitFunctions(asm);
   return items.map((it) => {
     const lines = it.fn === null ? undefined : got.get(it.fn);
