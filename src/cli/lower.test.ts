@@ -143,6 +143,16 @@ describe('gpumm lower', () => {
     expect(r.stdout).toContain('global_inv scope:SCOPE_DEV');
   });
 
+  it.skipIf('reason' in findLlc())('--opencl --compare-llc compiles OpenCL atomics -one-as', () => {
+    const r = gpumm('lower', MP, '--target', 'gfx900', '--opencl', '--compare-llc');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('compared with llc-22 (OpenCL: atomics compiled -one-as, seq_cst as written)');
+    // store atomic release agent global, OpenCL: "If OpenCL, omit lgkmcnt(0)" — llc-22 agrees with -one-as.
+    expect(r.stdout).toContain(
+      '      gpumm: wait(vmcnt); vmem.store\n      llc:   wait(vmcnt); vmem.store\n',
+    );
+  });
+
   it.skipIf('reason' in findLlc())('--compare-llc prints both sequences and the difference', () => {
     const r = gpumm('lower', MP, '--target', 'gfx1200', '--compare-llc');
     expect(r.status).toBe(0);

@@ -319,7 +319,11 @@ export function registerLower(program: Command): void {
           const llcJson = cmp.map(({ instr, ...rest }) => ({ ir: printInstr(instr), ...rest }));
           const out = LowerJsonSchema.parse({ ...loweredJson(threads, ctx), llc: llcJson });
           process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-        } else process.stdout.write(`; ${describeCtx(ctx)}, compared with llc-22\n${renderComparison(cmp)}`);
+        } else {
+          // llc-22 has no OpenCL switch: OpenCL atomics are compiled with -one-as syncscopes (llc.ts, openclCell).
+          const how = ctx.lang === 'opencl' ? ' (OpenCL: atomics compiled -one-as, seq_cst as written)' : '';
+          process.stdout.write(`; ${describeCtx(ctx)}, compared with llc-22${how}\n${renderComparison(cmp)}`);
+        }
         return;
       }
       if (opts.json) {

@@ -1,18 +1,20 @@
 /**
  * Differential test against llc-22 (LLVM's AMDGPU backend): every cell of the cross-product on every
- * processor llc-22 knows (both wavefront modes on GFX12) is compiled and compared with gpumm's
- * sequence. Where they differ gpumm follows the document; the differences are recorded in
+ * processor llc-22 knows (both wavefront modes on GFX10–12, TgSplit on and off on GFX9.4) is compiled
+ * and compared with gpumm's sequence; the atomic cells also with OpenCL rules (`openclCell`). Where they differ gpumm follows the document; the differences are recorded in
  * baselines/llc-divergences.txt (and rendered into docs/targets/divergences.md), so a new
  * disagreement fails here. Skipped, with the reason printed, when llc-22 is not installed.
  */
 
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from '../syntax/parser.ts';
 import { foldCells, groupDivergences, renderDivergenceBaseline } from './divergences.ts';
+import { baseCells, expandCell } from './grid.ts';
 import { comparisonModule, differential, findLlc, runLlc } from './llc.ts';
-import { normaliseAsm, splitFunctions } from './llc-ir.ts';
+import { cellKernel, MODULE_TAIL, normaliseAsm, splitFunctions } from './llc-ir.ts';
 import { PROCESSORS } from './targets.ts';
 import { ctxOf } from './test-helpers.ts';
 
@@ -102,6 +104,29 @@ describe.skipIf('reason' in llc)('llc-22 differential', () => {
     );
   });
 
+  it('the triple environment opencl changes no instruction (so OpenCL cells are compiled -one-as)', () => {
+    const fns: string[] = [];
+    for (const b of baseCells()) {
+      if (b.ordering === 'notatomic' || b.space === 'constant' || fns.length >= 300) continue;
+      fns.push(cellKernel(expandCell(b)[0]!, `c${fns.length}`));
+    }
+    const module = `${fns.join('\n')}\n${MODULE_TAIL}`;
+    for (const cpu of ['gfx900', 'gfx1200']) {
+      const asm = (triple: string): string =>
+        spawnSync(path, [`-mtriple=${triple}`, `-mcpu=${cpu}`, '-O0', '-o', '-'], {
+          input: module,
+          encoding: 'utf8',
+          maxBuffer: 1 << 28,
+        })
+          .stdout.split('\n')
+          .filter((l) => !l.includes(cpu))
+          .join('\n');
+      const hsa = asm('amdgcn-amd-amdhsa');
+      expect(hsa).toContain('GPUMM_END');
+      expect(asm('amdgcn-amd-amdhsa-opencl')).toBe(hsa);
+    }
+  });
+
   it('every cell agrees with llc-22 or is a recorded divergence', async () => {
     const t0 = performance.now();
     const { cells, divergences } = await differential(path, 2);
@@ -109,7 +134,7 @@ describe.skipIf('reason' in llc)('llc-22 differential', () => {
     // GFX950 uses the GFX942 table by inference (docs/targets/README.md): llc-22 must agree, i.e. every
     // divergence found on a gfx942 run is found on the matching gfx950 run and vice versa.
     for (const d of divergences) {
-      for (const run of ['', '/tgsplit']) {
+      for (const run of ['', '/tgsplit', '/opencl', '/tgsplit/opencl']) {
         expect(d.targets.includes(`gfx942${run}`), `${d.cell} on gfx942${run} vs gfx950${run}`).toBe(
           d.targets.includes(`gfx950${run}`),
         );

@@ -16,9 +16,9 @@ import {
   normaliseIsa,
   splitFunctions,
 } from './llc-ir.ts';
-import { cellOf, lowerCell, lowerInstr } from './lower.ts';
+import { cellOf, lowerCell, lowerInstr, mergedCmpxchgOrdering } from './lower.ts';
 import { PROCESSORS, type Processor } from './targets.ts';
-import type { Cell, LowerCtx, WaveMode } from './types.ts';
+import type { Cell, Lang, LowerCtx, WaveMode } from './types.ts';
 
 /** Finds a usable llc: the given path, `$GPUMM_LLC`, or `llc-22` on PATH. */
 export function findLlc(path?: string): { path: string; version: string } | { reason: string } {
@@ -107,6 +107,8 @@ export function llcRejects(c: Cell): string | null {
 
 interface Run {
   proc: Processor;
+  /** OpenCL runs compile each cell as `openclCell` gives it (see there). */
+  lang: Lang;
   mode: WaveMode | null;
   /** TgSplit execution mode (`-mattr=+tgsplit`). */
   tgsplit: boolean;
@@ -114,25 +116,66 @@ interface Run {
 
 /**
  * Target runs of the differential test: every processor llc-22 knows, both wavefront modes where they
- * exist, TgSplit on and off where it exists.
+ * exist, TgSplit on and off where it exists, each with HSA and OpenCL rules.
  */
 export function differentialRuns(): Run[] {
   const runs: Run[] = [];
   for (const p of PROCESSORS) {
     if (!p.llc) continue;
-    if (p.features.wgpMode)
-      runs.push({ proc: p, mode: 'cu', tgsplit: false }, { proc: p, mode: 'wgp', tgsplit: false });
-    else if (p.features.tgsplit)
-      runs.push({ proc: p, mode: null, tgsplit: false }, { proc: p, mode: null, tgsplit: true });
-    else runs.push({ proc: p, mode: null, tgsplit: false });
+    const modes: Pick<Run, 'mode' | 'tgsplit'>[] = p.features.wgpMode
+      ? [
+          { mode: 'cu', tgsplit: false },
+          { mode: 'wgp', tgsplit: false },
+        ]
+      : p.features.tgsplit
+        ? [
+            { mode: null, tgsplit: false },
+            { mode: null, tgsplit: true },
+          ]
+        : [{ mode: null, tgsplit: false }];
+    for (const m of modes) for (const lang of ['hsa', 'opencl'] as const) runs.push({ proc: p, ...m, lang });
   }
   return runs;
 }
 
-/** Name of a run in the divergence baseline: `gfx1200/cu`, `gfx942/tgsplit`, `gfx900`. */
+/** Name of a run in the divergence baseline: `gfx1200/cu`, `gfx942/tgsplit`, `gfx900/opencl`. */
 export function runName(run: Run): string {
-  if (run.mode !== null) return `${run.proc.name}/${run.mode}`;
-  return run.tgsplit ? `${run.proc.name}/tgsplit` : run.proc.name;
+  const base =
+    run.mode !== null
+      ? `${run.proc.name}/${run.mode}`
+      : run.tgsplit
+        ? `${run.proc.name}/tgsplit`
+        : run.proc.name;
+  return run.lang === 'opencl' ? `${base}/opencl` : base;
+}
+
+/**
+ * The IR an OpenCL cell is compiled as. llc-22 has no switch for the documents' "If OpenCL" clauses
+ * (the triple environment `amdgcn-amd-amdhsa-opencl` gives the same code as `amdgcn-amd-amdhsa`); what
+ * it honours is the `-one-as` syncscopes, which "only synchronize with operations in the same address
+ * space" (AMDGPUUsage "Memory Scopes") — the OpenCL rule of one order per address space. So an OpenCL
+ * cell uses the `-one-as` form of its scope, except seq_cst, which "must generate all instructions
+ * even for OpenCL" and keeps its scope as written (docs/targets/divergences.md).
+ */
+export function openclCell(c: Cell): Cell {
+  const ordering = c.instr === 'cmpxchg' ? mergedCmpxchgOrdering(c.ordering, c.failure) : c.ordering;
+  if (ordering === 'seq_cst' || ordering === 'notatomic') return c;
+  return { ...c, syncscope: { scope: c.syncscope.scope, oneAs: true } };
+}
+
+/**
+ * The cells an OpenCL run compares: atomic ones (plain and unordered accesses lower the same in both
+ * languages and carry no syncscope), without volatile/nontemporal (atomic rows ignore them) and without
+ * the `-one-as` twin (an OpenCL cell is compiled `-one-as` anyway).
+ */
+function inOpenclRun(c: Cell): boolean {
+  return (
+    c.ordering !== 'notatomic' &&
+    c.ordering !== 'unordered' &&
+    !c.volatile &&
+    !c.nontemporal &&
+    !c.syncscope.oneAs
+  );
 }
 
 const BARRIER_CASES: Pick<Instr & { kind: 'barrier' }, 'op' | 'id'>[] = [
@@ -150,7 +193,7 @@ export async function diffRun(
   const ctx: LowerCtx = {
     target: { name: run.proc.name, processor: run.proc, gpu: run.proc.gpu },
     mode: run.mode ?? 'cu',
-    lang: 'hsa',
+    lang: run.lang,
     tgsplit: run.tgsplit,
   };
   const fns: string[] = [];
@@ -160,6 +203,7 @@ export async function diffRun(
   if (run.proc.table !== null) {
     for (const b of baseCells()) {
       for (const c of expandCell(b)) {
+        if (run.lang === 'opencl' && !inOpenclRun(c)) continue;
         const r = lowerCell(c, ctx);
         if ('diagnostic' in r) continue;
         const fn = `c${n++}`;
@@ -174,12 +218,13 @@ export async function diffRun(
           });
           continue;
         }
-        fns.push(cellKernel(c, fn));
+        fns.push(cellKernel(run.lang === 'opencl' ? openclCell(c) : c, fn));
         expected.set(fn, { label: cellLabel(c), doc: normaliseIsa(r.seq), rows: r.rows });
       }
     }
   }
-  for (const b of BARRIER_CASES) {
+  // Barriers do not depend on the language: HSA runs only.
+  for (const b of run.lang === 'hsa' ? BARRIER_CASES : []) {
     const instr: Instr = {
       kind: 'barrier',
       span: { file: '', offset: 0, line: 0, col: 0, len: 0 },
@@ -283,7 +328,8 @@ export function comparisonModule(test: Test, ctx: LowerCtx): { module: string; i
       else if (rejected !== null) note = `llc-22 error: ${rejected}`;
       else if (cell) {
         fn = `i${n++}`;
-        fns.push(cellKernel(cell, fn, { avNone: 'avNone' in instr && instr.avNone }));
+        const ir = ctx.lang === 'opencl' ? openclCell(cell) : cell;
+        fns.push(cellKernel(ir, fn, { avNone: 'avNone' in instr && instr.avNone }));
       } else if (instr.kind === 'barrier') {
         const k = barrierKernel(instr, `i${n}`);
         if (k !== null) {
