@@ -17,7 +17,7 @@ import { type LowerCtx, type LowerDiagnostic, lowerDiag } from '../lower/types.t
 import { hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
 import { printInstr } from '../syntax/printer.ts';
-import { formatDiagnostics } from './format.ts';
+import { formatDiagnostics, type Printable } from './format.ts';
 import { readSource } from './io.ts';
 import { CliExit } from './shared.ts';
 
@@ -33,20 +33,18 @@ interface LowerOptions {
   compareLlc?: string | boolean;
 }
 
-/** `file:line:col: error LW…: message`, the source line with a caret, and the hint. */
-export function formatLowerDiagnostic(d: LowerDiagnostic, source?: string): string {
-  const span = d.span ?? { file: '<command-line>', offset: 0, line: 1, col: 1, len: 0 };
-  const lines = [`${span.file}:${span.line}:${span.col}: ${d.severity} ${d.code}: ${d.message}`];
-  const text = source?.split(/\r?\n/)[span.line - 1];
-  if (text !== undefined && text.trim() !== '') {
-    const gutter = String(span.line).padStart(4);
-    lines.push(`${gutter} | ${text}`);
-    lines.push(
-      `${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(0, span.col - 1))}${'^'.repeat(Math.max(1, span.len))}`,
-    );
-  }
-  if (d.hint) lines.push(`  hint: ${d.hint}`);
-  return lines.join('\n');
+/** The command line as a span, for diagnostics about options or a missing file (LW2011). */
+const COMMAND_LINE: Span = { file: '<command-line>', offset: 0, line: 1, col: 1, len: 0 };
+
+/** A lowering diagnostic in the shape the shared formatter prints (file:line:col, code, message, hint). */
+function printable(d: LowerDiagnostic): Printable {
+  return {
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    hint: d.hint,
+    span: d.span ?? COMMAND_LINE,
+  };
 }
 
 /** A span pointing at `word` inside the command line (arguments joined by spaces). */
@@ -58,7 +56,7 @@ function commandLineSpan(word: string): Span {
 }
 
 function fail(d: LowerDiagnostic, source?: string): never {
-  process.stderr.write(`${formatLowerDiagnostic(d, source)}\n`);
+  process.stderr.write(`${formatDiagnostics([printable(d)], source)}\n`);
   throw new CliExit(2);
 }
 
@@ -271,7 +269,7 @@ export function registerLower(program: Command): void {
         t.instrs.flatMap((i) => ('diagnostic' in i.result ? [i.result.diagnostic] : [])),
       );
       if (found.length > 0) {
-        process.stderr.write(`${found.map((d) => formatLowerDiagnostic(d, src.text)).join('\n')}\n`);
+        process.stderr.write(`${formatDiagnostics(found.map(printable), src.text)}\n`);
       }
       // Nothing half-written: any error means no output at all. Warnings (no table row) still lower.
       if (found.some((d) => d.severity === 'error')) throw new CliExit(2);
