@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GridJsonSchema, LowerJsonSchema } from '../lower/json.ts';
 import { findLlc } from '../lower/llc.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -10,7 +11,7 @@ const BIN = join(ROOT, 'bin', 'gpumm.js');
 const MP = join(ROOT, 'litmus', 'MP+rel+acq.agent.litmus');
 
 function gpumm(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: ROOT });
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 1 << 26 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -54,6 +55,50 @@ describe('gpumm lower', () => {
     );
   });
 
+  it('--table --json prints the grid as data that parses with GridJsonSchema', () => {
+    const r = gpumm('lower', '--table', '--target', 'gfx1200', '--json');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    const j = GridJsonSchema.parse(JSON.parse(r.stdout));
+    expect(j.processor).toBe('gfx1200');
+    expect(j.columns.map((c) => c.label)).toEqual(['cu/hsa', 'cu/opencl', 'wgp/hsa', 'wgp/opencl']);
+    expect(j.columns[2]).toEqual({ label: 'wgp/hsa', mode: 'wgp', tgsplit: null, lang: 'hsa' });
+    const cell = j.cells.find((c) => c.key === 'load acquire agent[-one-as] global [*]');
+    expect(cell).toMatchObject({
+      instr: 'load',
+      ordering: 'acquire',
+      syncscope: { scope: 'agent', oneAs: null },
+      space: 'global',
+      volatile: null,
+      nontemporal: null,
+    });
+    const wgpHsa = cell!.results[2]!;
+    expect('asm' in wgpHsa && wgpHsa.asm).toEqual([
+      'global_load scope:SCOPE_DEV',
+      's_wait_loadcnt 0x0',
+      'global_inv scope:SCOPE_DEV',
+    ]);
+    expect('rows' in wgpHsa && wgpHsa.rows).toEqual([
+      'GFX12 table, "load atomic acquire agent/system global"',
+    ]);
+    const bad = j.cells.find((c) => c.key.startsWith('store release agent[-one-as] constant'));
+    expect(bad!.results.every((x) => 'diagnostic' in x && x.diagnostic.code === 'LW2003')).toBe(true);
+    expect(j.rejected.find((x) => x.key === 'fence monotonic * *')?.diagnostic.code).toBe('LW2002');
+    // Every cell of the text grid is in the JSON, in the same order.
+    const text = gpumm('lower', '--table', '--target', 'gfx1200');
+    const keys = text.stdout.split('\n').filter((l) => l !== '' && !l.startsWith(' ') && !l.startsWith('#'));
+    expect([...j.cells.map((c) => c.key), ...j.rejected.map((x) => x.key)]).toEqual(keys);
+  });
+
+  it('--json output parses with LowerJsonSchema', () => {
+    const r = gpumm('lower', MP, '--target', 'gfx1250', '--json');
+    expect(r.status).toBe(0);
+    const j = LowerJsonSchema.parse(JSON.parse(r.stdout));
+    expect(j.mode).toBeNull();
+    const rel = j.threads[0]!.instrs[1]!;
+    expect('asm' in rel && rel.asm.at(-2)).toBe('s_wait_xcnt 0x0');
+  });
+
   it('bad target, bad mode and a lowering diagnostic exit 2 with a hint and nothing on stdout', () => {
     const t = gpumm('lower', MP, '--target', 'gfx9000');
     expect(t.status).toBe(2);
@@ -76,9 +121,15 @@ describe('gpumm lower', () => {
     const n = gpumm('lower');
     expect(n.status).toBe(2);
     expect(n.stderr).toContain('LW2011');
-    const x = gpumm('lower', '--table', '--target', 'gfx1250');
+    const x = gpumm('lower', MP, '--target', 'gfx1250', '--cu');
     expect(x.status).toBe(2);
-    expect(x.stderr).toContain('LW2005');
+    expect(x.stderr).toMatch(/<command-line>:1:\d+: error LW2009: option --cu does not apply to gfx1250/);
+    const tj = gpumm('lower', '--table', '--target', 'gfx90a', '--tgsplit', '--json');
+    expect(tj.status).toBe(2);
+    expect(tj.stdout).toBe('');
+    expect(tj.stderr).toMatch(
+      /^<command-line>:1:\d+: error LW2009: option --tgsplit does not apply to --table\n {2}hint: /,
+    );
     const tg = gpumm('lower', MP, '--target', 'gfx1200', '--tgsplit');
     expect(tg.status).toBe(2);
     expect(tg.stderr).toContain('LW2009');
@@ -90,6 +141,16 @@ describe('gpumm lower', () => {
     expect(r.stderr).toContain('warning LW2008');
     expect(r.stdout).toContain('; no code sequence (LW2008');
     expect(r.stdout).toContain('global_inv scope:SCOPE_DEV');
+  });
+
+  it.skipIf('reason' in findLlc())('--opencl --compare-llc compiles OpenCL atomics -one-as', () => {
+    const r = gpumm('lower', MP, '--target', 'gfx900', '--opencl', '--compare-llc');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('compared with llc-22 (OpenCL: atomics compiled -one-as, seq_cst as written)');
+    // store atomic release agent global, OpenCL: "If OpenCL, omit lgkmcnt(0)" — llc-22 agrees with -one-as.
+    expect(r.stdout).toContain(
+      '      gpumm: wait(vmcnt); vmem.store\n      llc:   wait(vmcnt); vmem.store\n',
+    );
   });
 
   it.skipIf('reason' in findLlc())('--compare-llc prints both sequences and the difference', () => {

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import type { Span } from '../core/types.ts';
 import { renderGrid } from '../lower/grid.ts';
 import { formatSeq } from '../lower/isa.ts';
+import { GridJsonSchema, gridJson, type LowerJson, LowerJsonSchema, loweredJsonOf } from '../lower/json.ts';
 import { compareWithLlc, findLlc, type LlcComparison } from '../lower/llc.ts';
 import { type LoweredThread, lowerTest } from '../lower/lower.ts';
 import { DEFAULT_TARGET, findTarget, nearestTargetNames, type Target } from '../lower/targets.ts';
@@ -16,7 +17,7 @@ import { type LowerCtx, type LowerDiagnostic, lowerDiag } from '../lower/types.t
 import { hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
 import { printInstr } from '../syntax/printer.ts';
-import { formatDiagnostics } from './format.ts';
+import { formatDiagnostics, type Printable } from './format.ts';
 import { readSource } from './io.ts';
 import { CliExit } from './shared.ts';
 
@@ -32,20 +33,18 @@ interface LowerOptions {
   compareLlc?: string | boolean;
 }
 
-/** `file:line:col: error LW…: message`, the source line with a caret, and the hint. */
-export function formatLowerDiagnostic(d: LowerDiagnostic, source?: string): string {
-  const span = d.span ?? { file: '<command-line>', offset: 0, line: 1, col: 1, len: 0 };
-  const lines = [`${span.file}:${span.line}:${span.col}: ${d.severity} ${d.code}: ${d.message}`];
-  const text = source?.split(/\r?\n/)[span.line - 1];
-  if (text !== undefined && text.trim() !== '') {
-    const gutter = String(span.line).padStart(4);
-    lines.push(`${gutter} | ${text}`);
-    lines.push(
-      `${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(0, span.col - 1))}${'^'.repeat(Math.max(1, span.len))}`,
-    );
-  }
-  if (d.hint) lines.push(`  hint: ${d.hint}`);
-  return lines.join('\n');
+/** The command line as a span, for diagnostics about options or a missing file (LW2011). */
+const COMMAND_LINE: Span = { file: '<command-line>', offset: 0, line: 1, col: 1, len: 0 };
+
+/** A lowering diagnostic in the shape the shared formatter prints (file:line:col, code, message, hint). */
+function printable(d: LowerDiagnostic): Printable {
+  return {
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    hint: d.hint,
+    span: d.span ?? COMMAND_LINE,
+  };
 }
 
 /** A span pointing at `word` inside the command line (arguments joined by spaces). */
@@ -57,7 +56,7 @@ function commandLineSpan(word: string): Span {
 }
 
 function fail(d: LowerDiagnostic, source?: string): never {
-  process.stderr.write(`${formatLowerDiagnostic(d, source)}\n`);
+  process.stderr.write(`${formatDiagnostics([printable(d)], source)}\n`);
   throw new CliExit(2);
 }
 
@@ -88,7 +87,7 @@ export function contextFromOptions(opts: LowerOptions): LowerCtx {
         [
           flag,
           `${target.name} (${target.processor.generation})`,
-          'CU/WGP wavefront modes exist from GFX10 on',
+          'CU/WGP wavefront modes exist on GFX10 to GFX12 (GFX12.5 has one mode)',
         ],
         commandLineSpan(flag),
         'gfx12-memory-model.rst, "Wavefronts can be executed in WGP or CU wavefront execution mode"',
@@ -147,8 +146,8 @@ export function renderLowered(threads: LoweredThread[], explain: boolean): strin
   return `${out.join('\n')}\n`;
 }
 
-/** JSON form of a lowered test. */
-export function loweredJson(threads: LoweredThread[], ctx: LowerCtx): unknown {
+/** JSON form of a lowered test (schema: `LowerJsonSchema` in src/lower/json.ts). */
+export function loweredJson(threads: LoweredThread[], ctx: LowerCtx): LowerJson {
   return {
     target: ctx.target.name,
     processor: ctx.target.processor.name,
@@ -160,9 +159,7 @@ export function loweredJson(threads: LoweredThread[], ctx: LowerCtx): unknown {
       instrs: t.instrs.map(({ instr, result }) => ({
         ir: printInstr(instr),
         span: instr.span,
-        ...('diagnostic' in result
-          ? { diagnostic: result.diagnostic }
-          : { isa: result.seq, asm: formatSeq(result.seq).flatMap((l) => l.split('; ')), rows: result.rows }),
+        ...loweredJsonOf(result),
       })),
     })),
   };
@@ -201,14 +198,17 @@ export function registerLower(program: Command): void {
     .argument('[file]', 'litmus file')
     .option(
       '-t, --target <name>',
-      `processor (gfx600 … gfx1201, gfx90a, gfx942, gfx950, aliases such as fiji); default ${DEFAULT_TARGET}`,
+      `processor (gfx600 … gfx1251, gfx90a, gfx942, gfx950, aliases such as fiji); default ${DEFAULT_TARGET}`,
     )
-    .option('--wgp', 'WGP wavefront execution mode (GFX10+; the default there)')
-    .option('--cu', 'CU wavefront execution mode (GFX10+)')
+    .option('--wgp', 'WGP wavefront execution mode (GFX10–GFX12; the default there)')
+    .option('--cu', 'CU wavefront execution mode (GFX10–GFX12)')
     .option('--tgsplit', 'TgSplit execution mode (gfx90a, gfx942, gfx950; off by default)')
     .option('--opencl', 'OpenCL address-space rules instead of HSA')
     .option('--explain', 'print the spec table rows each sequence comes from')
-    .option('--json', 'print JSON')
+    .option(
+      '--json',
+      'print JSON (schemas in src/lower/json.ts: LowerJsonSchema; GridJsonSchema with --table)',
+    )
     .option('--table', "print the target's whole code-sequence table as a grid")
     .option('--compare-llc [path]', 'also run llc-22 (or the llc at path) and print the difference')
     .action(async (file: string | undefined, opts: LowerOptions) => {
@@ -250,7 +250,9 @@ export function registerLower(program: Command): void {
             ),
           );
         }
-        process.stdout.write(renderGrid(ctx.target));
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify(GridJsonSchema.parse(gridJson(ctx.target)))}\n`);
+        } else process.stdout.write(renderGrid(ctx.target));
         return;
       }
       if (file === undefined) fail(lowerDiag('LW2011', [], null, ''));
@@ -267,7 +269,7 @@ export function registerLower(program: Command): void {
         t.instrs.flatMap((i) => ('diagnostic' in i.result ? [i.result.diagnostic] : [])),
       );
       if (found.length > 0) {
-        process.stderr.write(`${found.map((d) => formatLowerDiagnostic(d, src.text)).join('\n')}\n`);
+        process.stderr.write(`${formatDiagnostics(found.map(printable), src.text)}\n`);
       }
       // Nothing half-written: any error means no output at all. Warnings (no table row) still lower.
       if (found.some((d) => d.severity === 'error')) throw new CliExit(2);
@@ -313,14 +315,20 @@ export function registerLower(program: Command): void {
         }
         if (opts.json) {
           const llcJson = cmp.map(({ instr, ...rest }) => ({ ir: printInstr(instr), ...rest }));
-          process.stdout.write(
-            `${JSON.stringify({ ...(loweredJson(threads, ctx) as object), llc: llcJson }, null, 2)}\n`,
-          );
-        } else process.stdout.write(`; ${describeCtx(ctx)}, compared with llc-22\n${renderComparison(cmp)}`);
+          const out = LowerJsonSchema.parse({ ...loweredJson(threads, ctx), llc: llcJson });
+          process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+        } else {
+          // llc-22 has no OpenCL switch: OpenCL atomics are compiled with -one-as syncscopes (llc.ts, openclCell).
+          const how = ctx.lang === 'opencl' ? ' (OpenCL: atomics compiled -one-as, seq_cst as written)' : '';
+          process.stdout.write(`; ${describeCtx(ctx)}, compared with llc-22${how}\n${renderComparison(cmp)}`);
+        }
         return;
       }
-      if (opts.json) process.stdout.write(`${JSON.stringify(loweredJson(threads, ctx), null, 2)}\n`);
-      else
+      if (opts.json) {
+        process.stdout.write(
+          `${JSON.stringify(LowerJsonSchema.parse(loweredJson(threads, ctx)), null, 2)}\n`,
+        );
+      } else
         process.stdout.write(
           `; ${test.name} lowered for ${describeCtx(ctx)}\n${renderLowered(threads, opts.explain ?? false)}`,
         );

@@ -70,7 +70,8 @@ const UNSEQ = (s: string): string[] => (s === '(nothing)' ? [] : s.split('; '));
 /** The baseline text: one block per group. */
 export function renderDivergenceBaseline(groups: readonly DivergenceGroup[], llcVersion: string): string {
   const out: string[] = [
-    '# Differences between the documents (gpumm) and llc-22 -O0, amdgcn-amd-amdhsa (HSA).',
+    '# Differences between the documents (gpumm) and llc-22 -O0, amdgcn-amd-amdhsa; targets ending in /opencl:',
+    '# OpenCL rules, compiled with -one-as syncscopes (seq_cst as written).',
     `# llc version: ${llcVersion}`,
     '# Regenerate after reading the diff: npm run baseline:accept (needs llc-22).',
     '',

@@ -48,9 +48,9 @@ export const SOURCES = [
     'seeds/001 "AMDGPU Execution Synchronization": tables "s_barrier GFX6-11", "s_barrier GFX12", "s_barrier IDs GFX12".',
   ],
   [
-    'GFX12.5 memory model',
-    '—',
-    'Not transcribed yet (beyond the seeds): gfx1250 lowers barriers only; memory instructions give LW2005.',
+    'GFX12.5: gfx1250, gfx1251 (beyond the seeds)',
+    'src/lower/gfx1250.ts',
+    'LLVM `llvm/docs/AMDGPUUsage.rst` at commit 07379fed (sailfishos-mirror/llvm-project, a mirror of llvm/llvm-project; the stored llvm/llvm-project copies f5c8b0a9 and 001388cf have no GFX125x section), section "Memory Model GFX125x", tables "AMDHSA Memory Model Code Sequences GFX125x - Instruction Scopes" and "AMDHSA Memory Model Code Sequences GFX125x"; "Processors" for gfx1250/gfx1251. The section says it is incomplete (nv-bit sequences, globally accessed scratch atomics, multicast loads, barriers, cooperative atomics).',
   ],
 ] as const;
 
@@ -86,12 +86,13 @@ export function renderReadme(): string {
     '- `unordered` loads and stores use the non-atomic rows ("Same as non-atomic").',
     '- `cmpxchg` uses the atomicrmw rows with its merged ordering (acquire from either ordering, release from success, seq_cst if either is).',
     '- Private: "all accesses are treated as non-atomic" (an atomicrmw becomes its load and store). Constant: loads only (stores and atomics: LW2003); atomic loads are plain loads.',
-    '- Local (LDS): a scope wider than workgroup "is treated as work-group" (except the GFX6–9 seq_cst load row, which lists local under agent/system itself).',
-    '- `cluster` scope is agent scope on these targets (none has workgroup clusters). `-one-as` scopes lower like their plain scope: the 2018 document has none, and the GFX12 Instruction Scopes table maps them identically.',
+    '- Local (LDS): a scope wider than workgroup (cluster, agent, system) "is treated as work-group" (except the GFX6–9 seq_cst load row, which lists local under agent/system itself).',
+    '- GFX12.5: scratch (private) atomics of 32 bits or less "are converted into an atomic in the generic (flat) address space" with the same ordering; every cell is 32 bits wide, so private atomic loads, stores and read-modify-writes use the generic rows. Unordered private loads and stores are "Same as non-atomic" and stay `scratch_*`.',
+    '- `cluster` scope is agent scope on targets without workgroup clusters (all but GFX12.5). GFX12.5 has `cluster` rows of its own (`scope:SCOPE_SE`). `-one-as` scopes lower like their plain scope: the 2018 document has none, and the GFX12 and GFX125x Instruction Scopes tables map them identically.',
     '- Generic (flat) pointers need flat instructions: GFX6 has none (LW2004).',
-    '- Returning atomics: GFX6–11 set `glc=1` (the returning encoding), GFX12 `th:TH_ATOMIC_RETURN`.',
-    '- `!mmra !{!"amdgcn-av", !"none"}` changes no row of these tables: the instruction lowers as without it. The av load/store intrinsics have no row: LW2008, a warning (the rest of the test still lowers).',
-    '- `--wgp` is the default wavefront mode on GFX10+ targets (as in LLVM); `--cu` selects CU mode.',
+    '- Returning atomics: GFX6–11 set `glc=1` (the returning encoding), GFX12 and GFX12.5 `th:TH_ATOMIC_RETURN`.',
+    '- `!mmra !{!"amdgcn-av", !"none"}` changes no row of these tables: the instruction lowers as without it. `--compare-llc` keeps the annotation (and `!nontemporal`) in the IR it gives llc-22, which emits the same code with and without it. The av load/store intrinsics have no row: LW2008, a warning (the rest of the test still lowers).',
+    '- `--wgp` is the default wavefront mode on GFX10–GFX12 targets (as in LLVM); `--cu` selects CU mode. GFX12.5 has one mode (the "Processors" table lists no `cumode` feature for gfx1250/gfx1251, and the GFX125x section has no CU-mode clauses): `--cu`/`--wgp` are LW2009 there.',
     '- `--tgsplit` selects TgSplit execution mode on gfx90a, gfx942 and gfx950 (off by default, as in LLVM; llc-22 `-mattr=+tgsplit`). In TgSplit mode the atomic local rows say "local address space cannot be used": LW2012. The non-atomic local rows carry no such note and still lower to `ds_load`/`ds_store`.',
     '- GFX942 returning atomics set `sc0=1` (the Memory Model GFX942 text: atomics "use [sc0] to indicate if the instruction returns the original value").',
     '',
@@ -146,6 +147,18 @@ export const READINGS: Record<TableFamily, string[]> = {
     'The document has no nontemporal rows and no volatile rows for atomics or stores: those flags change nothing on GFX6–9 here (llc-22 adds `glc slc`, waits after volatile accesses: see divergences.md).',
     'Fences: "If OpenCL and address space is not generic, omit" — LLVM fences carry no address space, so the rows "conservatively always generate" the waits, in OpenCL too.',
   ],
+  gfx1250: [
+    '"atomicrmw acq_rel workgroup/cluster global", "atomicrmw acq_rel workgroup/cluster generic" and "fence acq_rel workgroup/cluster" have no `global_inv`, while every acquire row for cluster ends with `global_inv scope:SCOPE_SE` ("following loads will not see stale global data"). Read literally, a cluster acq_rel (or seq_cst) operation would acquire less than a cluster acquire one. gpumm adds `global_inv scope:SCOPE_SE` at cluster scope to those three rows; llc-22 emits it too.',
+    '"atomicrmw acq_rel workgroup/cluster generic" step 1 says "If OpenCL, omit `s_wait_loadcnt 0x0`". Every other release wait group of the table omits `s_wait_dscnt 0x0` for OpenCL, and omitting loadcnt would let OpenCL acq_rel release less than OpenCL release; gpumm omits dscnt (as for the same clause in GFX12).',
+    'The acquire rows for cluster scope (load, atomicrmw, fence) end at `global_inv scope:SCOPE_SE`; only the agent/system rows add the trailing `s_wait_loadcnt 0x0` "after global_inv and before subsequent memory operations". Transcribed as written.',
+    '"atomicrmw acquire agent/system global" step 5 reads "`s_wait_loadcnt 0x0` `global_inv` and before subsequent memory operations" (the words "must happen after" are missing); read as in the generic row.',
+    '"atomicrmw acq_rel agent/system global" numbers its steps 1, 2, 3, 4, 6, 6, 7, 8; the steps are taken in the order written.',
+    '`s_wait_xcnt 0x0` is "Only needed for flat and global operations": gpumm encodes global accesses as `global_*`, so every global and generic atomic store and read-modify-write has it; LDS ones do not. The rows for generic atomics do not repeat the "Only needed" note; they are flat, so they wait.',
+    'Fences: "If OpenCL and address space is local, omit all" needs an address space on the fence; LLVM fences have none. "fence acquire" and "fence release" say "If OpenCL, omit `s_wait_dscnt 0x0`" unconditionally and drop it; "fence acq_rel" says "If OpenCL and address space is not generic" and keeps it (a fence without an address space fences generic), as for GFX12.',
+    '"store atomic release workgroup/cluster" and "atomicrmw release workgroup/cluster" have no `global_wb`, even at cluster scope; transcribed as written (llc-22 agrees).',
+    'Scratch atomics are converted to generic ones (see README, "Rules"): a private atomicrmw on GFX12.5 lowers to `flat_atomic`, not to a load and a store.',
+    'Atomic rows never mention volatile or nontemporal; only the non-atomic rows change with them. Returning atomics always carry `th:TH_ATOMIC_RETURN` (the monotonic rows do not mention it).',
+  ],
   gfx12: [
     '"load atomic acquire workgroup global" says both `scope:SCOPE_SE` and "Apply Instruction Scopes"; the scopes table is applied (no scope operand in CU mode, `SCOPE_SE` in WGP mode).',
     '"atomicrmw release agent/system" and "fence acq_rel agent/system" print `scope:` with no value next to "Apply Instruction Scopes": the scopes table gives the value.',
@@ -167,7 +180,7 @@ function rowKeys(row: TableRow): RowKey[] {
       for (const scope of scopes) {
         for (const space of row.spaces) {
           // LDS scopes wider than workgroup act as workgroup before lookup (rows spanning all scopes).
-          const wide = scope === 'agent' || scope === 'system';
+          const wide = scope === 'cluster' || scope === 'agent' || scope === 'system';
           if (space === 'local' && wide && row.scopes.includes('workgroup') && !plain) continue;
           const rets = instr === 'rmw' ? [true, false] : [instr === 'load'];
           const flags =
@@ -217,6 +230,7 @@ const FAMILY_DOC: Record<TableFamily, { target: string; source: number; note: st
   gfx942: { target: 'gfx942', source: 4, note: ' (gfx950 lowers identically)' },
   'gfx10-11': { target: 'gfx1030', source: 2, note: ' (GFX10; GFX11 differs in `dlc=1`, see Readings)' },
   gfx12: { target: 'gfx1200', source: 1, note: '' },
+  gfx1250: { target: 'gfx1250', source: 6, note: ' (gfx1251 lowers identically)' },
 };
 
 /** docs/targets/<family>.md: every row with its machine code in every column. */
@@ -276,7 +290,7 @@ export function renderBarriers(): string {
         .join(', ') +
       ' | `s_barrier` | not available separately | not available separately | — |',
     '| GFX12 | gfx1200, gfx1201 | `s_barrier_signal -1`<br>`s_barrier_wait -1` | `s_barrier_signal -1` or `s_barrier_signal_isfirst -1` | `s_barrier_wait -1` | — (LW2006); ids other than -1: LW2007 |',
-    '| GFX12.5 | gfx1250 | `s_barrier_signal -1`<br>`s_barrier_wait -1` | `s_barrier_signal <N>`, N ∈ {-3, -1, 0, 1…16} | `s_barrier_wait <N>` | `s_barrier_init <N>`, `s_barrier_join <N>`, `s_barrier_leave`; objects get N = 1, 2, … in declaration order |',
+    '| GFX12.5 | gfx1250, gfx1251 | `s_barrier_signal -1`<br>`s_barrier_wait -1` | `s_barrier_signal <N>`, N ∈ {-3, -1, 0, 1…16} | `s_barrier_wait <N>` | `s_barrier_init <N>`, `s_barrier_join <N>`, `s_barrier_leave`; objects get N = 1, 2, … in declaration order |',
     '',
     'Trap barriers -2 and -4 are privileged ("not accessible by the shader"): LW2007.',
     '',
@@ -294,7 +308,11 @@ export function renderDivergences(baseline: string): string {
     '',
     `Recorded with llc-22 from Debian LLVM ${baselineLlcVersion(baseline)}.`,
     '',
-    'src/lower/llc.test.ts compiles every cell of the cross-product with `llc-22 -mtriple=amdgcn-amd-amdhsa -mcpu=<cpu> [-mattr=+cumode|+tgsplit] -O0` for every processor llc-22 knows and compares the memory-model instructions (memory operations with cache-policy bits, waits as sets of counters, invalidates, write-backs, barriers; encodings and registers dropped). gpumm follows the document; each difference below is recorded in src/lower/baselines/llc-divergences.txt, and a new one fails the test. OpenCL is not compared (the triple is HSA).',
+    'src/lower/llc.test.ts compiles every cell of the cross-product with `llc-22 -mtriple=amdgcn-amd-amdhsa -mcpu=<cpu> [-mattr=+cumode|+tgsplit] -O0` for every processor llc-22 knows and compares the memory-model instructions (memory operations with cache-policy bits, waits as sets of counters, invalidates, write-backs, barriers; encodings and registers dropped). gpumm follows the document; each difference below is recorded in src/lower/baselines/llc-divergences.txt, and a new one fails the test.',
+    '',
+    '## OpenCL',
+    '',
+    'llc-22 has no switch for the documents\' "If OpenCL" clauses: the triple environment `amdgcn-amd-amdhsa-opencl` produces the same instructions as `amdgcn-amd-amdhsa` on every atomic cell (checked by src/lower/llc.test.ts; only the target-id strings differ). What llc-22 honours is per instruction: `-one-as` syncscopes, which "only synchronize with operations in the same address space" (AMDGPUUsage "Memory Scopes") — OpenCL\'s one order per address space — and the `amdgpu-synchronize-as` MMRA tags on fences. The OpenCL runs (targets ending in `/opencl`) therefore compile each atomic cell with the `-one-as` form of its syncscope, except seq_cst cells (merged ordering, for cmpxchg), which "must generate all instructions even for OpenCL" and keep their syncscope. Fences carry no address space in the IR gpumm reads, so they get no `amdgpu-synchronize-as` tag. Plain and unordered accesses (no syncscope, no language clauses), volatile/nontemporal variants (atomic rows ignore them) and barriers are compared in the HSA runs only. `gpumm lower --opencl --compare-llc` compiles the same way.',
     '',
     'Notation: `vmem.load glc` = vector memory load with glc (`sc0`/`sc1`/`nt` on GFX942; `ret` = returning atomic, `glc=1` or `sc0=1`); `wait(a,b)` = adjacent waits draining counters a and b; `inv`/`wb` with their scope; `inv` alone = `buffer_wbinvl1_vol`, `invl2` = `buffer_invl2`, `wbl2[:sc…]` = `buffer_wbl2`, `inv:sc…` = GFX942 `buffer_inv`.',
     '',
@@ -311,6 +329,12 @@ export function renderDivergences(baseline: string): string {
     '- GFX90A/GFX942/GFX950 in TgSplit mode (`-mattr=+tgsplit`): llc-22 keeps `lgkmcnt(0)` in the release and seq_cst waits where the tables say "If TgSplit execution mode, omit lgkmcnt(0)" or use `vmcnt(0)` instead of `lgkmcnt(0)`; and llc-22 lowers LDS atomics that the tables forbid in TgSplit mode (LW2012, not compared).',
     '- GFX942/GFX950 release and acq_rel atomicrmw: the table puts `sc0=1` on workgroup and system release atomics and `sc1=1` on agent release atomics; llc-22 sets neither (only `sc1` at system scope, as the monotonic row has).',
     '- GFX90A/GFX942 seq_cst loads of LDS: llc-22 waits `lgkmcnt(0)` before the load; the row is "Same as corresponding load atomic acquire".',
+    '- GFX12.5 agent/system release and acq_rel: llc-22 emits no `s_wait_loadcnt 0x0; s_wait_storecnt 0x0` before `global_wb` (the document waits for earlier stores and returning atomics first), also when loads and stores precede in the kernel.',
+    '- GFX12.5 agent/system acquire: llc-22 emits no `s_wait_loadcnt 0x0` after `global_inv` (the document: "must happen after global_inv and before subsequent memory operations"), also when a store follows in the kernel.',
+    '- GFX12.5 volatile non-atomic accesses and unordered stores: llc-22 puts `s_wait_xcnt 0x0` before them (the document has `s_wait_xcnt` only before atomic stores and read-modify-writes; unordered is "Same as non-atomic"), and keeps `th:TH_*_NT` on volatile nontemporal ones (the volatile row has only `scope:SCOPE_SYS`).',
+    "- OpenCL fences (`/opencl` targets): the documents' OpenCL clauses for fences depend on the fence's address space, which an LLVM fence does not have, so gpumm keeps the LDS waits where the row keeps them for generic; llc-22 orders only global memory at a `-one-as` fence (no `lgkmcnt`/`dscnt` wait).",
+    '- OpenCL atomics (`/opencl` targets) otherwise diverge as their HSA twins do: most OpenCL groups list the HSA run of the same target too.',
+    '- Cells are grouped per document row: where two families share a row label (GFX12 and GFX125x) and llc-22 differs the same way, each family has its own entry.',
     '- Barriers: without BackOffBarrier the seed lists all waits but allows removing those whose counter is known to be zero; llc-22 removes them in the test kernel.',
     '',
     `## Summary (${groups.length} groups, ${groups.reduce((n, g) => n + g.cells.length, 0)} cell×target-set entries)`,
@@ -352,6 +376,7 @@ export function targetDocs(divergenceBaseline: string): Record<string, string> {
     'docs/targets/gfx942.md': renderFamily('gfx942'),
     'docs/targets/gfx10-11.md': renderFamily('gfx10-11'),
     'docs/targets/gfx12.md': renderFamily('gfx12'),
+    'docs/targets/gfx1250.md': renderFamily('gfx1250'),
     'docs/targets/barriers.md': renderBarriers(),
     'docs/targets/divergences.md': renderDivergences(divergenceBaseline),
   };

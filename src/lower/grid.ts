@@ -168,16 +168,45 @@ function columnLines(texts: string[], cols: GridColumn[]): string[] {
 }
 
 /**
- * The whole table of a target as text: one block per cell (folded where the flags or `-one-as`
- * change nothing), each with the spec rows it came from.
+ * One block of the grid: a cell, folded where `-one-as` (`oneAs: null`) or the volatile/nontemporal
+ * flags (`volatile`/`nontemporal: null`) change nothing, with its result in every column and the
+ * spec rows (of the first column) it came from.
  */
-export function renderGrid(target: Target): string {
+export interface GridBlock {
+  /** The cell as the text grid prints it, e.g. `load acquire agent[-one-as] global [*]`. */
+  key: string;
+  instr: Cell['instr'];
+  returns: boolean;
+  ordering: Ordering;
+  /** cmpxchg failure ordering; `monotonic` for the other instructions. */
+  failure: Ordering;
+  scope: Scope;
+  oneAs: boolean | null;
+  space: AddressSpace | null;
+  volatile: boolean | null;
+  nontemporal: boolean | null;
+  /** One result per column, in `gridColumns` order. */
+  results: LowerResult[];
+  rows: string[];
+}
+
+/** An ordering LLVM IR rejects for an instruction, whatever the scope and address space. */
+export interface GridRejected {
+  key: string;
+  instr: Cell['instr'];
+  ordering: Ordering;
+  failure: Ordering;
+  result: LowerResult;
+}
+
+/** The whole table of a target as data: the folded blocks and the rejected orderings. */
+export function gridBlocks(target: Target): {
+  columns: GridColumn[];
+  blocks: GridBlock[];
+  rejected: GridRejected[];
+} {
   const cols = gridColumns(target);
-  const lines: string[] = [
-    `# gpumm lowering grid for ${target.name} (${target.processor.generation}, table ${target.processor.table ?? 'none'})`,
-    `# columns: ${cols.map((c) => c.label).join(' | ')}; "[-one-as]": the -one-as scope lowers identically; "[*]": volatile/nontemporal change nothing`,
-    '',
-  ];
+  const blocks: GridBlock[] = [];
   for (const b of baseCells()) {
     const cells = expandCell(b);
     const results = cells.map((c) => lowerColumns(c, target, cols));
@@ -188,30 +217,44 @@ export function renderGrid(target: Target): string {
     const oneAsSame =
       b.ordering !== 'notatomic' && cells.slice(0, half).every((_, i) => sig(i) === sig(i + half));
     const shown = oneAsSame ? half : cells.length;
+    const group = b.instr === 'fence' ? 1 : 4;
     const flagSame = Array.from({ length: shown }, (_, i) => i).every(
-      (i) => sig(i) === sig(Math.floor(i / (b.instr === 'fence' ? 1 : 4)) * (b.instr === 'fence' ? 1 : 4)),
+      (i) => sig(i) === sig(Math.floor(i / group) * group),
     );
     for (let i = 0; i < shown; i++) {
-      const group = b.instr === 'fence' ? 1 : 4;
       if (flagSame && i % group !== 0) continue;
       const c = cells[i]!;
       let key = cellKey(c, b.label);
       if (oneAsSame) key = key.replace(` ${c.syncscope.scope} `, ` ${c.syncscope.scope}[-one-as] `);
-      if (flagSame && b.instr !== 'fence') key += ' [*]';
+      const flagsFolded = flagSame && b.instr !== 'fence';
+      if (flagsFolded) key += ' [*]';
       const first = results[i]![0]!;
-      const rows = 'diagnostic' in first ? [first.diagnostic.cite] : first.rows;
-      lines.push(key);
-      lines.push(...columnLines(texts[i]!, cols));
-      if (rows.length > 0) lines.push(`  rows: ${rows.join(' + ')}`);
+      blocks.push({
+        key,
+        instr: b.instr,
+        returns: b.returns,
+        ordering: b.ordering,
+        failure: b.failure,
+        scope: b.scope,
+        oneAs: b.ordering === 'notatomic' ? false : oneAsSame ? null : c.syncscope.oneAs,
+        space: b.space,
+        volatile: flagsFolded ? null : c.volatile,
+        nontemporal: flagsFolded ? null : c.nontemporal,
+        results: results[i]!,
+        rows: 'diagnostic' in first ? [first.diagnostic.cite] : first.rows,
+      });
     }
   }
-  // Orderings the instruction cannot carry: one line each, whatever the scope and space.
-  lines.push('', '# orderings LLVM IR rejects (any scope, any address space)');
+  const rejected: GridRejected[] = [];
+  const reject = (key: string, c: Cell): void => {
+    const result = lowerCell(c, { target, mode: 'cu', lang: 'hsa' });
+    rejected.push({ key, instr: c.instr, ordering: c.ordering, failure: c.failure, result });
+  };
   for (const gi of GRID_INSTRS) {
     if (gi.returns === false && (gi.instr === 'rmw' || gi.instr === 'cmpxchg')) continue;
     for (const ordering of ORDERINGS) {
       if (VALID_ORDERINGS[gi.instr].includes(ordering)) continue;
-      const c: Cell = {
+      reject(`${gi.instr === 'rmw' ? 'atomicrmw' : gi.instr} ${ordering} * *`, {
         instr: gi.instr,
         ordering,
         failure: 'monotonic',
@@ -220,14 +263,12 @@ export function renderGrid(target: Target): string {
         volatile: false,
         nontemporal: false,
         returns: gi.returns,
-      };
-      lines.push(`${gi.instr === 'rmw' ? 'atomicrmw' : gi.instr} ${ordering} * *`);
-      lines.push(`  all: ${resultText(lowerCell(c, { target, mode: 'cu', lang: 'hsa' }))}`);
+      });
     }
   }
   for (const failure of ORDERINGS) {
     if (VALID_FAILURE.includes(failure)) continue;
-    const c: Cell = {
+    reject(`cmpxchg * ${failure} * *`, {
       instr: 'cmpxchg',
       ordering: 'seq_cst',
       failure,
@@ -236,9 +277,32 @@ export function renderGrid(target: Target): string {
       volatile: false,
       nontemporal: false,
       returns: true,
-    };
-    lines.push(`cmpxchg * ${failure} * *`);
-    lines.push(`  all: ${resultText(lowerCell(c, { target, mode: 'cu', lang: 'hsa' }))}`);
+    });
+  }
+  return { columns: cols, blocks, rejected };
+}
+
+/**
+ * The whole table of a target as text: one block per cell (folded where the flags or `-one-as`
+ * change nothing), each with the spec rows it came from.
+ */
+export function renderGrid(target: Target): string {
+  const { columns: cols, blocks, rejected } = gridBlocks(target);
+  const lines: string[] = [
+    `# gpumm lowering grid for ${target.name} (${target.processor.generation}, table ${target.processor.table ?? 'none'})`,
+    `# columns: ${cols.map((c) => c.label).join(' | ')}; "[-one-as]": the -one-as scope lowers identically; "[*]": volatile/nontemporal change nothing`,
+    '',
+  ];
+  for (const b of blocks) {
+    lines.push(b.key);
+    lines.push(...columnLines(b.results.map(resultText), cols));
+    if (b.rows.length > 0) lines.push(`  rows: ${b.rows.join(' + ')}`);
+  }
+  // Orderings the instruction cannot carry: one line each, whatever the scope and space.
+  lines.push('', '# orderings LLVM IR rejects (any scope, any address space)');
+  for (const r of rejected) {
+    lines.push(r.key);
+    lines.push(`  all: ${resultText(r.result)}`);
   }
   return `${lines.join('\n')}\n`;
 }

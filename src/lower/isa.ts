@@ -14,6 +14,8 @@ import { assertNever } from '../core/types.ts';
  * GFX6–9: `vmcnt`, `expcnt`, `lgkmcnt` (spec: amdgpu-usage-2018.rst, "Memory Model").
  * GFX10–11 add `vscnt` (seeds/001, `s_waitcnt_vscnt`).
  * GFX12: `loadcnt`, `storecnt`, `dscnt`, `samplecnt`, `bvhcnt`, `kmcnt` (spec: gfx12-memory-model.rst).
+ * GFX12.5 adds `xcnt`: memory operations whose address translation has not completed (AMDGPUUsage
+ * 07379fed, "Memory Model GFX125x").
  */
 export type Counter =
   | 'vmcnt'
@@ -25,7 +27,8 @@ export type Counter =
   | 'dscnt'
   | 'samplecnt'
   | 'bvhcnt'
-  | 'kmcnt';
+  | 'kmcnt'
+  | 'xcnt';
 
 /** GFX12 cache scopes (spec: gfx12-memory-model.rst, "SCOPE values"), narrowest first. */
 export const CACHE_SCOPES = ['SCOPE_CU', 'SCOPE_SE', 'SCOPE_DEV', 'SCOPE_SYS'] as const;

@@ -25,13 +25,19 @@ function ptrType(c: Cell): string {
   return n === 0 ? 'ptr' : `ptr addrspace(${n})`;
 }
 
+/** Metadata of the source instruction that the generated IR keeps (besides `!nontemporal`, a cell flag). */
+export interface KernelMeta {
+  /** `!mmra !{!"amdgcn-av", !"none"}` (MODULE_TAIL's `!1`). */
+  avNone?: boolean;
+}
+
 /**
  * A kernel `fn` performing exactly the cell's instruction between the markers. Operands are forced
  * into registers before the begin marker and results are used after the end marker, so the waits
  * llc inserts for register dependencies fall outside the markers. Only for cells with orderings
- * LLVM IR accepts.
+ * LLVM IR accepts. `meta` carries the instruction's other metadata, so llc compiles what was written.
  */
-export function cellKernel(c: Cell, fn: string): string {
+export function cellKernel(c: Cell, fn: string, meta: KernelMeta = {}): string {
   const begin = (ops: string): string =>
     ops === ''
       ? `  call void asm sideeffect "; ${MARK_BEGIN}", ""()`
@@ -40,7 +46,7 @@ export function cellKernel(c: Cell, fn: string): string {
   const use = (v: string): string => `  call void asm sideeffect "; USE", "v"(i32 ${v})`;
   const pt = ptrType(c);
   const vol = c.volatile ? ' volatile' : '';
-  const nt = c.nontemporal ? ', !nontemporal !0' : '';
+  const nt = (c.nontemporal ? ', !nontemporal !0' : '') + (meta.avNone ? ', !mmra !1' : '');
   const atomic = c.ordering !== 'notatomic';
   const ss = atomic ? syncscopeText(c) : '';
   const ord = atomic ? ` ${c.ordering}` : '';
@@ -71,7 +77,7 @@ export function cellKernel(c: Cell, fn: string): string {
       break;
     case 'fence':
       params = '';
-      body.push(begin(''), `  fence${syncscopeText(c)} ${c.ordering}`, end);
+      body.push(begin(''), `  fence${syncscopeText(c)} ${c.ordering}${meta.avNone ? ', !mmra !1' : ''}`, end);
       break;
   }
   return `define amdgpu_kernel void @${fn}(${params}) {\n${body.join('\n')}\n  ret void\n}\n`;
@@ -105,6 +111,7 @@ declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare i1 @llvm.amdgcn.s.barrier.signal.isfirst(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
 !0 = !{i32 1}
+!1 = !{!"amdgcn-av", !"none"}
 `;
 
 /** Assembly between the markers of each function of llc's output, by function name. */
@@ -143,7 +150,7 @@ export function splitFunctions(asm: string): Map<string, string[]> {
  * GFX12 counters compared. `kmcnt` (scalar memory) is left out: no table row waits on it, and llc's
  * waits for kernel-argument loads (register dependencies) can land between the markers.
  */
-const WAIT_COUNTERS = new Set(['loadcnt', 'storecnt', 'dscnt', 'samplecnt', 'bvhcnt', 'expcnt']);
+const WAIT_COUNTERS = new Set(['loadcnt', 'storecnt', 'dscnt', 'samplecnt', 'bvhcnt', 'expcnt', 'xcnt']);
 
 /**
  * Normalises llc assembly lines: memory ops as `vmem.<op>[ bits]`, `lds.<op>[ ret]`, `smem.load`,

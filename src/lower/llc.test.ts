@@ -1,16 +1,22 @@
 /**
  * Differential test against llc-22 (LLVM's AMDGPU backend): every cell of the cross-product on every
- * processor llc-22 knows (both wavefront modes on GFX12) is compiled and compared with gpumm's
- * sequence. Where they differ gpumm follows the document; the differences are recorded in
+ * processor llc-22 knows (both wavefront modes on GFX10–12, TgSplit on and off on GFX9.4) is compiled
+ * and compared with gpumm's sequence; the atomic cells also with OpenCL rules (`openclCell`). Where they differ gpumm follows the document; the differences are recorded in
  * baselines/llc-divergences.txt (and rendered into docs/targets/divergences.md), so a new
  * disagreement fails here. Skipped, with the reason printed, when llc-22 is not installed.
  */
 
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from '../syntax/parser.ts';
 import { foldCells, groupDivergences, renderDivergenceBaseline } from './divergences.ts';
-import { differential, findLlc, runLlc } from './llc.ts';
-import { normaliseAsm, splitFunctions } from './llc-ir.ts';
+import { baseCells, expandCell } from './grid.ts';
+import { comparisonModule, differential, findLlc, runLlc } from './llc.ts';
+import { cellKernel, MODULE_TAIL, normaliseAsm, splitFunctions } from './llc-ir.ts';
 import { PROCESSORS } from './targets.ts';
+import { ctxOf } from './test-helpers.ts';
 
 const llc = findLlc();
 if ('reason' in llc) console.warn(`skipping llc-22 differential tests: ${llc.reason}`);
@@ -48,6 +54,39 @@ describe('normalising llc output', () => {
   });
 });
 
+describe('the module --compare-llc compiles', () => {
+  const file = join(import.meta.dirname, '..', '..', 'litmus', 'MP+rel+acq.none.agent.litmus');
+  const { test } = parse(readFileSync(file, 'utf8'), file);
+  const { module } = comparisonModule(test!, ctxOf('gfx1200'));
+
+  it('keeps !mmra !{!"amdgcn-av", !"none"} on the instruction that has it, and only there', () => {
+    expect(module).toContain(
+      '%v = load atomic i32, ptr addrspace(1) %p syncscope("agent") acquire, align 4, !mmra !1\n',
+    );
+    expect(module).toContain(
+      'store atomic i32 %x, ptr addrspace(1) %p syncscope("agent") release, align 4\n',
+    );
+    expect(module).toContain('!1 = !{!"amdgcn-av", !"none"}\n');
+    expect(module.match(/!mmra/g)).toHaveLength(1);
+  });
+
+  it('keeps !mmra on fences too', () => {
+    const fence = parse(
+      'AMDGPU f\n@x = addrspace(1) global i32 0\nP0 @ agent 0, workgroup 0 {\n  fence syncscope("agent") release, !mmra !{!"amdgcn-av", !"none"}\n}\n',
+      'f.litmus',
+    );
+    expect(fence.diagnostics).toEqual([]);
+    expect(comparisonModule(fence.test!, ctxOf('gfx900')).module).toContain(
+      'fence syncscope("agent") release, !mmra !1\n',
+    );
+  });
+
+  it.skipIf('reason' in llc)('is valid IR for llc-22', async () => {
+    const asm = await runLlc('path' in llc ? llc.path : 'llc-22', module, 'gfx1200', 'wgp');
+    expect(asm).toContain('GPUMM_END');
+  });
+});
+
 describe.skipIf('reason' in llc)('llc-22 differential', () => {
   const path = 'path' in llc ? llc.path : 'llc-22';
 
@@ -65,6 +104,29 @@ describe.skipIf('reason' in llc)('llc-22 differential', () => {
     );
   });
 
+  it('the triple environment opencl changes no instruction (so OpenCL cells are compiled -one-as)', () => {
+    const fns: string[] = [];
+    for (const b of baseCells()) {
+      if (b.ordering === 'notatomic' || b.space === 'constant' || fns.length >= 300) continue;
+      fns.push(cellKernel(expandCell(b)[0]!, `c${fns.length}`));
+    }
+    const module = `${fns.join('\n')}\n${MODULE_TAIL}`;
+    for (const cpu of ['gfx900', 'gfx1200']) {
+      const asm = (triple: string): string =>
+        spawnSync(path, [`-mtriple=${triple}`, `-mcpu=${cpu}`, '-O0', '-o', '-'], {
+          input: module,
+          encoding: 'utf8',
+          maxBuffer: 1 << 28,
+        })
+          .stdout.split('\n')
+          .filter((l) => !l.includes(cpu))
+          .join('\n');
+      const hsa = asm('amdgcn-amd-amdhsa');
+      expect(hsa).toContain('GPUMM_END');
+      expect(asm('amdgcn-amd-amdhsa-opencl')).toBe(hsa);
+    }
+  });
+
   it('every cell agrees with llc-22 or is a recorded divergence', async () => {
     const t0 = performance.now();
     const { cells, divergences } = await differential(path, 2);
@@ -72,7 +134,7 @@ describe.skipIf('reason' in llc)('llc-22 differential', () => {
     // GFX950 uses the GFX942 table by inference (docs/targets/README.md): llc-22 must agree, i.e. every
     // divergence found on a gfx942 run is found on the matching gfx950 run and vice versa.
     for (const d of divergences) {
-      for (const run of ['', '/tgsplit']) {
+      for (const run of ['', '/tgsplit', '/opencl', '/tgsplit/opencl']) {
         expect(d.targets.includes(`gfx942${run}`), `${d.cell} on gfx942${run} vs gfx950${run}`).toBe(
           d.targets.includes(`gfx950${run}`),
         );

@@ -16,9 +16,9 @@ import {
   normaliseIsa,
   splitFunctions,
 } from './llc-ir.ts';
-import { cellOf, lowerCell, lowerInstr } from './lower.ts';
+import { cellOf, lowerCell, lowerInstr, mergedCmpxchgOrdering } from './lower.ts';
 import { PROCESSORS, type Processor } from './targets.ts';
-import type { Cell, LowerCtx, WaveMode } from './types.ts';
+import type { Cell, Lang, LowerCtx, WaveMode } from './types.ts';
 
 /** Finds a usable llc: the given path, `$GPUMM_LLC`, or `llc-22` on PATH. */
 export function findLlc(path?: string): { path: string; version: string } | { reason: string } {
@@ -107,6 +107,8 @@ export function llcRejects(c: Cell): string | null {
 
 interface Run {
   proc: Processor;
+  /** OpenCL runs compile each cell as `openclCell` gives it (see there). */
+  lang: Lang;
   mode: WaveMode | null;
   /** TgSplit execution mode (`-mattr=+tgsplit`). */
   tgsplit: boolean;
@@ -114,25 +116,66 @@ interface Run {
 
 /**
  * Target runs of the differential test: every processor llc-22 knows, both wavefront modes where they
- * exist, TgSplit on and off where it exists.
+ * exist, TgSplit on and off where it exists, each with HSA and OpenCL rules.
  */
 export function differentialRuns(): Run[] {
   const runs: Run[] = [];
   for (const p of PROCESSORS) {
     if (!p.llc) continue;
-    if (p.features.wgpMode)
-      runs.push({ proc: p, mode: 'cu', tgsplit: false }, { proc: p, mode: 'wgp', tgsplit: false });
-    else if (p.features.tgsplit)
-      runs.push({ proc: p, mode: null, tgsplit: false }, { proc: p, mode: null, tgsplit: true });
-    else runs.push({ proc: p, mode: null, tgsplit: false });
+    const modes: Pick<Run, 'mode' | 'tgsplit'>[] = p.features.wgpMode
+      ? [
+          { mode: 'cu', tgsplit: false },
+          { mode: 'wgp', tgsplit: false },
+        ]
+      : p.features.tgsplit
+        ? [
+            { mode: null, tgsplit: false },
+            { mode: null, tgsplit: true },
+          ]
+        : [{ mode: null, tgsplit: false }];
+    for (const m of modes) for (const lang of ['hsa', 'opencl'] as const) runs.push({ proc: p, ...m, lang });
   }
   return runs;
 }
 
-/** Name of a run in the divergence baseline: `gfx1200/cu`, `gfx942/tgsplit`, `gfx900`. */
+/** Name of a run in the divergence baseline: `gfx1200/cu`, `gfx942/tgsplit`, `gfx900/opencl`. */
 export function runName(run: Run): string {
-  if (run.mode !== null) return `${run.proc.name}/${run.mode}`;
-  return run.tgsplit ? `${run.proc.name}/tgsplit` : run.proc.name;
+  const base =
+    run.mode !== null
+      ? `${run.proc.name}/${run.mode}`
+      : run.tgsplit
+        ? `${run.proc.name}/tgsplit`
+        : run.proc.name;
+  return run.lang === 'opencl' ? `${base}/opencl` : base;
+}
+
+/**
+ * The IR an OpenCL cell is compiled as. llc-22 has no switch for the documents' "If OpenCL" clauses
+ * (the triple environment `amdgcn-amd-amdhsa-opencl` gives the same code as `amdgcn-amd-amdhsa`); what
+ * it honours is the `-one-as` syncscopes, which "only synchronize with operations in the same address
+ * space" (AMDGPUUsage "Memory Scopes") — the OpenCL rule of one order per address space. So an OpenCL
+ * cell uses the `-one-as` form of its scope, except seq_cst, which "must generate all instructions
+ * even for OpenCL" and keeps its scope as written (docs/targets/divergences.md).
+ */
+export function openclCell(c: Cell): Cell {
+  const ordering = c.instr === 'cmpxchg' ? mergedCmpxchgOrdering(c.ordering, c.failure) : c.ordering;
+  if (ordering === 'seq_cst' || ordering === 'notatomic') return c;
+  return { ...c, syncscope: { scope: c.syncscope.scope, oneAs: true } };
+}
+
+/**
+ * The cells an OpenCL run compares: atomic ones (plain and unordered accesses lower the same in both
+ * languages and carry no syncscope), without volatile/nontemporal (atomic rows ignore them) and without
+ * the `-one-as` twin (an OpenCL cell is compiled `-one-as` anyway).
+ */
+function inOpenclRun(c: Cell): boolean {
+  return (
+    c.ordering !== 'notatomic' &&
+    c.ordering !== 'unordered' &&
+    !c.volatile &&
+    !c.nontemporal &&
+    !c.syncscope.oneAs
+  );
 }
 
 const BARRIER_CASES: Pick<Instr & { kind: 'barrier' }, 'op' | 'id'>[] = [
@@ -150,7 +193,7 @@ export async function diffRun(
   const ctx: LowerCtx = {
     target: { name: run.proc.name, processor: run.proc, gpu: run.proc.gpu },
     mode: run.mode ?? 'cu',
-    lang: 'hsa',
+    lang: run.lang,
     tgsplit: run.tgsplit,
   };
   const fns: string[] = [];
@@ -160,6 +203,7 @@ export async function diffRun(
   if (run.proc.table !== null) {
     for (const b of baseCells()) {
       for (const c of expandCell(b)) {
+        if (run.lang === 'opencl' && !inOpenclRun(c)) continue;
         const r = lowerCell(c, ctx);
         if ('diagnostic' in r) continue;
         const fn = `c${n++}`;
@@ -174,12 +218,13 @@ export async function diffRun(
           });
           continue;
         }
-        fns.push(cellKernel(c, fn));
+        fns.push(cellKernel(run.lang === 'opencl' ? openclCell(c) : c, fn));
         expected.set(fn, { label: cellLabel(c), doc: normaliseIsa(r.seq), rows: r.rows });
       }
     }
   }
-  for (const b of BARRIER_CASES) {
+  // Barriers do not depend on the language: HSA runs only.
+  for (const b of run.lang === 'hsa' ? BARRIER_CASES : []) {
     const instr: Instr = {
       kind: 'barrier',
       span: { file: '', offset: 0, line: 0, col: 0, len: 0 },
@@ -230,7 +275,8 @@ export async function differential(
     cells += res.cells;
     const tname = runName(run);
     for (const d of res.diffs) {
-      const key = `${d.cell}\u0000${d.doc.join('|')}\u0000${d.llc.join('|')}`;
+      // The document row is part of the key: families can share a row label, sequences and cell.
+      const key = [d.rows[0] ?? '', d.cell, d.doc.join('|'), d.llc.join('|')].join('\u0000');
       const g = groups.get(key);
       if (g) g.targets.push(tname);
       else groups.set(key, { ...d, targets: [tname] });
@@ -253,10 +299,22 @@ export interface LlcComparison {
   same: boolean;
 }
 
-/** Per-instruction comparison of a test's lowering with llc's, for `gpumm lower --compare-llc`. */
-export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Promise<LlcComparison[]> {
+/** One instruction of a comparison module: its kernel name (null when not compiled) and gpumm's sequence. */
+interface ComparisonItem {
+  thread: string;
+  instr: Instr;
+  fn: string | null;
+  doc: string[];
+  note: string | null;
+}
+
+/**
+ * The LLVM module `--compare-llc` gives llc: one kernel per memory instruction or barrier of the
+ * test, each keeping the metadata that can change code (`!nontemporal`, `!mmra`).
+ */
+export function comparisonModule(test: Test, ctx: LowerCtx): { module: string; items: ComparisonItem[] } {
   const fns: string[] = [];
-  const items: { thread: string; instr: Instr; fn: string | null; doc: string[]; note: string | null }[] = [];
+  const items: ComparisonItem[] = [];
   let n = 0;
   for (const t of test.threads) {
     for (const instr of t.body) {
@@ -270,7 +328,8 @@ export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Pr
       else if (rejected !== null) note = `llc-22 error: ${rejected}`;
       else if (cell) {
         fn = `i${n++}`;
-        fns.push(cellKernel(cell, fn));
+        const ir = ctx.lang === 'opencl' ? openclCell(cell) : cell;
+        fns.push(cellKernel(ir, fn, { avNone: 'avNone' in instr && instr.avNone }));
       } else if (instr.kind === 'barrier') {
         const k = barrierKernel(instr, `i${n}`);
         if (k !== null) {
@@ -281,11 +340,16 @@ export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Pr
       items.push({ thread: t.name, instr, fn, doc, note });
     }
   }
+  return { module: fns.length === 0 ? '' : `${fns.join('\n')}\n${MODULE_TAIL}`, items };
+}
+
+/** Per-instruction comparison of a test's lowering with llc's, for `gpumm lower --compare-llc`. */
+export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Promise<LlcComparison[]> {
+  const { module, items } = comparisonModule(test, ctx);
   const proc = ctx.target.processor;
   const mode = proc.features.wgpMode ? ctx.mode : null;
   const tgsplit = proc.features.tgsplit && ctx.tgsplit === true;
-  const asm =
-    fns.length === 0 ? '' : await runLlc(llc, `${fns.join('\n')}\n${MODULE_TAIL}`, proc.name, mode, tgsplit);
+  const asm = module === '' ? '' : await runLlc(llc, module, proc.name, mode, tgsplit);
   const got = splitFunctions(asm);
   return items.map((it) => {
     const lines = it.fn === null ? undefined : got.get(it.fn);

@@ -79,6 +79,8 @@ const TARGETS = [
   'gfx1100',
   'gfx1200',
   'gfx1201',
+  'gfx1250',
+  'gfx1251',
 ];
 
 const arbCell = fc.record({

@@ -57,7 +57,12 @@ describe('lowerInstr', () => {
       ctxOf('gfx1200'),
     );
     expect('diagnostic' in av && av.diagnostic.code).toBe('LW2008');
-    expect(lowerText('gfx1250', 'load acquire agent global')).toEqual(['error LW2005']);
+    expect(lowerText('gfx1250', 'load acquire agent global')).toEqual([
+      'global_load scope:SCOPE_DEV',
+      's_wait_loadcnt 0x0',
+      'global_inv scope:SCOPE_DEV',
+      's_wait_loadcnt 0x0',
+    ]);
     expect(lowerText('gfx90a', barrierOf('barrier'))).toEqual(['s_barrier']);
   });
   it('diagnostics carry the instruction span and a hint', () => {
@@ -99,6 +104,48 @@ describe('lowerTest', () => {
       'diagnostic' in i.result ? 'error' : formatSeq(i.result.seq).join('; '),
     );
     expect(asm).toEqual(['s_barrier_join 2', 's_barrier_init 1']);
+  });
+});
+
+describe('cluster scope', () => {
+  it('is agent scope without workgroup clusters and SCOPE_SE on GFX12.5', () => {
+    const g = lowerCell(
+      {
+        instr: 'load',
+        ordering: 'acquire',
+        failure: 'monotonic',
+        syncscope: { scope: 'cluster', oneAs: false },
+        space: 'global',
+        volatile: false,
+        nontemporal: false,
+        returns: true,
+      },
+      ctxOf('gfx1250'),
+    );
+    expect('rows' in g && g.rows).toEqual(['GFX125x table, "load atomic acquire cluster global"']);
+    expect(lowerText('gfx1200', 'load acquire cluster global')).toEqual(
+      lowerText('gfx1200', 'load acquire agent global'),
+    );
+    expect(lowerText('gfx1250', 'load acquire cluster local')).toEqual(
+      lowerText('gfx1250', 'load acquire workgroup local'),
+    );
+  });
+});
+
+describe('GFX1251 uses the GFX125x table', () => {
+  it('every cell of the cross-product lowers on gfx1251 exactly as on gfx1250', () => {
+    const a = findTarget('gfx1250')!;
+    const b = findTarget('gfx1251')!;
+    expect(b.processor.table).toBe('gfx1250');
+    for (const base of baseCells()) {
+      for (const c of expandCell(base)) {
+        for (const lang of ['hsa', 'opencl'] as const) {
+          const ra = lowerCell(c, { target: a, mode: 'cu', lang });
+          const rb = lowerCell(c, { target: b, mode: 'cu', lang });
+          expect(resultText(rb).replace('gfx1251', 'gfx1250')).toBe(resultText(ra));
+        }
+      }
+    }
   });
 });
 

@@ -14,6 +14,7 @@ import { GFX10_11_TABLE } from './gfx10-11.ts';
 import { GFX12_TABLE } from './gfx12.ts';
 import { GFX90A_TABLE } from './gfx90a.ts';
 import { GFX942_TABLE } from './gfx942.ts';
+import { GFX1250_TABLE } from './gfx1250.ts';
 import type { RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
 import { makeLookup } from './table.ts';
 import type { TableFamily } from './targets.ts';
@@ -45,6 +46,8 @@ const R_PRIVATE = 'rule: private accesses "are treated as non-atomic" (Memory Mo
 const R_CONSTANT = 'rule: constant accesses "are treated as non-atomic" (Memory Model text)';
 const R_LDS_SCOPE = 'rule: LDS scope wider than workgroup "is treated as work-group" (Memory Model text)';
 const R_CLUSTER = 'rule: cluster scope is agent scope on targets without workgroup clusters';
+const R_SCRATCH_FLAT =
+  'rule: scratch atomics of 32 bits or less are "converted into an atomic in the generic (flat) address space" (Memory Model GFX125x text)';
 const R_CMPXCHG = 'rule: cmpxchg uses the atomicrmw rows with its merged success/failure ordering';
 
 /**
@@ -111,6 +114,7 @@ export const FAMILY_TABLES: Record<TableFamily, { table: readonly TableRow[]; na
   gfx942: { table: GFX942_TABLE, name: 'GFX942' },
   'gfx10-11': { table: GFX10_11_TABLE, name: 'GFX10-11' },
   gfx12: { table: GFX12_TABLE, name: 'GFX12' },
+  gfx1250: { table: GFX1250_TABLE, name: 'GFX125x' },
 };
 
 /** Lowers one table cell (see `Cell`) for the context's target. */
@@ -170,20 +174,28 @@ export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): 
     ordering = 'notatomic';
     pre.push(R_UNORDERED);
   }
-  if (cell.space === 'private' && ordering !== 'notatomic') {
-    ordering = 'notatomic';
-    pre.push(R_PRIVATE);
+  let space = cell.space;
+  if (space === 'private' && ordering !== 'notatomic') {
+    if (proc.table === 'gfx1250') {
+      // Every cell is 32 bits wide; wider scratch atomics are an error on GFX125x, but none is tabulated.
+      space = 'generic';
+      pre.push(R_SCRATCH_FLAT);
+    } else {
+      ordering = 'notatomic';
+      pre.push(R_PRIVATE);
+    }
   }
   if (cell.space === 'constant' && ordering !== 'notatomic') {
     ordering = 'notatomic';
     pre.push(R_CONSTANT);
   }
   let scope: Scope = cell.syncscope.scope;
-  if (scope === 'cluster') {
+  if (scope === 'cluster' && !proc.features.clusters) {
     scope = 'agent';
     if (ordering !== 'notatomic') pre.push(R_CLUSTER);
   }
-  if (cell.space === 'local' && (scope === 'agent' || scope === 'system') && ordering !== 'notatomic') {
+  const wide = scope === 'cluster' || scope === 'agent' || scope === 'system';
+  if (space === 'local' && wide && ordering !== 'notatomic') {
     // The GFX6–9 seq_cst load row lists local under agent/system explicitly; it handles LDS itself.
     const explicitRow = proc.table === 'gfx6-9' && instr === 'load' && ordering === 'seq_cst';
     if (!explicitRow) {
@@ -208,7 +220,7 @@ export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): 
     instr,
     ordering,
     scope: scope as RowScope,
-    space: (cell.space ?? 'none') as RowSpace,
+    space: (space ?? 'none') as RowSpace,
     volatile: cell.volatile,
     nontemporal: cell.nontemporal,
     returns: cell.returns,

@@ -1,8 +1,9 @@
 /**
  * Spec rows transcribed by hand from spec/amdgpu-usage-2018.rst ("AMDHSA Memory Model Code Sequences
- * GFX6-GFX9"), spec/gfx12-memory-model.rst ("Code Sequences GFX12", "Instruction Scopes") and
- * seeds/001, written as the spec spells them. They use no table data from src/lower, so a wrong
- * table cannot pass by agreeing with itself.
+ * GFX6-GFX9"), spec/gfx12-memory-model.rst ("Code Sequences GFX12", "Instruction Scopes"), the
+ * current AMDGPUUsage.rst (GFX10-11, GFX90A, GFX942, GFX125x) and seeds/001, written as the spec
+ * spells them. They use no table data from src/lower, so a wrong table cannot pass by agreeing with
+ * itself.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -808,6 +809,154 @@ const GFX942: TgCase[] = [
   ['gfx942', 'tgsplit', 'hsa', 'atomicrmw monotonic workgroup local', ['error LW2012']],
 ];
 
+// GFX125x: AMDGPUUsage 07379fed (sailfishos-mirror/llvm-project), table "AMDHSA Memory Model Code
+// Sequences GFX125x" and its Instruction Scopes table; one wavefront mode, so the mode column is unused.
+const XC = 's_wait_xcnt 0x0';
+const SC = 's_wait_storecnt 0x0';
+const LC = 's_wait_loadcnt 0x0';
+const DC = 's_wait_dscnt 0x0';
+
+const GFX1250: Case[] = [
+  // Non-Atomic
+  ['gfx1250', 'wgp', 'hsa', 'load none none global nontemporal', ['global_load th:TH_LOAD_NT']],
+  ['gfx1250', 'wgp', 'hsa', 'load none none generic volatile', ['flat_load scope:SCOPE_SYS', LC]],
+  ['gfx1250', 'wgp', 'hsa', 'store none none private volatile', ['scratch_store scope:SCOPE_SYS', SC]],
+  ['gfx1250', 'wgp', 'hsa', 'store none none local', ['ds_store']],
+  // Monotonic
+  ['gfx1250', 'wgp', 'hsa', 'load monotonic cluster global', ['global_load scope:SCOPE_SE']],
+  ['gfx1250', 'wgp', 'hsa', 'load monotonic workgroup generic', ['flat_load']],
+  ['gfx1250', 'wgp', 'hsa', 'store monotonic system global', [XC, 'global_store scope:SCOPE_SYS']],
+  ['gfx1250', 'wgp', 'hsa', 'store monotonic workgroup local', ['ds_store']],
+  [
+    'gfx1250',
+    'wgp',
+    'hsa',
+    'atomicrmw monotonic agent generic',
+    [XC, 'flat_atomic th:TH_ATOMIC_RETURN scope:SCOPE_DEV'],
+  ],
+  // Acquire
+  ['gfx1250', 'wgp', 'hsa', 'load acquire wavefront generic', ['flat_load']],
+  ['gfx1250', 'wgp', 'hsa', 'load acquire workgroup global', ['global_load', LC]],
+  ['gfx1250', 'wgp', 'opencl', 'load acquire workgroup local', ['ds_load']],
+  [
+    'gfx1250',
+    'wgp',
+    'hsa',
+    'load acquire cluster global',
+    ['global_load scope:SCOPE_SE', LC, 'global_inv scope:SCOPE_SE'],
+  ],
+  [
+    'gfx1250',
+    'wgp',
+    'opencl',
+    'load acquire system generic',
+    ['flat_load scope:SCOPE_SYS', LC, 'global_inv scope:SCOPE_SYS', LC],
+  ],
+  ['gfx1250', 'wgp', 'hsa', 'atomicrmw acquire workgroup global noret', [XC, 'global_atomic', SC]],
+  ['gfx1250', 'wgp', 'hsa', 'atomicrmw acquire wavefront local', ['ds_atomic']],
+  [
+    'gfx1250',
+    'wgp',
+    'hsa',
+    'atomicrmw acquire cluster generic',
+    [XC, 'flat_atomic th:TH_ATOMIC_RETURN scope:SCOPE_SE', LC, DC, 'global_inv scope:SCOPE_SE'],
+  ],
+  [
+    'gfx1250',
+    'wgp',
+    'hsa',
+    'atomicrmw acquire agent global noret',
+    [XC, 'global_atomic scope:SCOPE_DEV', SC, 'global_inv scope:SCOPE_DEV', LC],
+  ],
+  ['gfx1250', 'wgp', 'hsa', 'fence acquire singlethread', []],
+  ['gfx1250', 'wgp', 'opencl', 'fence acquire workgroup', [SC, LC]],
+  ['gfx1250', 'wgp', 'hsa', 'fence acquire cluster', [SC, LC, DC, 'global_inv scope:SCOPE_SE']],
+  ['gfx1250', 'wgp', 'hsa', 'fence acquire system', [SC, LC, DC, 'global_inv scope:SCOPE_SYS', LC]],
+  // Release
+  ['gfx1250', 'wgp', 'hsa', 'store release wavefront global', [XC, 'global_store']],
+  ['gfx1250', 'wgp', 'hsa', 'store release cluster generic', [SC, LC, DC, XC, 'flat_store scope:SCOPE_SE']],
+  ['gfx1250', 'wgp', 'opencl', 'store release workgroup global', [SC, LC, XC, 'global_store']],
+  ['gfx1250', 'wgp', 'opencl', 'store release workgroup local', ['ds_store']],
+  [
+    'gfx1250',
+    'wgp',
+    'hsa',
+    'store release agent global',
+    [LC, SC, 'global_wb scope:SCOPE_DEV', SC, LC, DC, XC, 'global_store scope:SCOPE_DEV'],
+  ],
+  ['gfx1250', 'wgp', 'hsa', 'atomicrmw release workgroup local noret', [SC, LC, DC, 'ds_atomic']],
+  [
+    'gfx1250',
+    'wgp',
+    'opencl',
+    'atomicrmw release system generic noret',
+    [LC, SC, 'global_wb scope:SCOPE_SYS', SC, LC, XC, 'flat_atomic scope:SCOPE_SYS'],
+  ],
+  ['gfx1250', 'wgp', 'hsa', 'fence release cluster', [SC, LC, DC]],
+  ['gfx1250', 'wgp', 'opencl', 'fence release agent', [LC, SC, 'global_wb scope:SCOPE_DEV', SC, LC]],
+  // Acquire-Release
+  ['gfx1250', 'wgp', 'hsa', 'atomicrmw acq_rel singlethread generic noret', [XC, 'flat_atomic']],
+  [
+    'gfx1250',
+    'wgp',
+    'hsa',
+    'atomicrmw acq_rel workgroup global',
+    [SC, LC, DC, XC, 'global_atomic th:TH_ATOMIC_RETURN', LC],
+  ],
+  ['gfx1250', 'wgp', 'hsa', 'atomicrmw acq_rel workgroup local noret', [SC, LC, DC, 'ds_atomic', DC]],
+  ['gfx1250', 'wgp', 'opencl', 'atomicrmw acq_rel workgroup local noret', ['ds_atomic']],
+  [
+    'gfx1250',
+    'wgp',
+    'hsa',
+    'atomicrmw acq_rel workgroup generic noret',
+    [SC, LC, DC, XC, 'flat_atomic', DC, SC],
+  ],
+  [
+    'gfx1250',
+    'wgp',
+    'hsa',
+    'atomicrmw acq_rel system global noret',
+    [
+      LC,
+      SC,
+      'global_wb scope:SCOPE_SYS',
+      SC,
+      LC,
+      DC,
+      XC,
+      'global_atomic scope:SCOPE_SYS',
+      SC,
+      'global_inv scope:SCOPE_SYS',
+      LC,
+    ],
+  ],
+  ['gfx1250', 'wgp', 'opencl', 'fence acq_rel workgroup', [SC, LC, DC]],
+  [
+    'gfx1250',
+    'wgp',
+    'hsa',
+    'fence acq_rel agent',
+    [LC, SC, 'global_wb scope:SCOPE_DEV', SC, LC, DC, 'global_inv scope:SCOPE_DEV', LC],
+  ],
+  // Sequentially consistent
+  ['gfx1250', 'wgp', 'opencl', 'load seq_cst workgroup local', ['ds_load', DC]],
+  ['gfx1250', 'wgp', 'opencl', 'load seq_cst workgroup global', [SC, LC, 'global_load', LC]],
+  [
+    'gfx1250',
+    'wgp',
+    'hsa',
+    'load seq_cst agent generic',
+    [SC, LC, DC, 'flat_load scope:SCOPE_DEV', LC, DC, 'global_inv scope:SCOPE_DEV', LC],
+  ],
+  ['gfx1250', 'wgp', 'opencl', 'store seq_cst workgroup local', [SC, LC, DC, 'ds_store']],
+  ['gfx1250', 'wgp', 'opencl', 'fence seq_cst wavefront', []],
+  // Syncscope -one-as maps like its plain scope (Instruction Scopes table).
+  ['gfx1250', 'wgp', 'hsa', 'load monotonic agent-one-as global', ['global_load scope:SCOPE_DEV']],
+  // Scratch atomics of 32 bits or less are converted to generic atomics (Memory Model GFX125x text).
+  ['gfx1251', 'wgp', 'hsa', 'store monotonic agent private', [XC, 'flat_store scope:SCOPE_DEV']],
+];
+
 describe('GFX6-9 table rows, transcribed by hand', () => {
   it.each(GFX6_9)('%s %s %s: %s', (target, mode, lang, desc, expected) => {
     expect(lowerText(target, desc, mode, lang)).toEqual(expected);
@@ -835,6 +984,12 @@ describe('GFX90A table rows (AMDGPUUsage f5c8b0a9), transcribed by hand', () => 
 describe('GFX942 table rows (AMDGPUUsage f5c8b0a9), transcribed by hand', () => {
   it.each(GFX942)('%s %s %s: %s', (target, tg, lang, desc, expected) => {
     expect(lowerText(target, desc, 'cu', lang, tg === 'tgsplit')).toEqual(expected);
+  });
+});
+
+describe('GFX125x table rows (AMDGPUUsage 07379fed), transcribed by hand', () => {
+  it.each(GFX1250)('%s %s %s: %s', (target, mode, lang, desc, expected) => {
+    expect(lowerText(target, desc, mode, lang)).toEqual(expected);
   });
 });
 

@@ -57,6 +57,17 @@ export const ST_WF_WG: readonly RowScope[] = ['singlethread', 'wavefront', 'work
 export const WG: readonly RowScope[] = ['workgroup'];
 export const AG_SYS: readonly RowScope[] = ['agent', 'system'];
 export const ANY_SCOPE: readonly RowScope[] = ['singlethread', 'wavefront', 'workgroup', 'agent', 'system'];
+/** GFX125x groupings, which add `cluster`. */
+export const CL: readonly RowScope[] = ['cluster'];
+export const WG_CL: readonly RowScope[] = ['workgroup', 'cluster'];
+export const ANY_SCOPE_CL: readonly RowScope[] = [
+  'singlethread',
+  'wavefront',
+  'workgroup',
+  'cluster',
+  'agent',
+  'system',
+];
 
 /** The memory operation an instruction column performs. */
 export function memOp(i: RowInstr): MemOp {

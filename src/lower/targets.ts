@@ -8,6 +8,8 @@
  * seeds/001 (BackOffBarrier, split barriers on GFX12, named barriers on GFX12.5).
  */
 
+import { editDistance } from '../core/nearest.ts';
+
 /** Hardware generation. */
 export type Generation = 'GFX6' | 'GFX7' | 'GFX8' | 'GFX9' | 'GFX10' | 'GFX11' | 'GFX12' | 'GFX12.5';
 
@@ -15,7 +17,7 @@ export type Generation = 'GFX6' | 'GFX7' | 'GFX8' | 'GFX9' | 'GFX10' | 'GFX11' |
  * Which memory-model code-sequence table a processor uses. `null`: none transcribed yet (the
  * processor is known for barriers and target-name diagnostics only).
  */
-export type TableFamily = 'gfx6-9' | 'gfx90a' | 'gfx942' | 'gfx10-11' | 'gfx12';
+export type TableFamily = 'gfx6-9' | 'gfx90a' | 'gfx942' | 'gfx10-11' | 'gfx12' | 'gfx1250';
 
 /** Barrier flavour (seeds/001): `s_barrier` only, split barriers, or split plus named barriers. */
 export type BarrierFamily = 'gfx6-11' | 'gfx12' | 'gfx12.5';
@@ -36,6 +38,13 @@ export interface ProcessorFeatures {
   vscnt: boolean;
   /** TgSplit execution mode exists (GFX90A, GFX942, GFX950: target feature `tgsplit`). */
   tgsplit: boolean;
+  /**
+   * Workgroup clusters (GFX12.5: target property "Workgroup Clusters"): the `cluster` syncscope has
+   * rows of its own instead of being agent scope.
+   */
+  clusters: boolean;
+  /** `s_wait_xcnt` exists (GFX12.5): waits for address translation of issued memory operations. */
+  xcnt: boolean;
 }
 
 export interface Processor {
@@ -55,7 +64,7 @@ export interface Processor {
 }
 
 const USAGE_2018 = 'amdgpu-usage-2018.rst "Processors"';
-const CURRENT = 'current LLVM AMDGPUUsage.rst "Processors" (beyond the seeds: barriers only)';
+const CURRENT = 'current LLVM AMDGPUUsage.rst "Processors" (beyond the seeds)';
 
 function gfx6to9(
   name: string,
@@ -78,6 +87,8 @@ function gfx6to9(
       backOffBarrier: false,
       vscnt: false,
       tgsplit: false,
+      clusters: false,
+      xcnt: false,
     },
     llc,
     source: USAGE_2018,
@@ -106,6 +117,8 @@ function later(
       backOffBarrier: f.backOffBarrier ?? false,
       vscnt: f.vscnt ?? false,
       tgsplit: f.tgsplit ?? false,
+      clusters: f.clusters ?? false,
+      xcnt: f.xcnt ?? false,
     },
     llc: true,
     source:
@@ -119,7 +132,9 @@ function later(
               ? name === 'gfx950'
                 ? 'LLVM AMDGPUUsage.rst @f5c8b0a9 "Memory Model GFX942" (inferred for gfx950: same features, gfx9-4-generic) and "Processors"; seeds/001'
                 : 'LLVM AMDGPUUsage.rst @f5c8b0a9 "Memory Model GFX942" and "Processors" (beyond the seeds); seeds/001'
-              : CURRENT,
+              : table === 'gfx1250'
+                ? 'LLVM AMDGPUUsage.rst @07379fed (sailfishos-mirror/llvm-project) "Memory Model GFX125x" and "Processors" (beyond the seeds); seeds/001'
+                : CURRENT,
   };
 }
 
@@ -130,7 +145,8 @@ const a = (name: string): { name: string; gpu: GpuKind } => ({ name, gpu: 'APU' 
  * Every processor gpumm knows. GFX6–GFX9 rows follow the 2018 "Processors" table exactly (gfx800,
  * gfx804, gfx901 and gfx903 are there but no longer accepted by llc-22). GFX12/GFX12.5 follow
  * gfx12-memory-model.rst and seeds/001. GFX10/GFX11 entries are beyond the seeds (table from the current
- * LLVM AMDGPUUsage.rst); GFX9.4 (gfx90a, gfx942, gfx950) follow the current LLVM AMDGPUUsage.rst (f5c8b0a9); GFX12.5 is known for barriers and name diagnostics only.
+ * LLVM AMDGPUUsage.rst); GFX9.4 (gfx90a, gfx942, gfx950) follow the current LLVM AMDGPUUsage.rst (f5c8b0a9); GFX12.5 (gfx1250, gfx1251) follows the GFX125x section of the sailfishos-mirror copy
+ * (07379fed).
  */
 export const PROCESSORS: readonly Processor[] = [
   gfx6to9('gfx600', 'GFX6', 'dGPU', [d('tahiti')]),
@@ -169,7 +185,18 @@ export const PROCESSORS: readonly Processor[] = [
   }),
   later('gfx1200', 'GFX12', 'dGPU', 'gfx12', 'gfx12', { wgpMode: true, backOffBarrier: true }),
   later('gfx1201', 'GFX12', 'dGPU', 'gfx12', 'gfx12', { wgpMode: true, backOffBarrier: true }),
-  later('gfx1250', 'GFX12.5', 'dGPU', null, 'gfx12.5', { wgpMode: false, backOffBarrier: true }),
+  // "Processors" (07379fed): gfx1250 and gfx1251 are APUs with no target features (no cumode: one
+  // table, no CU/WGP modes) and the properties "Workgroup Clusters" and "Globally Accessible Scratch".
+  later('gfx1250', 'GFX12.5', 'APU', 'gfx1250', 'gfx12.5', {
+    backOffBarrier: true,
+    clusters: true,
+    xcnt: true,
+  }),
+  later('gfx1251', 'GFX12.5', 'APU', 'gfx1250', 'gfx12.5', {
+    backOffBarrier: true,
+    clusters: true,
+    xcnt: true,
+  }),
 ];
 
 /** A resolved `--target`: the processor and the name it was given as. */
@@ -197,22 +224,7 @@ export function findTarget(name: string): Target | null {
   return null;
 }
 
-function editDistance(x: string, y: string): number {
-  const prev = new Array<number>(y.length + 1);
-  for (let j = 0; j <= y.length; j++) prev[j] = j;
-  for (let i = 1; i <= x.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= y.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (x[i - 1] === y[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[y.length]!;
-}
-
-/** Up to `n` known names closest to `name` (edit distance, then alphabetical). */
+/** Up to `n` known names closest to `name` (edit distance, then alphabetical), however far. */
 export function nearestTargetNames(name: string, n = 3): string[] {
   const q = name.trim().toLowerCase();
   return knownTargetNames()

@@ -96,7 +96,7 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
   },
   LW2005: {
     message: 'no memory-model code-sequence table for {0} ({1})',
-    hint: 'tables exist for GFX6–GFX9 (gfx600…gfx903), GFX90A, GFX942/GFX950, GFX10–11 (gfx1010, gfx1030, gfx1100) and GFX12 (gfx1200, gfx1201)',
+    hint: 'tables exist for GFX6–GFX9 (gfx600…gfx903), GFX90A, GFX942/GFX950, GFX10–11 (gfx1010, gfx1030, gfx1100), GFX12 (gfx1200, gfx1201) and GFX12.5 (gfx1250, gfx1251)',
   },
   LW2006: { message: 'barrier operation "{0}" is not available on {1}', hint: '{2}' },
   LW2007: { message: 'barrier id {0} is not available to {1} on {2}', hint: '{3}' },
@@ -129,5 +129,8 @@ export function lowerDiag(code: LowerCode, args: string[], span: Span | null, ci
   return d;
 }
 
-/** The scope a table row is looked up with (after the general rules: cluster→agent, LDS→workgroup). */
-export type RowScope = Exclude<Scope, 'cluster'>;
+/**
+ * The scope a table row is looked up with, after the general rules (cluster→agent on targets without
+ * workgroup clusters, LDS→workgroup). Only the GFX125x table has `cluster` rows.
+ */
+export type RowScope = Scope;

@@ -1,0 +1,785 @@
+/**
+ * GFX125x code sequences (gfx1250, gfx1251): LLVM `llvm/docs/AMDGPUUsage.rst` at commit 07379fed
+ * (sailfishos-mirror/llvm-project; the section is absent from the stored llvm/llvm-project copies),
+ * section "Memory Model GFX125x", tables "AMDHSA Memory Model Code Sequences GFX125x - Instruction
+ * Scopes" and "AMDHSA Memory Model Code Sequences GFX125x". The section calls itself incomplete
+ * (no nv-bit sequences, no globally accessed scratch atomics, multicast, barriers or cooperative
+ * atomics); those are not tabulated here either.
+ *
+ * Unlike GFX12 there is one wavefront execution mode, a `cluster` scope (`SCOPE_SE`), and
+ * `s_wait_xcnt 0x0` before flat/global atomic stores and read-modify-writes. Each row cites the spec
+ * row it implements; readings of inconsistent rows are written beside them and in
+ * docs/targets/gfx1250.md ("Readings of ambiguous rows").
+ */
+
+import type { Scope } from '../core/types.ts';
+import type { CacheScope, Counter, IsaInstr, VmemEncoding } from './isa.ts';
+import { globalInv, globalWb, lds, vmem, wait } from './isa.ts';
+import type { Built, RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
+import { AG_SYS, ANY_SCOPE_CL, CL, memOp, ST_WF, ST_WF_WG, sameAsHsa, WG, WG_CL } from './table.ts';
+
+/**
+ * spec: GFX125x "Instruction Scopes" table — none, one-as, system → SCOPE_SYS, agent → SCOPE_DEV,
+ * cluster → SCOPE_SE, workgroup/wavefront/singlethread → SCOPE_CU, which "is the default … omitted
+ * when instructions are emitted in textual form" (null here). `-one-as` forms map identically.
+ */
+export function instructionScope125(scope: Scope): CacheScope | null {
+  switch (scope) {
+    case 'system':
+      return 'SCOPE_SYS';
+    case 'agent':
+      return 'SCOPE_DEV';
+    case 'cluster':
+      return 'SCOPE_SE';
+    default:
+      return null;
+  }
+}
+
+function encoding(space: RowSpace): VmemEncoding {
+  return space === 'generic' ? 'flat' : space === 'private' ? 'scratch' : 'global';
+}
+
+const hsa = (env: RowEnv): boolean => env.lang === 'hsa';
+
+/**
+ * The row's memory instruction. `applyScopes`: the row says "Apply … Instruction Scopes table".
+ * Returning atomics carry `th:TH_ATOMIC_RETURN` (the acquire/acq_rel rows say so; the others need it
+ * to return a value at all).
+ */
+function op(k: RowKey, applyScopes: boolean): IsaInstr {
+  const o = memOp(k.instr);
+  const returns = o === 'atomic' && k.returns;
+  if (k.space === 'local') return lds(o, returns);
+  return vmem(o, encoding(k.space), {
+    returns,
+    th: returns ? 'TH_ATOMIC_RETURN' : null,
+    scope: applyScopes ? instructionScope125(k.scope) : null,
+  });
+}
+
+/**
+ * `s_wait_xcnt 0x0` before an atomic store or read-modify-write: "Only needed for flat and global
+ * operations" (every row that lists it). LDS operations have none; gpumm encodes global accesses as
+ * `global_*`, never `buffer_*`, so every global and generic one has it.
+ */
+function xcnt(k: RowKey): IsaInstr[] {
+  return k.space === 'global' || k.space === 'generic' ? [wait('xcnt')] : [];
+}
+
+/** One `s_wait_<counter> 0x0` per counter, in the order the spec lists them. */
+function waits(counters: readonly Counter[], drop: readonly Counter[] = []): IsaInstr[] {
+  return counters.filter((c) => !drop.includes(c)).map((c) => wait(c));
+}
+
+const DS: readonly Counter[] = ['dscnt'];
+/** The release wait group: store, load, ds. */
+const SLD: readonly Counter[] = ['storecnt', 'loadcnt', 'dscnt'];
+/** The wait group before `global_wb` at agent/system scope: load, store. */
+const LS: readonly Counter[] = ['loadcnt', 'storecnt'];
+
+/** The wait after a returning (loadcnt) or non-returning (storecnt) atomic. */
+const after = (k: RowKey): Counter => (k.returns ? 'loadcnt' : 'storecnt');
+
+/**
+ * The agent/system release prefix: 1. s_wait_loadcnt, s_wait_storecnt; 2. global_wb (Apply);
+ * 3. s_wait_storecnt, s_wait_loadcnt, s_wait_dscnt, minus what OpenCL omits.
+ */
+function releaseAgent(k: RowKey, openclDrop: readonly Counter[], env: RowEnv): IsaInstr[] {
+  return [...waits(LS), globalWb(instructionScope125(k.scope)), ...waits(SLD, hsa(env) ? [] : openclDrop)];
+}
+
+/** The GFX125x table, in the spec's order. */
+export const GFX1250_TABLE: readonly TableRow[] = [
+  // ---- Non-Atomic --------------------------------------------------------------------------
+  {
+    // spec: GFX125x table, "load none none global/generic/private/constant" — !volatile & !nontemporal:
+    // buffer/global/flat_load; !volatile & nontemporal: … th:TH_LOAD_NT; volatile: 1. …
+    // scope:SCOPE_SYS 2. s_wait_loadcnt 0x0.
+    row: 'load none none global/generic/private/constant',
+    instr: ['load'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE_CL,
+    spaces: ['global', 'generic', 'private', 'constant'],
+    build: (k) => {
+      const enc = encoding(k.space);
+      if (k.volatile) return [vmem('load', enc, { scope: 'SCOPE_SYS' }), wait('loadcnt')];
+      return [vmem('load', enc, { th: k.nontemporal ? 'TH_LOAD_NT' : null })];
+    },
+  },
+  {
+    // spec: GFX125x table, "load none none local" — ds_load.
+    row: 'load none none local',
+    instr: ['load'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE_CL,
+    spaces: ['local'],
+    build: () => [lds('load')],
+  },
+  {
+    // spec: GFX125x table, "store none none global/generic/private/constant" — !volatile &
+    // !nontemporal: buffer/global/flat_store; !volatile & nontemporal: … th:TH_STORE_NT; volatile:
+    // 1. … scope:SCOPE_SYS 2. s_wait_storecnt 0x0. (Constant stores are rejected before lookup.)
+    row: 'store none none global/generic/private/constant',
+    instr: ['store'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE_CL,
+    spaces: ['global', 'generic', 'private'],
+    build: (k) => {
+      const enc = encoding(k.space);
+      if (k.volatile) return [vmem('store', enc, { scope: 'SCOPE_SYS' }), wait('storecnt')];
+      return [vmem('store', enc, { th: k.nontemporal ? 'TH_STORE_NT' : null })];
+    },
+  },
+  {
+    // spec: GFX125x table, "store none none local" — ds_store.
+    row: 'store none none local',
+    instr: ['store'],
+    orderings: ['notatomic'],
+    scopes: ANY_SCOPE_CL,
+    spaces: ['local'],
+    build: () => [lds('store')],
+  },
+  // ---- Monotonic Atomic --------------------------------------------------------------------
+  {
+    // spec: GFX125x table, "load atomic monotonic singlethread/…/cluster/agent/system global/generic" —
+    // buffer/global/flat_load, Apply Instruction Scopes.
+    row: 'load atomic monotonic singlethread/wavefront/workgroup/cluster/agent/system global/generic',
+    instr: ['load'],
+    orderings: ['monotonic'],
+    scopes: ANY_SCOPE_CL,
+    spaces: ['global', 'generic'],
+    build: (k) => [op(k, true)],
+  },
+  {
+    // spec: GFX125x table, "load atomic monotonic singlethread/wavefront/workgroup local" — ds_load.
+    row: 'load atomic monotonic singlethread/wavefront/workgroup local',
+    instr: ['load'],
+    orderings: ['monotonic'],
+    scopes: ST_WF_WG,
+    spaces: ['local'],
+    build: (k) => [op(k, false)],
+  },
+  {
+    // spec: GFX125x table, "store atomic monotonic singlethread/…/system global/generic" —
+    // 1. s_wait_xcnt 0x0; 2. buffer/global/flat_store, Apply Instruction Scopes.
+    row: 'store atomic monotonic singlethread/wavefront/workgroup/cluster/agent/system global/generic',
+    instr: ['store'],
+    orderings: ['monotonic'],
+    scopes: ANY_SCOPE_CL,
+    spaces: ['global', 'generic'],
+    build: (k) => [...xcnt(k), op(k, true)],
+  },
+  {
+    // spec: GFX125x table, "store atomic monotonic singlethread/wavefront/workgroup local" — ds_store.
+    row: 'store atomic monotonic singlethread/wavefront/workgroup local',
+    instr: ['store'],
+    orderings: ['monotonic'],
+    scopes: ST_WF_WG,
+    spaces: ['local'],
+    build: (k) => [op(k, false)],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw monotonic singlethread/…/system global/generic" —
+    // 1. s_wait_xcnt 0x0; 2. buffer/global/flat_atomic, Apply Instruction Scopes.
+    row: 'atomicrmw monotonic singlethread/wavefront/workgroup/cluster/agent/system global/generic',
+    instr: ['rmw'],
+    orderings: ['monotonic'],
+    scopes: ANY_SCOPE_CL,
+    spaces: ['global', 'generic'],
+    build: (k) => [...xcnt(k), op(k, true)],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw monotonic singlethread/wavefront/workgroup local" — ds_atomic.
+    row: 'atomicrmw monotonic singlethread/wavefront/workgroup local',
+    instr: ['rmw'],
+    orderings: ['monotonic'],
+    scopes: ST_WF_WG,
+    spaces: ['local'],
+    build: (k) => [op(k, false)],
+  },
+  // ---- Acquire Atomic ------------------------------------------------------------------------
+  {
+    // spec: GFX125x table, "load atomic acquire singlethread/wavefront global/local/generic" —
+    // buffer/global/ds/flat_load.
+    row: 'load atomic acquire singlethread/wavefront global/local/generic',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k) => [op(k, false)],
+  },
+  {
+    // spec: GFX125x table, "load atomic acquire workgroup global" — 1. buffer/global_load, Apply;
+    // 2. s_wait_loadcnt 0x0.
+    row: 'load atomic acquire workgroup global',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['global'],
+    build: (k) => [op(k, true), wait('loadcnt')],
+  },
+  {
+    // spec: GFX125x table, "load atomic acquire workgroup local" — 1. ds_load; 2. s_wait_dscnt 0x0
+    // (OpenCL: omit).
+    row: 'load atomic acquire workgroup local',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [op(k, false), ...(hsa(env) ? [wait('dscnt')] : [])],
+  },
+  {
+    // spec: GFX125x table, "load atomic acquire workgroup generic" — 1. flat_load, Apply;
+    // 2. s_wait_loadcnt 0x0, s_wait_dscnt 0x0 (OpenCL: omit dscnt).
+    row: 'load atomic acquire workgroup generic',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['generic'],
+    build: (k, env) => [op(k, true), ...waits(['loadcnt', 'dscnt'], hsa(env) ? [] : DS)],
+  },
+  {
+    // spec: GFX125x table, "load atomic acquire cluster global" — 1. buffer/global_load, Apply;
+    // 2. s_wait_loadcnt 0x0; 3. global_inv, Apply. (No step 4: the agent/system row's trailing
+    // s_wait_loadcnt is not listed for cluster.)
+    row: 'load atomic acquire cluster global',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: CL,
+    spaces: ['global'],
+    build: (k) => [op(k, true), wait('loadcnt'), globalInv(instructionScope125(k.scope))],
+  },
+  {
+    // spec: GFX125x table, "load atomic acquire agent/system global" — 1. buffer/global_load, Apply;
+    // 2. s_wait_loadcnt 0x0; 3. global_inv, Apply; 4. s_wait_loadcnt 0x0 "must happen after
+    // global_inv and before subsequent memory operations".
+    row: 'load atomic acquire agent/system global',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['global'],
+    build: (k) => [op(k, true), wait('loadcnt'), globalInv(instructionScope125(k.scope)), wait('loadcnt')],
+  },
+  {
+    // spec: GFX125x table, "load atomic acquire cluster generic" — 1. flat_load, Apply;
+    // 2. s_wait_loadcnt 0x0, s_wait_dscnt 0x0 (OpenCL: omit dscnt); 3. global_inv, Apply.
+    row: 'load atomic acquire cluster generic',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: CL,
+    spaces: ['generic'],
+    build: (k, env) => [
+      op(k, true),
+      ...waits(['loadcnt', 'dscnt'], hsa(env) ? [] : DS),
+      globalInv(instructionScope125(k.scope)),
+    ],
+  },
+  {
+    // spec: GFX125x table, "load atomic acquire agent/system generic" — 1. flat_load, Apply;
+    // 2. s_wait_loadcnt 0x0, s_wait_dscnt 0x0 (OpenCL: omit dscnt); 3. global_inv, Apply;
+    // 4. s_wait_loadcnt 0x0.
+    row: 'load atomic acquire agent/system generic',
+    instr: ['load'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['generic'],
+    build: (k, env) => [
+      op(k, true),
+      ...waits(['loadcnt', 'dscnt'], hsa(env) ? [] : DS),
+      globalInv(instructionScope125(k.scope)),
+      wait('loadcnt'),
+    ],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acquire singlethread/wavefront global/local/generic" —
+    // 1. s_wait_xcnt 0x0 (flat and global only); 2. buffer/global/ds/flat_atomic.
+    row: 'atomicrmw acquire singlethread/wavefront global/local/generic',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k) => [...xcnt(k), op(k, false)],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acquire workgroup global" — 1. s_wait_xcnt 0x0;
+    // 2. buffer/global_atomic, Apply, with return th:TH_ATOMIC_RETURN; 3. with return
+    // s_wait_loadcnt 0x0 / without s_wait_storecnt 0x0.
+    row: 'atomicrmw acquire workgroup global',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['global'],
+    build: (k) => [...xcnt(k), op(k, true), wait(after(k))],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acquire workgroup local" — 1. ds_atomic; 2. s_wait_dscnt 0x0
+    // (OpenCL: omit).
+    row: 'atomicrmw acquire workgroup local',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [op(k, false), ...(hsa(env) ? [wait('dscnt')] : [])],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acquire workgroup generic" — 1. s_wait_xcnt 0x0; 2. flat_atomic,
+    // Apply, with return th:TH_ATOMIC_RETURN; 3. with return s_wait_loadcnt, s_wait_dscnt / without
+    // s_wait_storecnt, s_wait_dscnt (OpenCL: omit dscnt).
+    row: 'atomicrmw acquire workgroup generic',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['generic'],
+    build: (k, env) => [...xcnt(k), op(k, true), ...waits([after(k), 'dscnt'], hsa(env) ? [] : DS)],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acquire cluster global" — 1. s_wait_xcnt 0x0;
+    // 2. buffer/global_atomic, Apply, th:TH_ATOMIC_RETURN if returning; 3. with return
+    // s_wait_loadcnt / without s_wait_storecnt; 4. global_inv, Apply.
+    row: 'atomicrmw acquire cluster global',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: CL,
+    spaces: ['global'],
+    build: (k) => [...xcnt(k), op(k, true), wait(after(k)), globalInv(instructionScope125(k.scope))],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acquire agent/system global" — 1. s_wait_xcnt 0x0;
+    // 2. buffer/global_atomic, Apply; 3. with return s_wait_loadcnt / without s_wait_storecnt;
+    // 4. global_inv, Apply; 5. s_wait_loadcnt 0x0 (after global_inv, before later memory operations;
+    // the row's text drops "must happen after", the other rows have it).
+    row: 'atomicrmw acquire agent/system global',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['global'],
+    build: (k) => [
+      ...xcnt(k),
+      op(k, true),
+      wait(after(k)),
+      globalInv(instructionScope125(k.scope)),
+      wait('loadcnt'),
+    ],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acquire cluster generic" — 1. s_wait_xcnt 0x0; 2. flat_atomic,
+    // Apply; 3. with return s_wait_loadcnt, s_wait_dscnt / without s_wait_storecnt, s_wait_dscnt
+    // (OpenCL: omit dscnt); 4. global_inv, Apply.
+    row: 'atomicrmw acquire cluster generic',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: CL,
+    spaces: ['generic'],
+    build: (k, env) => [
+      ...xcnt(k),
+      op(k, true),
+      ...waits([after(k), 'dscnt'], hsa(env) ? [] : DS),
+      globalInv(instructionScope125(k.scope)),
+    ],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acquire agent/system generic" — 1. s_wait_xcnt 0x0;
+    // 2. flat_atomic, Apply; 3. with return s_wait_loadcnt, s_wait_dscnt / without s_wait_storecnt,
+    // s_wait_dscnt (OpenCL: omit dscnt); 4. global_inv, Apply; 5. s_wait_loadcnt 0x0.
+    row: 'atomicrmw acquire agent/system generic',
+    instr: ['rmw'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['generic'],
+    build: (k, env) => [
+      ...xcnt(k),
+      op(k, true),
+      ...waits([after(k), 'dscnt'], hsa(env) ? [] : DS),
+      globalInv(instructionScope125(k.scope)),
+      wait('loadcnt'),
+    ],
+  },
+  {
+    // spec: GFX125x table, "fence acquire singlethread/wavefront none" — none.
+    row: 'fence acquire singlethread/wavefront none',
+    instr: ['fence'],
+    orderings: ['acquire'],
+    scopes: ST_WF,
+    spaces: ['none'],
+    build: () => [],
+  },
+  {
+    // spec: GFX125x table, "fence acquire workgroup none" — 1. s_wait_storecnt, s_wait_loadcnt,
+    // s_wait_dscnt ("If OpenCL, omit s_wait_dscnt 0x0"; "If OpenCL and address space is local, omit
+    // all": an LLVM fence has no address space, so only the first applies).
+    row: 'fence acquire workgroup none',
+    instr: ['fence'],
+    orderings: ['acquire'],
+    scopes: WG,
+    spaces: ['none'],
+    build: (_k, env) => waits(SLD, hsa(env) ? [] : DS),
+  },
+  {
+    // spec: GFX125x table, "fence acquire cluster none" — 1. s_wait_storecnt, s_wait_loadcnt,
+    // s_wait_dscnt (OpenCL: omit dscnt); 2. global_inv, Apply.
+    row: 'fence acquire cluster none',
+    instr: ['fence'],
+    orderings: ['acquire'],
+    scopes: CL,
+    spaces: ['none'],
+    build: (k, env) => [...waits(SLD, hsa(env) ? [] : DS), globalInv(instructionScope125(k.scope))],
+  },
+  {
+    // spec: GFX125x table, "fence acquire agent/system none" — 1. s_wait_storecnt, s_wait_loadcnt,
+    // s_wait_dscnt (OpenCL: omit dscnt); 2. global_inv, Apply; 3. s_wait_loadcnt 0x0.
+    row: 'fence acquire agent/system none',
+    instr: ['fence'],
+    orderings: ['acquire'],
+    scopes: AG_SYS,
+    spaces: ['none'],
+    build: (k, env) => [
+      ...waits(SLD, hsa(env) ? [] : DS),
+      globalInv(instructionScope125(k.scope)),
+      wait('loadcnt'),
+    ],
+  },
+  // ---- Release Atomic ------------------------------------------------------------------------
+  {
+    // spec: GFX125x table, "store atomic release singlethread/wavefront global/local/generic" —
+    // 1. s_wait_xcnt 0x0 (flat and global only); 2. buffer/global/ds/flat_store.
+    row: 'store atomic release singlethread/wavefront global/local/generic',
+    instr: ['store'],
+    orderings: ['release'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k) => [...xcnt(k), op(k, false)],
+  },
+  {
+    // spec: GFX125x table, "store atomic release workgroup/cluster global/generic" — 1. s_wait_storecnt,
+    // s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. s_wait_xcnt 0x0; 3. buffer/global/flat_store,
+    // Apply. (No global_wb, even at cluster scope.)
+    row: 'store atomic release workgroup/cluster global/generic',
+    instr: ['store'],
+    orderings: ['release'],
+    scopes: WG_CL,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [...waits(SLD, hsa(env) ? [] : DS), ...xcnt(k), op(k, true)],
+  },
+  {
+    // spec: GFX125x table, "store atomic release workgroup local" — 1. s_wait_storecnt, s_wait_loadcnt,
+    // s_wait_dscnt ("If OpenCL, omit."); 2. ds_store.
+    row: 'store atomic release workgroup local',
+    instr: ['store'],
+    orderings: ['release'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [...(hsa(env) ? waits(SLD) : []), op(k, false)],
+  },
+  {
+    // spec: GFX125x table, "store atomic release agent/system global/generic" — 1. s_wait_loadcnt,
+    // s_wait_storecnt; 2. global_wb, Apply; 3. s_wait_storecnt, s_wait_loadcnt, s_wait_dscnt (OpenCL:
+    // omit dscnt); 4. s_wait_xcnt 0x0; 5. buffer/global/flat_store, Apply.
+    row: 'store atomic release agent/system global/generic',
+    instr: ['store'],
+    orderings: ['release'],
+    scopes: AG_SYS,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [...releaseAgent(k, DS, env), ...xcnt(k), op(k, true)],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw release singlethread/wavefront global/local/generic" —
+    // 1. s_wait_xcnt 0x0 (flat and global only); 2. buffer/global/ds/flat_atomic.
+    row: 'atomicrmw release singlethread/wavefront global/local/generic',
+    instr: ['rmw'],
+    orderings: ['release'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k) => [...xcnt(k), op(k, false)],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw release workgroup/cluster global/generic" — 1. s_wait_storecnt,
+    // s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. s_wait_xcnt 0x0; 3.
+    // buffer/global/flat_atomic, Apply.
+    row: 'atomicrmw release workgroup/cluster global/generic',
+    instr: ['rmw'],
+    orderings: ['release'],
+    scopes: WG_CL,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [...waits(SLD, hsa(env) ? [] : DS), ...xcnt(k), op(k, true)],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw release workgroup local" — 1. s_wait_storecnt, s_wait_loadcnt,
+    // s_wait_dscnt ("If OpenCL, omit all."); 2. ds_atomic.
+    row: 'atomicrmw release workgroup local',
+    instr: ['rmw'],
+    orderings: ['release'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [...(hsa(env) ? waits(SLD) : []), op(k, false)],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw release agent/system global/generic" — 1. s_wait_loadcnt,
+    // s_wait_storecnt; 2. global_wb, Apply; 3. s_wait_storecnt, s_wait_loadcnt, s_wait_dscnt
+    // (OpenCL: omit dscnt); 4. s_wait_xcnt 0x0; 5. buffer/global/flat_atomic, Apply.
+    row: 'atomicrmw release agent/system global/generic',
+    instr: ['rmw'],
+    orderings: ['release'],
+    scopes: AG_SYS,
+    spaces: ['global', 'generic'],
+    build: (k, env) => [...releaseAgent(k, DS, env), ...xcnt(k), op(k, true)],
+  },
+  {
+    // spec: GFX125x table, "fence release singlethread/wavefront none" — none.
+    row: 'fence release singlethread/wavefront none',
+    instr: ['fence'],
+    orderings: ['release'],
+    scopes: ST_WF,
+    spaces: ['none'],
+    build: () => [],
+  },
+  {
+    // spec: GFX125x table, "fence release workgroup/cluster none" — 1. s_wait_storecnt,
+    // s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt; "OpenCL and address space is local": needs a
+    // fence address space, which LLVM fences do not have).
+    row: 'fence release workgroup/cluster none',
+    instr: ['fence'],
+    orderings: ['release'],
+    scopes: WG_CL,
+    spaces: ['none'],
+    build: (_k, env) => waits(SLD, hsa(env) ? [] : DS),
+  },
+  {
+    // spec: GFX125x table, "fence release agent/system none" — 1. s_wait_loadcnt, s_wait_storecnt;
+    // 2. global_wb, Apply; 3. s_wait_storecnt, s_wait_loadcnt, s_wait_dscnt / OpenCL: s_wait_storecnt,
+    // s_wait_loadcnt.
+    row: 'fence release agent/system none',
+    instr: ['fence'],
+    orderings: ['release'],
+    scopes: AG_SYS,
+    spaces: ['none'],
+    build: (k, env) => releaseAgent(k, DS, env),
+  },
+  // ---- Acquire-Release Atomic ----------------------------------------------------------------
+  {
+    // spec: GFX125x table, "atomicrmw acq_rel singlethread/wavefront global/local/generic" —
+    // 1. s_wait_xcnt 0x0 (flat and global only); 2. buffer/global/ds/flat_atomic.
+    row: 'atomicrmw acq_rel singlethread/wavefront global/local/generic',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k) => [...xcnt(k), op(k, false)],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acq_rel workgroup/cluster global" — 1. s_wait_storecnt,
+    // s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. s_wait_xcnt 0x0; 3. buffer/global_atomic,
+    // Apply, th:TH_ATOMIC_RETURN if returning; 4. with return s_wait_loadcnt / without
+    // s_wait_storecnt. Reading: the row spans workgroup and cluster but has no global_inv, while
+    // every acquire cluster row ends with `global_inv scope:SCOPE_SE` ("following loads will not
+    // see stale global data"). Read literally, a cluster acq_rel atomic would acquire less than a
+    // cluster acquire atomic; gpumm adds the acquire cluster row's global_inv at cluster scope
+    // (docs/targets/gfx1250.md, "Readings").
+    row: 'atomicrmw acq_rel workgroup/cluster global',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: WG_CL,
+    spaces: ['global'],
+    build: (k, env) => [
+      ...waits(SLD, hsa(env) ? [] : DS),
+      ...xcnt(k),
+      op(k, true),
+      wait(after(k)),
+      ...clusterInv(k),
+    ],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acq_rel workgroup local" — 1. s_wait_storecnt, s_wait_loadcnt,
+    // s_wait_dscnt ("If OpenCL, omit."); 2. ds_atomic; 3. s_wait_dscnt 0x0 (OpenCL: omit).
+    row: 'atomicrmw acq_rel workgroup local',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env) => [...(hsa(env) ? waits(SLD) : []), op(k, false), ...(hsa(env) ? [wait('dscnt')] : [])],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acq_rel workgroup/cluster generic" — 1. s_wait_storecnt,
+    // s_wait_loadcnt, s_wait_dscnt ("If OpenCL, omit s_wait_loadcnt 0x0"); 2. s_wait_xcnt 0x0;
+    // 3. flat_atomic, Apply, th:TH_ATOMIC_RETURN if returning; 4. without return s_wait_dscnt,
+    // s_wait_storecnt / with return s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt).
+    // Readings: step 1's OpenCL clause is read as omitting dscnt, as in every other release group of
+    // the table (omitting loadcnt would let OpenCL acq_rel release less than OpenCL release); and the
+    // cluster scope gets the acquire cluster row's global_inv, as for the global row.
+    row: 'atomicrmw acq_rel workgroup/cluster generic',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: WG_CL,
+    spaces: ['generic'],
+    build: (k, env) => [
+      ...waits(SLD, hsa(env) ? [] : DS),
+      ...xcnt(k),
+      op(k, true),
+      ...waits(k.returns ? ['loadcnt', 'dscnt'] : ['dscnt', 'storecnt'], hsa(env) ? [] : DS),
+      ...clusterInv(k),
+    ],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acq_rel agent/system global" — 1. s_wait_loadcnt,
+    // s_wait_storecnt; 2. global_wb, Apply; 3. s_wait_storecnt, s_wait_loadcnt, s_wait_dscnt (OpenCL:
+    // omit dscnt); 4. s_wait_xcnt 0x0; "6." buffer/global_atomic, Apply; "6." with return
+    // s_wait_loadcnt / without s_wait_storecnt; 7. global_inv, Apply; 8. s_wait_loadcnt 0x0. (The
+    // row numbers two steps 6.)
+    row: 'atomicrmw acq_rel agent/system global',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: AG_SYS,
+    spaces: ['global'],
+    build: (k, env) => [
+      ...releaseAgent(k, DS, env),
+      ...xcnt(k),
+      op(k, true),
+      wait(after(k)),
+      globalInv(instructionScope125(k.scope)),
+      wait('loadcnt'),
+    ],
+  },
+  {
+    // spec: GFX125x table, "atomicrmw acq_rel agent/system generic" — 1. s_wait_loadcnt,
+    // s_wait_storecnt; 2. global_wb, Apply; 3. s_wait_storecnt, s_wait_loadcnt, s_wait_dscnt (OpenCL:
+    // omit dscnt); 4. s_wait_xcnt 0x0; 5. flat_atomic, Apply; 6. with return s_wait_loadcnt,
+    // s_wait_dscnt / without s_wait_storecnt, s_wait_dscnt (OpenCL: omit dscnt); 7. global_inv,
+    // Apply; 8. s_wait_loadcnt 0x0.
+    row: 'atomicrmw acq_rel agent/system generic',
+    instr: ['rmw'],
+    orderings: ['acq_rel'],
+    scopes: AG_SYS,
+    spaces: ['generic'],
+    build: (k, env) => [
+      ...releaseAgent(k, DS, env),
+      ...xcnt(k),
+      op(k, true),
+      ...waits([after(k), 'dscnt'], hsa(env) ? [] : DS),
+      globalInv(instructionScope125(k.scope)),
+      wait('loadcnt'),
+    ],
+  },
+  {
+    // spec: GFX125x table, "fence acq_rel singlethread/wavefront none" — none.
+    row: 'fence acq_rel singlethread/wavefront none',
+    instr: ['fence'],
+    orderings: ['acq_rel'],
+    scopes: ST_WF,
+    spaces: ['none'],
+    build: () => [],
+  },
+  {
+    // spec: GFX125x table, "fence acq_rel workgroup/cluster none" — 1. s_wait_storecnt,
+    // s_wait_loadcnt, s_wait_dscnt ("If OpenCL and address space is not generic, omit
+    // s_wait_dscnt": an LLVM fence has no address space, so it fences generic and keeps dscnt).
+    // Reading: cluster scope gets the acquire cluster fence's global_inv, as for the atomicrmw rows.
+    row: 'fence acq_rel workgroup/cluster none',
+    instr: ['fence'],
+    orderings: ['acq_rel'],
+    scopes: WG_CL,
+    spaces: ['none'],
+    build: (k) => [...waits(SLD), ...clusterInv(k)],
+  },
+  {
+    // spec: GFX125x table, "fence acq_rel agent/system none" — 1. s_wait_loadcnt, s_wait_storecnt;
+    // 2. global_wb, Apply; 3. s_wait_storecnt, s_wait_loadcnt, s_wait_dscnt (OpenCL and not generic:
+    // omit dscnt; kept, as for the workgroup fence); 4. global_inv, Apply; 5. s_wait_loadcnt 0x0.
+    row: 'fence acq_rel agent/system none',
+    instr: ['fence'],
+    orderings: ['acq_rel'],
+    scopes: AG_SYS,
+    spaces: ['none'],
+    build: (k, env) => [
+      ...releaseAgent(k, [], env),
+      globalInv(instructionScope125(k.scope)),
+      wait('loadcnt'),
+    ],
+  },
+  // ---- Sequential Consistent Atomic ----------------------------------------------------------
+  {
+    // spec: GFX125x table, "load atomic seq_cst singlethread/wavefront global/local/generic" — "Same
+    // as corresponding load atomic acquire, except must generate all instructions even for OpenCL."
+    row: 'load atomic seq_cst singlethread/wavefront global/local/generic',
+    instr: ['load'],
+    orderings: ['seq_cst'],
+    scopes: ST_WF,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env, lookup) => asHsa(k, 'acquire', env, lookup),
+  },
+  {
+    // spec: GFX125x table, "load atomic seq_cst workgroup global/generic" — 1. s_wait_storecnt,
+    // s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. same as load atomic acquire, all
+    // instructions even for OpenCL.
+    row: 'load atomic seq_cst workgroup global/generic',
+    instr: ['load'],
+    orderings: ['seq_cst'],
+    scopes: WG,
+    spaces: ['global', 'generic'],
+    build: (k, env, lookup) => prefix(waits(SLD, hsa(env) ? [] : DS), asHsa(k, 'acquire', env, lookup)),
+  },
+  {
+    // spec: GFX125x table, "load atomic seq_cst workgroup local" — 1. s_wait_storecnt, s_wait_loadcnt,
+    // s_wait_dscnt ("If OpenCL, omit all."); 2. same as load atomic acquire, all instructions even
+    // for OpenCL.
+    row: 'load atomic seq_cst workgroup local',
+    instr: ['load'],
+    orderings: ['seq_cst'],
+    scopes: WG,
+    spaces: ['local'],
+    build: (k, env, lookup) => prefix(hsa(env) ? waits(SLD) : [], asHsa(k, 'acquire', env, lookup)),
+  },
+  {
+    // spec: GFX125x table, "load atomic seq_cst cluster/agent/system global/generic" —
+    // 1. s_wait_storecnt, s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. same as load atomic
+    // acquire, all instructions even for OpenCL.
+    row: 'load atomic seq_cst cluster/agent/system global/generic',
+    instr: ['load'],
+    orderings: ['seq_cst'],
+    scopes: ['cluster', ...AG_SYS],
+    spaces: ['global', 'generic'],
+    build: (k, env, lookup) => prefix(waits(SLD, hsa(env) ? [] : DS), asHsa(k, 'acquire', env, lookup)),
+  },
+  {
+    // spec: GFX125x table, "store atomic seq_cst <any scope> global/local/generic" — "Same as
+    // corresponding store atomic release, except must generate all instructions even for OpenCL."
+    row: 'store atomic seq_cst singlethread/wavefront/workgroup/cluster/agent/system global/local/generic',
+    instr: ['store'],
+    orderings: ['seq_cst'],
+    scopes: ANY_SCOPE_CL,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env, lookup) => asHsa(k, 'release', env, lookup),
+  },
+  {
+    // spec: GFX125x table, "atomicrmw seq_cst <any scope> global/local/generic" — "Same as
+    // corresponding atomicrmw acq_rel, except must generate all instructions even for OpenCL."
+    row: 'atomicrmw seq_cst singlethread/wavefront/workgroup/cluster/agent/system global/local/generic',
+    instr: ['rmw'],
+    orderings: ['seq_cst'],
+    scopes: ANY_SCOPE_CL,
+    spaces: ['global', 'local', 'generic'],
+    build: (k, env, lookup) => asHsa(k, 'acq_rel', env, lookup),
+  },
+  {
+    // spec: GFX125x table, "fence seq_cst <any scope> none" — "Same as corresponding fence acq_rel,
+    // except must generate all instructions even for OpenCL."
+    row: 'fence seq_cst singlethread/wavefront/workgroup/cluster/agent/system none',
+    instr: ['fence'],
+    orderings: ['seq_cst'],
+    scopes: ANY_SCOPE_CL,
+    spaces: ['none'],
+    build: (k, env, lookup) => asHsa(k, 'acq_rel', env, lookup),
+  },
+];
+
+/** The acquire cluster rows' `global_inv scope:SCOPE_SE`, for the acq_rel rows shared with workgroup. */
+function clusterInv(k: RowKey): IsaInstr[] {
+  return k.scope === 'cluster' ? [globalInv(instructionScope125(k.scope))] : [];
+}
+
+function asHsa(k: RowKey, ordering: RowKey['ordering'], env: RowEnv, lookup: (k: RowKey) => Built): Built {
+  return sameAsHsa(GFX1250_TABLE, 'GFX125x', k, ordering, env, lookup);
+}
+
+function prefix(pre: IsaInstr[], b: Built): Built {
+  return { seq: [...pre, ...b.seq], rows: b.rows };
+}

@@ -1,0 +1,229 @@
+/**
+ * JSON forms of lowering output, with their zod schemas: the ISA instructions, lowering diagnostics,
+ * and the whole table of a target (`gpumm lower --table --json`). The CLI parses what it prints
+ * with these schemas, and tests parse the printed text with them. No Node APIs here.
+ */
+
+import { z } from 'zod';
+import { ADDRESS_SPACES, ORDERINGS, SCOPES } from '../core/types.ts';
+import { gridBlocks } from './grid.ts';
+import { CACHE_SCOPES, formatSeq } from './isa.ts';
+import type { Target } from './targets.ts';
+import type { LowerResult } from './types.ts';
+
+const Counter = z.enum([
+  'vmcnt',
+  'expcnt',
+  'lgkmcnt',
+  'vscnt',
+  'loadcnt',
+  'storecnt',
+  'dscnt',
+  'samplecnt',
+  'bvhcnt',
+  'kmcnt',
+  'xcnt',
+]);
+const MemOp = z.enum(['load', 'store', 'atomic']);
+const CacheScope = z.enum(CACHE_SCOPES);
+const ScBits = z.enum(['sc0', 'sc1', 'sc0 sc1']);
+
+/** One machine instruction (`IsaInstr` in isa.ts). */
+export const IsaInstrSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('vmem'),
+    op: MemOp,
+    enc: z.enum(['buffer', 'global', 'flat', 'scratch']),
+    returns: z.boolean(),
+    glc: z.boolean(),
+    slc: z.boolean(),
+    dlc: z.boolean(),
+    sc0: z.boolean(),
+    sc1: z.boolean(),
+    nt: z.boolean(),
+    th: z.enum(['TH_LOAD_NT', 'TH_STORE_NT', 'TH_ATOMIC_RETURN']).nullable(),
+    scope: CacheScope.nullable(),
+  }),
+  z.object({ kind: z.literal('lds'), op: MemOp, returns: z.boolean() }),
+  z.object({ kind: z.literal('wait'), counters: z.array(Counter) }),
+  z.object({
+    kind: z.literal('inv'),
+    mnemonic: z.enum([
+      'buffer_wbinvl1_vol',
+      'buffer_invl2',
+      'buffer_inv',
+      'buffer_gl0_inv',
+      'buffer_gl1_inv',
+      'global_inv',
+    ]),
+    scope: CacheScope.nullable(),
+    sc: ScBits.nullable(),
+  }),
+  z.object({
+    kind: z.literal('wb'),
+    mnemonic: z.enum(['global_wb', 'buffer_wbl2']),
+    scope: CacheScope.nullable(),
+    sc: ScBits.nullable(),
+  }),
+  z.object({
+    kind: z.literal('barrier'),
+    mnemonic: z.enum([
+      's_barrier',
+      's_barrier_signal',
+      's_barrier_signal_isfirst',
+      's_barrier_wait',
+      's_barrier_init',
+      's_barrier_join',
+      's_barrier_leave',
+    ]),
+    id: z.number().int().nullable(),
+  }),
+]);
+
+const SpanSchema = z.object({
+  file: z.string(),
+  offset: z.number().int(),
+  line: z.number().int(),
+  col: z.number().int(),
+  len: z.number().int(),
+});
+
+/** A lowering diagnostic (`LowerDiagnostic` in types.ts). */
+export const LowerDiagnosticSchema = z.object({
+  code: z.string().regex(/^LW\d{4}$/),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+  hint: z.string().optional(),
+  span: SpanSchema.nullable(),
+  cite: z.string(),
+});
+
+/** A lowered instruction: its machine code (`isa`, spelled in `asm`) and spec rows, or a diagnostic. */
+export const LoweredSchema = z.union([
+  z.object({ isa: z.array(IsaInstrSchema), asm: z.array(z.string()), rows: z.array(z.string()) }),
+  z.object({ diagnostic: LowerDiagnosticSchema }),
+]);
+
+/** The JSON form of a lowering result. */
+export function loweredJsonOf(r: LowerResult): z.infer<typeof LoweredSchema> {
+  if ('diagnostic' in r) return { diagnostic: r.diagnostic };
+  return { isa: r.seq, asm: formatSeq(r.seq).flatMap((l) => l.split('; ')), rows: r.rows };
+}
+
+/**
+ * `gpumm lower --table --json`: the whole table of a target, folded as the text grid is. A cell
+ * whose `-one-as` twin lowers identically has `oneAs: null`; one whose volatile/nontemporal variants
+ * lower identically has `volatile: null, nontemporal: null`. Plain (non-atomic) cells have
+ * `syncscope: null`. `results[i]` is the cell lowered in `columns[i]`.
+ */
+export const GridJsonSchema = z.object({
+  target: z.string(),
+  processor: z.string(),
+  generation: z.string(),
+  table: z.string().nullable(),
+  columns: z.array(
+    z.object({
+      label: z.string(),
+      mode: z.enum(['cu', 'wgp']).nullable(),
+      tgsplit: z.boolean().nullable(),
+      lang: z.enum(['hsa', 'opencl']),
+    }),
+  ),
+  cells: z.array(
+    z.object({
+      key: z.string(),
+      instr: z.enum(['load', 'store', 'rmw', 'cmpxchg', 'fence']),
+      returns: z.boolean(),
+      ordering: z.enum(ORDERINGS),
+      failure: z.enum(ORDERINGS).nullable(),
+      syncscope: z.object({ scope: z.enum(SCOPES), oneAs: z.boolean().nullable() }).nullable(),
+      space: z.enum(ADDRESS_SPACES).nullable(),
+      volatile: z.boolean().nullable(),
+      nontemporal: z.boolean().nullable(),
+      results: z.array(LoweredSchema),
+    }),
+  ),
+  rejected: z.array(
+    z.object({
+      key: z.string(),
+      instr: z.enum(['load', 'store', 'rmw', 'cmpxchg', 'fence']),
+      ordering: z.enum(ORDERINGS),
+      failure: z.enum(ORDERINGS).nullable(),
+      diagnostic: LowerDiagnosticSchema,
+    }),
+  ),
+});
+
+export type GridJson = z.infer<typeof GridJsonSchema>;
+
+/** The JSON form of a target's whole table (validated against `GridJsonSchema` by the caller). */
+export function gridJson(target: Target): GridJson {
+  const { columns, blocks, rejected } = gridBlocks(target);
+  const f = target.processor.features;
+  return {
+    target: target.name,
+    processor: target.processor.name,
+    generation: target.processor.generation,
+    table: target.processor.table,
+    columns: columns.map((c) => ({
+      label: c.label,
+      mode: f.wgpMode ? c.mode : null,
+      tgsplit: f.tgsplit ? c.tgsplit : null,
+      lang: c.lang,
+    })),
+    cells: blocks.map((b) => ({
+      key: b.key,
+      instr: b.instr,
+      returns: b.returns,
+      ordering: b.ordering,
+      failure: b.instr === 'cmpxchg' ? b.failure : null,
+      syncscope: b.ordering === 'notatomic' ? null : { scope: b.scope, oneAs: b.oneAs },
+      space: b.space,
+      volatile: b.volatile,
+      nontemporal: b.nontemporal,
+      results: b.results.map(loweredJsonOf),
+    })),
+    rejected: rejected.flatMap((r) =>
+      'diagnostic' in r.result
+        ? [
+            {
+              key: r.key,
+              instr: r.instr,
+              ordering: r.ordering,
+              failure: r.instr === 'cmpxchg' ? r.failure : null,
+              diagnostic: r.result.diagnostic,
+            },
+          ]
+        : [],
+    ),
+  };
+}
+
+/** `gpumm lower FILE --json` (with `llc` under `--compare-llc`): each thread's instructions, lowered. */
+export const LowerJsonSchema = z.object({
+  target: z.string(),
+  processor: z.string(),
+  mode: z.enum(['cu', 'wgp']).nullable(),
+  tgsplit: z.boolean().nullable(),
+  lang: z.enum(['hsa', 'opencl']),
+  threads: z.array(
+    z.object({
+      thread: z.string(),
+      instrs: z.array(z.object({ ir: z.string(), span: SpanSchema }).and(LoweredSchema)),
+    }),
+  ),
+  llc: z
+    .array(
+      z.object({
+        thread: z.string(),
+        ir: z.string(),
+        doc: z.array(z.string()),
+        llc: z.array(z.string()).nullable(),
+        note: z.string().nullable(),
+        same: z.boolean(),
+      }),
+    )
+    .optional(),
+});
+
+export type LowerJson = z.infer<typeof LowerJsonSchema>;
