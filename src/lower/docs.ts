@@ -318,7 +318,7 @@ export function renderDivergences(baseline: string): string {
     '',
     '## Recurring causes',
     '',
-    '- llc-22 treats `-one-as` syncscopes as ordering only the global address space: no `lgkmcnt`/`dscnt` waits for LDS (the documents have no such distinction).',
+    '- `-one-as` syncscopes: llc-22 orders each address space only against itself (no cross-address-space ordering), and LDS operations of a workgroup are performed in one order, so it drops the `lgkmcnt`/`dscnt` waits that order LDS accesses against global ones (the documents have no `-one-as` rows; the model reads `-one-as` the same way, docs/model.md choice 6).',
     '- llc-22 does not narrow LDS scopes wider than workgroup to workgroup: agent/system release on local memory gets the global waits.',
     '- GFX12: llc-22 emits `global_wb` only for system scope (the document has `global_wb scope:SCOPE_DEV` for agent scope).',
     '- GFX6–9: llc-22 sets `glc slc` for nontemporal and waits after volatile accesses; the 2018 document has neither.',
