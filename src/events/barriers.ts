@@ -141,7 +141,7 @@ function analyse(test: Test, bruteOnly: boolean): BarrierAnalysis {
               message:
                 id !== null && id > 0
                   ? `${ins.op} ${id}: a named barrier is named by its object here (use s.barrier.signal.var)`
-                  : `${ins.op} ${id}: only the workgroup barrier (-1) and named barrier objects are modelled (-2/-4 are trap barriers, -3 the cluster barrier)`,
+                  : `${ins.op} ${id}: only the workgroup barrier (-1) and named barrier objects are modelled, not the cluster barrier (-3)`,
             });
           break;
         case 'wait':

@@ -249,17 +249,17 @@ function body(ctx: Ctx, prefix: string): fc.Arbitrary<Instr[]> {
         ]);
       }
       const base = { kind: 'barrier' as const, id: null, object: null, count: null, dst: null, span: SPAN };
+      // Barrier ids a shader may name: -3, -1, 0 … 16 (the trap barriers -2 and -4 are LT3022).
+      const shaderId = (max: number) => fc.integer({ min: -3, max }).filter((id) => id !== -2);
       choices.push([
         'barrier',
         () =>
           fc.oneof(
             fc.constant({ ...base, op: 'barrier' } as Instr),
-            fc.integer({ min: -4, max: 16 }).map((id) => ({ ...base, op: 'signal', id }) as Instr),
-            fc.integer({ min: -4, max: 16 }).map((id) => ({ ...base, op: 'wait', id }) as Instr),
+            shaderId(16).map((id) => ({ ...base, op: 'signal', id }) as Instr),
+            shaderId(16).map((id) => ({ ...base, op: 'wait', id }) as Instr),
             fc.integer({ min: 0, max: 1 }).map((id) => ({ ...base, op: 'leave', id }) as Instr),
-            fc
-              .integer({ min: -4, max: 1 })
-              .map((id) => ({ ...base, op: 'signal_isfirst', id, dst }) as Instr),
+            shaderId(1).map((id) => ({ ...base, op: 'signal_isfirst', id, dst }) as Instr),
             ...(ctx.barrier
               ? [
                   fc

@@ -264,6 +264,12 @@ export const DIAGNOSTICS = {
     message: (a) => a.what ?? '',
     hint: (a) => a.fix ?? '',
   },
+  LT3022: {
+    severity: 'error',
+    message: (a) => a.what ?? '',
+    hint: () =>
+      'shaders use -1 (workgroup barrier), -3 (cluster barrier, GFX12.5), 0 (NULL barrier) or 1–16 (named barriers)',
+  },
   // Command line and files (positioned in the file, or in the command line as <command-line>:1:col)
   CL1001: {
     severity: 'error',

@@ -300,6 +300,8 @@ const ERRORS: [string, string, DiagnosticCode, number, number][] = [
   ],
   ['expectation twice', `${HEAD}expect: racy\nexpect: race-free\nP0 {\n}\n`, 'LT3019', 9, 9],
   ['no threads', `${HEAD}`, 'LT3020', 8, 1],
+  ['trap barrier id', oneThread('  call void @llvm.amdgcn.s.barrier.signal(i32 -2)'), 'LT3022', 9, 47],
+  ['barrier id out of range', oneThread('  call void @llvm.amdgcn.s.barrier.wait(i16 17)'), 'LT3022', 9, 45],
   [
     'zero barrier count',
     oneThread('  call void @llvm.amdgcn.s.barrier.init(ptr addrspace(3) @bar, i32 0)'),

@@ -970,6 +970,19 @@ class Parser {
     const none = (): void => {
       if (dst) this.noDst(dst, 'this barrier intrinsic');
     };
+    // seeds/001, table "s_barrier IDs GFX12": ids -4 … 16; -2 and -4 are the trap barriers, "only
+    // available in privileged execution mode (not accessible by the shader)".
+    const barrierId = (a: CallArg | undefined, e: string): number => {
+      const id = imm(a, e);
+      const what =
+        id === -2 || id === -4
+          ? `barrier id ${id} is the ${id === -2 ? 'workgroup' : 'cluster'} trap barrier, which shaders cannot use`
+          : id < -4 || id > 16
+            ? `barrier id ${id} does not exist (ids are -4 to 16)`
+            : null;
+      if (what) throw new LineError(diag('LT3022', a!.span, { what }));
+      return id;
+    };
     switch (name) {
       case 'llvm.amdgcn.s.barrier':
         none();
@@ -978,23 +991,23 @@ class Parser {
       case 'llvm.amdgcn.s.barrier.signal':
         none();
         if (args.length !== 1) argErr('i32 <barrier id>');
-        return { ...base, op: 'signal', id: imm(args[0], 'i32 <barrier id>') };
+        return { ...base, op: 'signal', id: barrierId(args[0], 'i32 <barrier id>') };
       case 'llvm.amdgcn.s.barrier.signal.isfirst':
         if (args.length !== 1) argErr('i32 <barrier id>');
         return {
           ...base,
           op: 'signal_isfirst',
-          id: imm(args[0], 'i32 <barrier id>'),
+          id: barrierId(args[0], 'i32 <barrier id>'),
           dst: dst?.text ?? null,
         };
       case 'llvm.amdgcn.s.barrier.wait':
         none();
         if (args.length !== 1) argErr('i16 <barrier id>');
-        return { ...base, op: 'wait', id: imm(args[0], 'i16 <barrier id>') };
+        return { ...base, op: 'wait', id: barrierId(args[0], 'i16 <barrier id>') };
       case 'llvm.amdgcn.s.barrier.leave':
         none();
         if (args.length !== 1) argErr('i16 <barrier id>');
-        return { ...base, op: 'leave', id: imm(args[0], 'i16 <barrier id>') };
+        return { ...base, op: 'leave', id: barrierId(args[0], 'i16 <barrier id>') };
       case 'llvm.amdgcn.s.barrier.init':
         none();
         if (args.length !== 2) argErr('ptr addrspace(3) @bar, i32 <count>');
