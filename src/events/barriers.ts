@@ -15,7 +15,7 @@
  */
 
 import { type Scope, scopeRank, type Test } from '../core/types.ts';
-import { shareRank, workgroupKey } from './skeleton.ts';
+import { clusterKey, shareRank, workgroupKey } from './skeleton.ts';
 
 type NodeKind = 'init' | 'join' | 'arrive' | 'drop' | 'wait';
 
@@ -34,9 +34,14 @@ interface BNode {
 
 interface BObject {
   key: string;
-  /** Expected count of a hardware-initialised object (the workgroup barrier), or null (named: needs init). */
+  /**
+   * Expected count of a hardware-initialised object (the workgroup and cluster barriers), or null
+   * (named: needs init).
+   */
   autoInit: number | null;
   named: boolean;
+  /** The cluster barrier (-3): one arrive per workgroup and phase. */
+  cluster: boolean;
 }
 
 /** The memory-visible effect of one barrier execution. */
@@ -83,9 +88,13 @@ function analyse(test: Test, bruteOnly: boolean): BarrierAnalysis {
   const objects = new Map<string, BObject>();
   const nodes: BNode[][] = test.threads.map(() => []);
   const wgSize = new Map<string, number>();
+  const clusterWgs = new Map<string, string[]>();
   for (const th of test.threads) {
     const wg = workgroupKey(th.placement);
     if (wg !== null) wgSize.set(wg, (wgSize.get(wg) ?? 0) + 1);
+    const cl = clusterKey(th.placement);
+    if (cl !== null && wg !== null && !clusterWgs.get(cl)?.includes(wg))
+      clusterWgs.set(cl, [...(clusterWgs.get(cl) ?? []), wg]);
   }
   test.threads.forEach((th, t) => {
     const wg = workgroupKey(th.placement);
@@ -96,13 +105,25 @@ function analyse(test: Test, bruteOnly: boolean): BarrierAnalysis {
       // seeds/001 "s_barrier GFX12", init -1: "Automatically initialized by the hardware when a
       // workgroup is launched. The expected count of this barrier is set to the number of waves in
       // the workgroup" (each test thread is a wave, docs/model.md choice 7).
-      if (!objects.has(key)) objects.set(key, { key, autoInit: wgSize.get(wg!) ?? 1, named: false });
+      if (!objects.has(key))
+        objects.set(key, { key, autoInit: wgSize.get(wg!) ?? 1, named: false, cluster: false });
+      return key;
+    };
+    const clusterObj = (): string => {
+      const cl = clusterKey(th.placement)!;
+      const key = `cluster:${cl}`;
+      // seeds/001 "s_barrier GFX12", init -3: "Automatically initialized by the hardware when a
+      // workgroup is launched as part of a workgroup cluster. The expected count of this barrier is
+      // set to the number of workgroups in the workgroup cluster" (the workgroups of the test's
+      // threads, docs/model.md choice 7).
+      if (!objects.has(key))
+        objects.set(key, { key, autoInit: clusterWgs.get(cl)?.length ?? 1, named: false, cluster: true });
       return key;
     };
     const namedObj = (name: string): string => {
       // Named-barrier objects are LDS globals: one per workgroup (docs/model.md choice 5).
       const key = `${name}@${wg}`;
-      if (!objects.has(key)) objects.set(key, { key, autoInit: null, named: true });
+      if (!objects.has(key)) objects.set(key, { key, autoInit: null, named: true, cluster: false });
       return key;
     };
     const push = (
@@ -132,6 +153,11 @@ function analyse(test: Test, bruteOnly: boolean): BarrierAnalysis {
         case 'signal':
         case 'signal_isfirst':
           if (id === -1) push(k, 'arrive', wgObj(), null, ins.op === 'signal_isfirst' ? ins.dst : null);
+          // seeds/001 arrive on -3: "only one wave per workgroup may arrive at the barrier on behalf
+          // of its entire workgroup. However, any wave within the workgroup cluster can then wait on
+          // this barrier object."
+          else if (id === -3)
+            push(k, 'arrive', clusterObj(), null, ins.op === 'signal_isfirst' ? ins.dst : null);
           else if (id === 0 && ins.op === 'signal') {
             // seeds/001: "This is a no-op on the NULL barrier (barrier object 0)".
           } else
@@ -141,11 +167,12 @@ function analyse(test: Test, bruteOnly: boolean): BarrierAnalysis {
               message:
                 id !== null && id > 0
                   ? `${ins.op} ${id}: a named barrier is named by its object here (use s.barrier.signal.var)`
-                  : `${ins.op} ${id}: only the workgroup barrier (-1) and named barrier objects are modelled, not the cluster barrier (-3)`,
+                  : `${ins.op} ${id}: the workgroup (-1), cluster (-3) and named barriers are modelled`,
             });
           break;
         case 'wait':
           if (id === -1) push(k, 'wait', wgObj());
+          else if (id === -3) push(k, 'wait', clusterObj());
           else if (id !== null && id >= 0) {
             // seeds/001: "For named barrier objects, this instruction always waits on the last named
             // barrier object that the thread has joined, even if it is different from the barrier
@@ -160,7 +187,7 @@ function analyse(test: Test, bruteOnly: boolean): BarrierAnalysis {
             unsupported.push({
               thread: t,
               instr: k,
-              message: `wait ${id}: only the workgroup barrier (-1) and named barrier objects are modelled`,
+              message: `wait ${id}: the workgroup (-1), cluster (-3) and named barriers are modelled`,
             });
           break;
         case 'init':
@@ -216,7 +243,7 @@ function analyse(test: Test, bruteOnly: boolean): BarrierAnalysis {
  * ≥ j. Returns null outside that case.
  */
 function closedForm(test: Test, nodes: BNode[][], objects: Map<string, BObject>): BarrierEffect | null {
-  for (const o of objects.values()) if (o.named) return null;
+  for (const o of objects.values()) if (o.named || o.cluster) return null;
   for (const ns of nodes) {
     let arrived = false;
     for (const b of ns) {
@@ -375,6 +402,8 @@ function search(
       let arrived = 0;
       let initialised = obj.autoInit !== null;
       let cur: Phase = { obj: obj.key, ops: [], complete: false };
+      // Cluster barrier: the workgroups that have arrived in the current phase.
+      let arrivedWgs: string[] = [];
       ord.forEach((b, pos) => {
         bmoPos.set(b, pos);
         if (!initialised && b.kind !== 'init') {
@@ -411,6 +440,14 @@ function search(
           }
           // signal.isfirst: "sets SCC=1 if this wave is the first to signal the barrier".
           if (b.isfirst !== null) isfirst.set(`${b.thread}:${b.instr}`, arrived === 0 ? 1 : 0);
+          if (obj.cluster) {
+            // "only one wave per workgroup may arrive at the barrier on behalf of its entire
+            // workgroup": a second arrive of one workgroup in a phase is undefined (choice 7).
+            const wg = workgroupKey(test.threads[b.thread]!.placement)!;
+            if (arrivedWgs.includes(wg))
+              reasons.push(`two waves of workgroup ${wg} arrive at the cluster barrier in one phase`);
+            arrivedWgs = [...arrivedWgs, wg];
+          }
           arrived++;
         }
         cur.ops.push(b);
@@ -422,6 +459,7 @@ function search(
           phases.push(cur);
           cur = { obj: obj.key, ops: [], complete: false };
           arrived = 0;
+          arrivedWgs = [];
         }
       });
       if (cur.ops.length > 0) phases.push(cur);

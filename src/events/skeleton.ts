@@ -222,6 +222,11 @@ export function shareRank(a: Placement, ta: number, b: Placement, tb: number): n
   return k;
 }
 
+/** Key of the cluster instance of a placement (`a0.c0`), or null for host threads. */
+export function clusterKey(p: Placement): string | null {
+  return p.kind === 'host' ? null : `a${p.agent}.c${p.cluster}`;
+}
+
 /** Key of the workgroup instance of a placement (`a0.c0.w1`), or null for host threads. */
 export function workgroupKey(p: Placement): string | null {
   return p.kind === 'host' ? null : `a${p.agent}.c${p.cluster}.w${p.workgroup}`;

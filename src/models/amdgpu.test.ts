@@ -412,9 +412,55 @@ describe('AMDGPU layer: availability, visibility, location order', () => {
       ),
     });
     expect(buildSkeleton(early).barrierUb).toBe(true);
-    // Trap barriers (-2, -4) are privileged and the cluster barrier (-3) is not modelled.
+    // Trap barriers (-2, -4) are privileged: the parser rejects them (LT3022); built directly, the
+    // model does not decide them.
     const trap = makeTest({ locs: { x: 0 }, threads: threads([[splitBarrier('signal', -2)]]) });
     expect(buildSkeleton(trap).diagnostics.map((d) => d.code)).toEqual(['MD004']);
+  });
+
+  it('the cluster barrier (-3): one arrive per workgroup completes it; fences at cluster scope synchronise', () => {
+    const cl = { scope: 'cluster' as const };
+    const wg = { scope: 'workgroup' as const };
+    // Two workgroups of one cluster; P2 is a second wave of P1's workgroup that only waits.
+    const pl: Placement[] = [dev(0, 0, 0, 0), dev(0, 0, 1, 0), dev(0, 0, 1, 1)];
+    const mp = (scope: typeof cl | typeof wg, thirdArrives: boolean) =>
+      makeTest({
+        locs: { x: 0 },
+        threads: threads(
+          [
+            [st('x', 1), fence('release', scope), splitBarrier('signal', -3), splitBarrier('wait', -3)],
+            [splitBarrier('signal', -3), splitBarrier('wait', -3)],
+            [
+              ...(thirdArrives ? [splitBarrier('signal', -3)] : []),
+              splitBarrier('wait', -3),
+              fence('acquire', scope),
+              ld('d', 'x'),
+            ],
+          ],
+          pl,
+        ),
+      });
+    // seeds/001: "any wave within the workgroup cluster can then wait on this barrier object".
+    expect(buildSkeleton(mp(cl, false)).diagnostics).toEqual([]);
+    expect(buildSkeleton(mp(cl, false)).barrierUb).toBe(false);
+    expect(states(mp(cl, false), {}, true)).toEqual(['P2:d=1']);
+    // Workgroup-scope fences in different workgroups are not inclusive: no synchronisation.
+    expect(states(mp(wg, false), {}, true)).toEqual(['P2:d=undef !race !undef']);
+    // "only one wave per workgroup may arrive … on behalf of its entire workgroup".
+    expect(buildSkeleton(mp(cl, true)).barrierUb).toBe(true);
+    // Across clusters there is no common cluster barrier: each cluster's completes alone.
+    const far = makeTest({
+      locs: { x: 0 },
+      threads: threads(
+        [
+          [st('x', 1), fence('release'), splitBarrier('signal', -3), splitBarrier('wait', -3)],
+          [splitBarrier('signal', -3), splitBarrier('wait', -3), fence('acquire'), ld('d', 'x')],
+        ],
+        [dev(0, 0, 0, 0), dev(0, 1, 0, 0)],
+      ),
+    });
+    expect(buildSkeleton(far).barrierUb).toBe(false);
+    expect(states(far, {}, true)).toEqual(['P1:d=undef !race !undef']);
   });
 
   it('a barrier wait that never completes is undefined behaviour', () => {
