@@ -87,11 +87,11 @@ describe('gpumm run', () => {
 
   it('exits 3 on a feature the model does not decide, with the line, a caret and a hint', () => {
     const f = tmpFile(
-      'cluster-barrier.litmus',
-      `AMDGPU CB
+      'named-by-number.litmus',
+      `AMDGPU NBN
 @x = global i32 0
 P0 @ agent 0 {
-  call void @llvm.amdgcn.s.barrier.signal(i32 -3)
+  call void @llvm.amdgcn.s.barrier.signal(i32 3)
 }
 exists (@x == 0)
 `,
@@ -99,7 +99,7 @@ exists (@x == 0)
     const r = gpumm('run', f);
     expect(r.status).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/cluster-barrier\.litmus:4:3: error MD004: /);
+    expect(r.stderr).toMatch(/named-by-number\.litmus:4:3: error MD004: /);
     expect(r.stderr).toContain('^^^');
     expect(r.stderr).toContain('hint: docs/model.md (choice 7)');
   });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Test } from '../core/types.ts';
+import type { Ordering, Placement, Scope, Test } from '../core/types.ts';
+import { dev, ld, makeTest, st, threads } from '../events/build.ts';
 import { DEFAULT_OPTIONS } from '../models/amdgpu.ts';
 import { stateStrings } from '../models/testutil.ts';
 import { type Collector, enumerate } from './enumerate.ts';
@@ -60,6 +61,52 @@ describe('optimised enumerator against the brute-force reference', () => {
       fc.property(arbMpSpaces(), (t) => agree(t)),
       { numRuns: 400 },
     );
+  });
+
+  it('also on shapes whose last reads form an independent tail (the product path)', () => {
+    // Coherence / store-buffering shapes: constant stores, then loads whose registers nothing uses,
+    // one or two locations, atomics of one ordering side (no synchronisation), various placements.
+    const arbShape = fc
+      .record({
+        n: fc.integer({ min: 2, max: 3 }),
+        locs: fc.integer({ min: 1, max: 2 }),
+        ordering: fc.constantFrom<Ordering>('monotonic', 'acquire', 'release', 'seq_cst', 'notatomic'),
+        scope: fc.constantFrom<Scope>('system', 'agent', 'workgroup', 'wavefront'),
+        same: fc.constantFrom('agent', 'workgroup', 'wave'),
+        extraLoads: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+      })
+      .map(({ n, locs, ordering, scope, same, extraLoads }): Test => {
+        const o = (kind: 'load' | 'store'): Ordering =>
+          ordering === 'acquire' && kind === 'store'
+            ? 'monotonic'
+            : ordering === 'release' && kind === 'load'
+              ? 'monotonic'
+              : ordering;
+        const loc = (i: number) => `x${i % locs}`;
+        const place = (i: number): Placement =>
+          same === 'agent' ? dev(i, 0, 0, 0) : same === 'workgroup' ? dev(0, 0, i, 0) : dev(0, 0, 0, i);
+        const bodies = Array.from({ length: n }, (_, i) => [
+          st(loc(i), i + 1, o('store'), { scope }),
+          ld('r', loc(i + 1), o('load'), { scope }),
+          ...(extraLoads[i] ? [ld('s', loc(i), o('load'), { scope })] : []),
+        ]);
+        return makeTest({
+          locs: Object.fromEntries(Array.from({ length: locs }, (_, k) => [`x${k}`, 0])),
+          threads: threads(
+            bodies,
+            Array.from({ length: n }, (_, i) => place(i)),
+          ),
+        });
+      });
+    let products = 0;
+    fc.assert(
+      fc.property(arbShape, (t) => {
+        agree(t);
+        products += enumerate(t).products;
+      }),
+      { numRuns: 300 },
+    );
+    expect(products).toBeGreaterThan(100);
   });
 
   it('also with no-thin-air off and the repaired value rules', () => {

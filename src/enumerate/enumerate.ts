@@ -35,6 +35,7 @@ import {
   observe,
   racePairs,
 } from './outcomes.ts';
+import { StateIndex } from './state-index.ts';
 
 /** One final state with the number of executions reaching it. */
 export interface StateRecord {
@@ -69,6 +70,11 @@ export class Collector {
     readonly labels: string[],
     readonly keepExamples = true,
   ) {}
+
+  /** The record of the state with these values, if found already. */
+  lookup(values: Float64Array): StateRecord | undefined {
+    return this.find(values, hashValues(values));
+  }
 
   private find(values: Float64Array, h: number): StateRecord | undefined {
     const bucket = this.byHash.get(h);
@@ -113,29 +119,37 @@ export class Collector {
     this.insert({ values: values.slice(), count, race, undef, example }, h);
   }
 
-  add(ws: Workspace, variant: number, values: Float64Array, race: boolean, undef: boolean): void {
+  /** Records one consistent execution (weighted by `ws.coWeight`); returns its state's record. */
+  add(ws: Workspace, variant: number, values: Float64Array, race: boolean, undef: boolean): StateRecord {
+    const h = hashValues(values);
+    const s = this.find(values, h);
+    if (s) {
+      this.bump(s, ws.coWeight, race, undef);
+      return s;
+    }
     const k = ws.coWeight;
     this.executions += k;
     if (race) this.racy += k;
     if (undef) this.undefReads += k;
-    const h = hashValues(values);
-    const s = this.find(values, h);
-    if (s) {
-      s.count += k;
-      s.race ||= race;
-      s.undef ||= undef;
-      return;
-    }
-    this.insert(
-      {
-        values: values.slice(),
-        count: k,
-        race,
-        undef,
-        example: this.keepExamples ? { variant, rf: ws.rfSrc.slice(), co: ws.coRank.slice() } : NO_EXAMPLE,
-      },
-      h,
-    );
+    const rec: StateRecord = {
+      values: values.slice(),
+      count: k,
+      race,
+      undef,
+      example: this.keepExamples ? { variant, rf: ws.rfSrc.slice(), co: ws.coRank.slice() } : NO_EXAMPLE,
+    };
+    this.insert(rec, h);
+    return rec;
+  }
+
+  /** Counts `k` more executions reaching the state of `s`. */
+  bump(s: StateRecord, k: number, race: boolean, undef: boolean): void {
+    this.executions += k;
+    if (race) this.racy += k;
+    if (undef) this.undefReads += k;
+    s.count += k;
+    s.race ||= race;
+    s.undef ||= undef;
   }
 }
 
@@ -228,6 +242,45 @@ interface Variant {
   hbFinalTrivial: boolean;
   /** rf domains were filtered by the (static) value rules. */
   staticValues: boolean;
+  /**
+   * Choice points from this index on form an independent tail (see `independentTail`): once the
+   * earlier choices are applied, its executions are the product of per-read candidate lists.
+   */
+  tailStart: number;
+  /** The product being enumerated for the current prefix, or null. */
+  prod: Product | null;
+  /** States met by this variant's products, by numeric key (see `Product.base`). */
+  stateIndex: StateIndex;
+  /** Ids of the prefix parts of the values (everything but the tail slots), for the keys. */
+  prefixIds: Map<string, number>;
+}
+
+/** An odometer over the candidate lists of the independent tail reads. */
+interface Product {
+  /** Read events of the tail, in choice-point order. */
+  reads: Int32Array;
+  /** Accepted rf sources of each tail read. */
+  lists: Int32Array[];
+  /** The observable slot of each tail read's register. */
+  slots: Int32Array;
+  /** The value each accepted source gives (NaN: undef), parallel to `lists`. */
+  vals: Float64Array[];
+  digits: Int32Array;
+  /** Digits currently at an undef (-1) source. */
+  undefDigits: number;
+  /**
+   * State keys: `base + Σ valueIndex[i][digit_i] × weight[i]`, where base = prefix id × Π radix
+   * (every tail read's value is one of its radix distinct values). NaN: states too many to key;
+   * every combination then goes through the collector's hash.
+   */
+  base: number;
+  tailKey: number;
+  valueIndex: Int32Array[];
+  weight: Float64Array;
+  /** Some prefix read returns undef. */
+  baseUndef: boolean;
+  race: boolean;
+  done: boolean;
 }
 
 /**
@@ -313,6 +366,8 @@ export class Enumeration {
   readonly variantCount: number;
   readonly errors: ObservableError[] = [];
   stop: StopReason | null = null;
+  /** Independent-tail products started (how often the product path ran; for tests). */
+  products = 0;
   private variant: number;
   private readonly prefix: number[];
   private current: Variant | null = null;
@@ -458,6 +513,15 @@ export class Enumeration {
     const poPred = sk.events.map((e) =>
       Int32Array.from(e.kind === 'write' ? sk.writesByLoc[e.loc]!.filter((w) => has(sk.po, w, e.id)) : []),
     );
+    const hbFinalTrivial = this.staticTrivial(ws);
+    const tailStart =
+      this.opts.prune &&
+      staticValues &&
+      hbFinalTrivial &&
+      !this.opts.onReject &&
+      this.opts.maxExecutions === Number.POSITIVE_INFINITY
+        ? independentTail(ws, obs, cps)
+        : cps.length;
     return {
       sk,
       ws,
@@ -473,8 +537,13 @@ export class Enumeration {
       leafDone: false,
       hbFinalDepth,
       dead: hbFinalDepth < 0 && this.opts.prune && !this.hbFinalCheck(ws),
-      hbFinalTrivial: this.staticTrivial(ws),
+      hbFinalTrivial,
       staticValues,
+      // A worker slice fixes the first choices (`only.prefix`): the product starts after them.
+      tailStart: Math.min(cps.length, Math.max(tailStart, this.prefix.length)),
+      prod: null,
+      stateIndex: new StateIndex(),
+      prefixIds: new Map(),
     };
   }
 
@@ -508,12 +577,161 @@ export class Enumeration {
     else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.variant);
   }
 
+  /**
+   * Starts the product of the independent tail for the applied prefix: each tail read's accepted
+   * sources are those the search would accept one by one (the quick coherence check for atomic
+   * reads; with static value rules and no thin air possible, nothing else can reject a choice).
+   */
+  private startProduct(st: Variant): Product {
+    const { ws, cps, obs } = st;
+    this.products++;
+    const reads = Int32Array.from(cps.slice(st.tailStart), (cp) => (cp as { read: number }).read);
+    const lists: Int32Array[] = [];
+    for (let i = 0; i < reads.length; i++) {
+      const r = reads[i]!;
+      const d = st.tailStart + i;
+      const dom = cps[d]!.domain;
+      const ok: number[] = [];
+      for (let k = 0; k < dom.length; k++) {
+        const src = dom[k]!;
+        ws.rfSrc[r] = src;
+        if (d <= st.hbFinalDepth && src >= 0 && quickCoherenceReject(ws, r, src)) continue;
+        ok.push(src);
+      }
+      ws.rfSrc[r] = -2;
+      lists.push(Int32Array.from(ok));
+    }
+    const digits = new Int32Array(reads.length);
+    const prod: Product = {
+      reads,
+      lists,
+      slots: Int32Array.from(reads, (r) => tailSlot(ws, obs, r)),
+      vals: [],
+      digits,
+      undefDigits: 0,
+      baseUndef: false,
+      race: false,
+      done: lists.some((l) => l.length === 0),
+      base: Number.NaN,
+      tailKey: 0,
+      valueIndex: [],
+      weight: new Float64Array(reads.length),
+    };
+    if (prod.done) return prod;
+    // The first combination goes through the ordinary leaf (values, race, final memory, example).
+    for (let i = 0; i < reads.length; i++) ws.rfSrc[reads[i]!] = lists[i]![0]!;
+    this.stats.nodes += reads.length;
+    this.emitLeaf(st);
+    prod.race = firstRace(ws, st.pairs) >= 0;
+    for (const r of ws.sk.reads) if (ws.rfSrc[r] === -1 && !reads.includes(r)) prod.baseUndef = true;
+    const valueFrom = (src: number) => (src >= 0 ? ws.evaluator.writeVal[src]! : Number.NaN);
+    prod.vals = lists.map((l) => Float64Array.from(l, valueFrom));
+    for (let i = 0; i < reads.length; i++) if (lists[i]![0] === -1) prod.undefDigits++;
+    // Numeric state keys: each tail read's value indexes the distinct values of its whole rf
+    // domain (fixed for the variant: every store is a constant).
+    let radix = 1;
+    for (let i = reads.length - 1; i >= 0; i--) {
+      const domainValues: number[] = [];
+      for (const src of cps[st.tailStart + i]!.domain) {
+        const v = valueFrom(src);
+        if (!domainValues.some((u) => Object.is(u, v))) domainValues.push(v);
+      }
+      prod.valueIndex[i] = Int32Array.from(prod.vals[i]!, (v) =>
+        domainValues.findIndex((u) => Object.is(u, v)),
+      );
+      prod.weight[i] = radix;
+      radix *= domainValues.length;
+    }
+    const values = st.values;
+    let prefix = '';
+    for (let k = 0; k < values.length; k++) if (!prod.slots.includes(k)) prefix += `${values[k]},`;
+    let pid = st.prefixIds.get(prefix);
+    if (pid === undefined) {
+      pid = st.prefixIds.size;
+      st.prefixIds.set(prefix, pid);
+    }
+    if ((pid + 1) * radix < 2 ** 53) {
+      prod.base = pid * radix;
+      for (let i = 0; i < reads.length; i++) prod.tailKey += prod.valueIndex[i]![0]! * prod.weight[i]!;
+      // The first combination's record is the collector's newest or an existing one.
+      const rec = this.collector.lookup(values);
+      if (rec) st.stateIndex.set(prod.base + prod.tailKey, rec);
+    }
+    return prod;
+  }
+
+  /** Advances the odometer by up to `budget` combinations, recording each; returns how many. */
+  private runProduct(st: Variant, budget: number): number {
+    const prod = st.prod!;
+    const { ws, values } = st;
+    const { reads, lists, slots, vals, digits, valueIndex, weight } = prod;
+    const n = reads.length;
+    const keyed = !Number.isNaN(prod.base);
+    const index = st.stateIndex;
+    const k = ws.coWeight;
+    let used = 0;
+    while (!prod.done && used < budget) {
+      // Next combination: increment the last digit, carrying left.
+      let i = n - 1;
+      for (; i >= 0; i--) {
+        const list = lists[i]!;
+        if (list[digits[i]!] === -1) prod.undefDigits--;
+        if (digits[i]! + 1 < list.length) {
+          digits[i]!++;
+          break;
+        }
+        prod.tailKey += (valueIndex[i]![0]! - valueIndex[i]![digits[i]!]!) * weight[i]!;
+        digits[i] = 0;
+        ws.rfSrc[reads[i]!] = list[0]!;
+        values[slots[i]!] = vals[i]![0]!;
+        if (list[0] === -1) prod.undefDigits++;
+      }
+      if (i < 0) {
+        prod.done = true;
+        break;
+      }
+      prod.tailKey += (valueIndex[i]![digits[i]!]! - valueIndex[i]![digits[i]! - 1]!) * weight[i]!;
+      const src = lists[i]![digits[i]!]!;
+      ws.rfSrc[reads[i]!] = src;
+      values[slots[i]!] = vals[i]![digits[i]!]!;
+      if (src === -1) prod.undefDigits++;
+      used++;
+      const undef = prod.baseUndef || prod.undefDigits > 0;
+      if (!keyed) {
+        this.collector.add(ws, this.variant, values, prod.race, undef);
+        continue;
+      }
+      const key = prod.base + prod.tailKey;
+      const rec = index.get(key);
+      if (rec) this.collector.bump(rec, k, prod.race, undef);
+      else index.set(key, this.collector.add(ws, this.variant, values, prod.race, undef));
+    }
+    this.stats.nodes += used;
+    this.stats.explored += used;
+    this.stats.consistent += used * k;
+    return used;
+  }
+
   /** The depth-first loop over choice points; see the module comment. */
   private advance(st: Variant, budget: number): { nodes: number; finished: boolean } {
     const { cps, cur, ws, placed, nextRank, poPred } = st;
     const last = cps.length - 1;
     const prune = this.opts.prune;
     if (st.dead) return { nodes: 0, finished: true };
+    if (st.tailStart === 0) {
+      // Every choice is in the independent tail: one product.
+      if (!st.leafDone) {
+        st.prod ??= this.startProduct(st);
+        const used = this.runProduct(st, budget);
+        if (!st.prod || st.prod.done) {
+          st.prod = null;
+          st.leafDone = true;
+          return { nodes: used, finished: true };
+        }
+        return { nodes: used, finished: false };
+      }
+      return { nodes: 0, finished: true };
+    }
     if (cps.length === 0) {
       if (!st.leafDone) this.emitLeaf(st);
       st.leafDone = true;
@@ -521,6 +739,15 @@ export class Enumeration {
     }
     let nodes = 0;
     while (nodes < budget) {
+      if (st.prod) {
+        // The prefix up to tailStart - 1 is applied: enumerate the tail's product, then go on at
+        // depth tailStart - 1 as if its subtree were done.
+        nodes += this.runProduct(st, budget - nodes);
+        if (!st.prod.done) return { nodes, finished: false };
+        st.prod = null;
+        for (let i = st.tailStart; i < cps.length; i++) ws.rfSrc[(cps[i] as { read: number }).read] = -2;
+        continue;
+      }
       if (st.depth < 0) return { nodes, finished: true };
       const d = st.depth;
       const cp = cps[d]!;
@@ -583,6 +810,10 @@ export class Enumeration {
       if (d === last) {
         this.emitLeaf(st);
         if (this.stats.consistent >= this.opts.maxExecutions) return { nodes, finished: false };
+        continue;
+      }
+      if (d + 1 === st.tailStart) {
+        st.prod = this.startProduct(st);
         continue;
       }
       st.depth = d + 1;
@@ -681,4 +912,62 @@ function factorial(k: number): number {
   let f = 1;
   for (let i = 2; i <= k; i++) f *= i;
   return f;
+}
+
+/**
+ * Where the independent tail of `cps` starts (`cps.length`: none). A suffix of rf choice points is
+ * independent when, with hb static and coherence local (`coherenceLocal`, no thin air possible,
+ * static value rules, nothing left for the hb-final checks, every store a constant and no RMW or
+ * cmpxchg — the evaluator's simple case), each of its reads
+ * - is a plain load whose register nothing else uses (its value reaches only its own observable),
+ * - and is hb-related to no other tail read of its location (no CoRR between tail reads).
+ * Then, once the earlier choices are applied, whether a read may take a source depends on that
+ * source and the prefix alone (the only coherence cycles through a read edge are the short ones
+ * `quickCoherenceReject` looks for, and a cycle through two reads needs hb between them), the race
+ * flag and final memory do not depend on the tail, and each read changes only its own observable:
+ * the consistent completions are the product of per-read candidate lists. Checked against the
+ * reference enumerator (enumerate.prop.test.ts).
+ */
+export function independentTail(ws: Workspace, obs: Observable[], cps: ChoicePoint[]): number {
+  if (!ws.coherenceLocal || !ws.thinAirImpossible || !ws.evaluator.simple || !ws.syncFree) return cps.length;
+  const { sk } = ws;
+  let start = cps.length;
+  const tail: number[] = [];
+  for (let i = cps.length - 1; i >= 0; i--) {
+    const cp = cps[i]!;
+    if (cp.kind !== 'rf') break;
+    const r = cp.read;
+    if (tailSlot(ws, obs, r) < 0) break;
+    const e = sk.events[r]!;
+    const hb = ws.hbOf(r);
+    if (tail.some((o) => sk.events[o]!.loc === e.loc && (has(hb, o, r) || has(hb, r, o)))) break;
+    tail.push(r);
+    start = i;
+  }
+  // A product of one read is no cheaper than the search.
+  return cps.length - start >= 2 ? start : cps.length;
+}
+
+/**
+ * The observable slot of read `r`'s register when `r` is a plain load whose register no other step
+ * uses, else -1.
+ */
+function tailSlot(ws: Workspace, obs: Observable[], r: number): number {
+  const e = ws.sk.events[r]!;
+  if (e.rmw >= 0 || e.thread < 0) return -1;
+  const prog = ws.evaluator.programs[e.thread]!;
+  const step = prog.steps.find((s) => s.k === 'read' && s.ev === r);
+  if (step?.k !== 'read' || step.dst < 0 || step.okDst >= 0) return -1;
+  const dst = step.dst;
+  const uses = (o: { c: boolean; r?: number }) => !o.c && o.r === dst;
+  for (const s of prog.steps) {
+    if (s === step) continue;
+    if ('dst' in s && s.dst === dst) return -1;
+    if (s.k === 'store' && uses(s.a as { c: boolean; r?: number })) return -1;
+    if ((s.k === 'bin' || s.k === 'icmp') && (uses(s.a as never) || uses(s.b as never))) return -1;
+    if (s.k === 'select' && (uses(s.cond as never) || uses(s.a as never) || uses(s.b as never))) return -1;
+    if (s.k === 'copy' && s.src === dst) return -1;
+    if (s.k === 'rmw' || s.k === 'cas') return -1;
+  }
+  return obs.findIndex((o) => o.kind === 'reg' && o.thread === e.thread && o.reg === dst);
 }

@@ -317,7 +317,7 @@ export class Evaluator {
   private readonly initValues: Float64Array;
   private readonly totalSteps: number;
   /** Only stores of constants, loads and register arithmetic (see `runSimple`). */
-  private readonly simple: boolean;
+  readonly simple: boolean;
   /** The cmpxchg whose read value contradicts the assumed outcome, when `run` returns 'cas-mismatch'. */
   mismatch = -1;
 
