@@ -13,7 +13,7 @@ import { co, iriw, mp, sb } from './families.ts';
 const SERIES: Record<string, () => Test> = {};
 for (let n = 2; n <= 8; n++) SERIES[`SB relaxed ${n}`] = () => sb(n, 'monotonic');
 for (let n = 2; n <= 6; n++) SERIES[`SB seq_cst ${n}`] = () => sb(n, 'seq_cst');
-for (let n = 2; n <= 6; n++) SERIES[`CO ${n}`] = () => co(n);
+for (let n = 2; n <= 7; n++) SERIES[`CO ${n}`] = () => co(n);
 for (const k of [1, 2, 4, 8]) SERIES[`MP ${k} data`] = () => mp(k);
 for (const o of ['monotonic', 'acquire', 'seq_cst'] as const) SERIES[`IRIW ${o}`] = () => iriw(o);
 
