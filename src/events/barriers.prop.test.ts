@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { add, type Relation, relation } from '../core/relation.ts';
 import type { Instr, Test } from '../core/types.ts';
+import { arbTest as arbAnyTest } from '../enumerate/gen.ts';
 import { analyseBarriersBrute } from './barriers.ts';
 import { dev, fence, makeTest, sbarrier, splitBarrier, threads } from './build.ts';
 import { buildSkeleton, type Event, workgroupKey } from './skeleton.ts';
@@ -145,6 +146,25 @@ describe('barrier execution model', () => {
         }
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('swappable arrives (one order per class)', () => {
+  it('finds the same effects, UB and reasons as visiting every order', () => {
+    const canon = (a: ReturnType<typeof analyseBarriersBrute>) => ({
+      effects: a.effects
+        .map((e) => `${JSON.stringify(e.sync)}|${JSON.stringify([...e.isfirst].sort())}`)
+        .sort(),
+      ub: a.ub,
+      reasons: [...a.ubReasons].sort(),
+      unsupported: a.unsupported.length,
+    });
+    fc.assert(
+      fc.property(arbAnyTest({ barriers: true, maxInstrs: 6 }), (t) => {
+        expect(canon(analyseBarriersBrute(t))).toEqual(canon(analyseBarriersBrute(t, false)));
+      }),
+      { numRuns: 400 },
     );
   });
 });

@@ -77,12 +77,15 @@ export function analyseBarriers(test: Test): BarrierAnalysis {
   return a;
 }
 
-/** The brute force alone, without the closed-form shortcut (the oracle of barriers.prop.test.ts). */
-export function analyseBarriersBrute(test: Test): BarrierAnalysis {
-  return analyse(test, true);
+/**
+ * The brute force alone, without the closed-form shortcut (the oracle of barriers.prop.test.ts);
+ * `reduce: false` also visits every order of swappable arrives.
+ */
+export function analyseBarriersBrute(test: Test, reduce = true): BarrierAnalysis {
+  return analyse(test, true, reduce);
 }
 
-function analyse(test: Test, bruteOnly: boolean): BarrierAnalysis {
+function analyse(test: Test, bruteOnly: boolean, reduce = true): BarrierAnalysis {
   const unsupported: BarrierAnalysis['unsupported'] = [];
   const ubReasons = new Set<string>();
   const objects = new Map<string, BObject>();
@@ -223,7 +226,7 @@ function analyse(test: Test, bruteOnly: boolean): BarrierAnalysis {
     return { effects: [empty], ub: ubReasons.size > 0, ubReasons: [...ubReasons], unsupported };
   const quick = bruteOnly || ubReasons.size > 0 ? null : closedForm(test, nodes, objects);
   if (quick) return { effects: [quick], ub: false, ubReasons: [], unsupported };
-  const r = search(test, nodes, objects, ubReasons);
+  const r = search(test, nodes, objects, ubReasons, reduce);
   if (r === null)
     return {
       effects: [empty],
@@ -311,6 +314,7 @@ function search(
   nodes: BNode[][],
   objects: Map<string, BObject>,
   staticUb: Set<string>,
+  reduce: boolean,
 ): { effects: BarrierEffect[]; ub: boolean; ubReasons: string[] } | null {
   const T = nodes.length;
   const flat: BNode[] = nodes.flat();
@@ -464,6 +468,32 @@ function search(
       });
       if (cur.ops.length > 0) phases.push(cur);
     });
+    // Arrives of different threads next to each other in one phase can be swapped without changing
+    // anything the constraints or the effect see (phases and their members, barrier-executes-before:
+    // no path joins two arrives of one phase, since a path from an arrive needs a wait on a completed
+    // phase; two arrives setting the same expected count see the same arrive counts between them) —
+    // unless one reports `isfirst` or they set different counts. Keep one order per such swap
+    // class: threads ascending.
+    const phaseOf = new Map<BNode, Phase>();
+    for (const ph of phases) for (const b of ph.ops) phaseOf.set(b, ph);
+    const swappable = (a: BNode, b: BNode) =>
+      a.kind === 'arrive' &&
+      b.kind === 'arrive' &&
+      a.isfirst === null &&
+      b.isfirst === null &&
+      a.count === b.count;
+    for (const ord of reduce ? order : [])
+      for (let i = 0; i + 1 < ord.length; i++) {
+        const x = ord[i]!;
+        const y = ord[i + 1]!;
+        if (
+          swappable(x, y) &&
+          x.thread > y.thread &&
+          phaseOf.get(x) === phaseOf.get(y) &&
+          phaseOf.get(x)!.ops[phaseOf.get(x)!.ops.length - 1] !== x
+        )
+          return true;
+      }
     const done = phases.filter((p) => p.complete);
     const tbo = (a: BNode, b: BNode) =>
       a.thread === b.thread && nodes[a.thread]!.indexOf(a) < nodes[a.thread]!.indexOf(b);
