@@ -7,7 +7,7 @@ import { cpuUsage } from 'node:process';
 import type { Test } from '../src/core/types.ts';
 import { enumerate, splitSearch } from '../src/enumerate/enumerate.ts';
 import { runSlice } from '../src/enumerate/parallel.ts';
-import { enumerateParallel } from '../src/enumerate/pool.ts';
+import { enumerateParallel, SLICES_PER_WORKER } from '../src/enumerate/pool.ts';
 import { DEFAULT_OPTIONS } from '../src/models/amdgpu.ts';
 import { co, sb } from './families.ts';
 
@@ -31,7 +31,7 @@ for (const t of tests) {
   const d2 = cpuUsage(c0);
   const parCpu = (d2.user + d2.system) / 1e6;
   if (par.stats.consistent !== seq.stats.consistent) throw new Error('parallel and sequential disagree');
-  const slices = splitSearch(t, 16);
+  const slices = splitSearch(t, 2 * SLICES_PER_WORKER);
   let smallest = Number.POSITIVE_INFINITY;
   for (const slice of slices) {
     const a = performance.now();

@@ -22,6 +22,13 @@ export function defaultWorkers(): number {
  * (each carrying well over 10 ms of work for the tests worth parallelising), results are merged in
  * slice order.
  */
+/**
+ * Slices asked for per worker. Few: every slice tends to find most of the test's final states, and
+ * merging them on the main thread costs about as much as the search when there are many (CO 7: 42
+ * slices ran 3 × slower than in-process, 7 slices about as fast; docs/benchmarks.md).
+ */
+export const SLICES_PER_WORKER = 2;
+
 export async function enumerateParallel(
   test: Test,
   opts: {
@@ -33,7 +40,7 @@ export async function enumerateParallel(
   } = {},
 ): Promise<ReturnType<typeof mergeSlices>> {
   const workers = opts.workers ?? defaultWorkers();
-  const slices = splitSearch(test, workers * 8);
+  const slices = splitSearch(test, workers * SLICES_PER_WORKER);
   const pool = new Piscina({ filename: ENTRY, minThreads: workers, maxThreads: workers });
   try {
     const base = {
