@@ -147,7 +147,14 @@ export function buildReport(
     undefFinal ||= uf;
     states.push({ values, count: s.count, condition: truth, race: s.race, undef: s.undef, undefFinal: uf });
   }
-  states.sort((a, b) => stateText(a.values).localeCompare(stateText(b.values)));
+  // Sorted by their text (as `localeCompare` orders it), each text built once: reports of huge
+  // tests have hundreds of thousands of states.
+  const collator = new Intl.Collator();
+  const keyed = states.map((st) => ({ st, key: stateText(st.values) }));
+  keyed.sort((a, b) => collator.compare(a.key, b.key));
+  keyed.forEach((k, i) => {
+    states[i] = k.st;
+  });
   const verdict: ConditionVerdict | null = conditionVerdict(test, truths);
   const ub = sk.barrierUb;
   const stop: StopReason = en.stop ?? 'interrupted';
