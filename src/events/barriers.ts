@@ -371,7 +371,7 @@ function search(
     });
     const orders: BNode[][][] = [];
     for (const o of perObj) {
-      const ord = interleavings(o.byThread, budget);
+      const ord = interleavings(o.byThread, budget, reduce ? objects.get(o.key)! : null);
       if (ord === null) return false;
       orders.push(ord);
     }
@@ -648,12 +648,61 @@ function search(
   return { effects, ub, ubReasons: ub ? [...ubReasons] : [] };
 }
 
-/** All interleavings of per-thread sequences, or null when there are more than `max`. */
-function interleavings(seqs: BNode[][], max: number): BNode[][] | null {
+/**
+ * The interleavings of per-thread sequences, or null when there are more than `max`. With `obj`,
+ * only one order per class of swappable adjacent arrives (see `assign`): an arrive is not placed
+ * right after a swappable arrive of a higher thread in the same phase. The phase is followed as
+ * `assign` simulates it (init, drop and arrive counts; completion when arrive and expected counts
+ * meet).
+ */
+function interleavings(seqs: BNode[][], max: number, obj: BObject | null): BNode[][] | null {
   const out: BNode[][] = [];
   const pos = seqs.map(() => 0);
   const acc: BNode[] = [];
   const total = seqs.reduce((s, q) => s + q.length, 0);
+  // Simulation state after each prefix of `acc`: expected count, arrive count, initialised, and
+  // whether the last operation completed a phase.
+  const expected: number[] = [obj?.autoInit ?? 0];
+  const arrived: number[] = [0];
+  const initialised: boolean[] = [obj?.autoInit !== null && obj?.autoInit !== undefined];
+  const completed: boolean[] = [true];
+  const swappable = (a: BNode, b: BNode) =>
+    a.kind === 'arrive' &&
+    b.kind === 'arrive' &&
+    a.isfirst === null &&
+    b.isfirst === null &&
+    a.count === b.count;
+  const push = (b: BNode) => {
+    const d = acc.length;
+    let e = expected[d]!;
+    let a = arrived[d]!;
+    let init = initialised[d]!;
+    if (!init && b.kind !== 'init') {
+      init = true;
+      e = Number.POSITIVE_INFINITY;
+    }
+    let done = false;
+    if (b.kind === 'init') {
+      init = true;
+      e = b.count ?? 1;
+      a = 0;
+    } else {
+      if (b.kind === 'drop') e--;
+      else {
+        if (b.count !== null) e = b.count;
+        a++;
+      }
+      if (a > 0 && a === e) {
+        done = true;
+        a = 0;
+      }
+    }
+    acc.push(b);
+    expected[d + 1] = e;
+    arrived[d + 1] = a;
+    initialised[d + 1] = init;
+    completed[d + 1] = done;
+  };
   const rec = () => {
     if (out.length > max) return;
     if (acc.length === total) {
@@ -662,7 +711,10 @@ function interleavings(seqs: BNode[][], max: number): BNode[][] | null {
     }
     seqs.forEach((q, i) => {
       if (pos[i]! < q.length && out.length <= max) {
-        acc.push(q[pos[i]!]!);
+        const b = q[pos[i]!]!;
+        const x = acc[acc.length - 1];
+        if (obj && x && !completed[acc.length]! && swappable(x, b) && x.thread > b.thread) return;
+        push(b);
         pos[i]!++;
         rec();
         pos[i]!--;
