@@ -247,6 +247,8 @@ interface Variant {
    * earlier choices are applied, its executions are the product of per-read candidate lists.
    */
   tailStart: number;
+  /** The independent tail's groups (reads and their observable slots). */
+  tailGroups: { reads: Int32Array; slots: Int32Array }[];
   /** The product being enumerated for the current prefix, or null. */
   prod: Product | null;
   /** States met by this variant's products, by numeric key (see `Product.base`). */
@@ -255,27 +257,38 @@ interface Variant {
   prefixIds: Map<string, number>;
 }
 
-/** An odometer over the candidate lists of the independent tail reads. */
-interface Product {
-  /** Read events of the tail, in choice-point order. */
+/**
+ * One group of the independent tail: reads of one location related by hb (coherence links their
+ * choices), or a single read. Its accepted choices are tuples of sources, one per read.
+ */
+interface TailGroup {
   reads: Int32Array;
-  /** Accepted rf sources of each tail read. */
-  lists: Int32Array[];
-  /** The observable slot of each tail read's register. */
+  /** The observable slot of each read's register. */
   slots: Int32Array;
-  /** The value each accepted source gives (NaN: undef), parallel to `lists`. */
-  vals: Float64Array[];
+  /** Accepted tuples, flattened (tuple t is `tuples[t * reads.length …]`). */
+  tuples: Int32Array;
+  /** The value each read gets in each tuple (NaN: undef), flattened like `tuples`. */
+  vals: Float64Array;
+  /** Reads returning undef in each tuple. */
+  undefs: Int32Array;
+  /** Each tuple's index among the group's possible value tuples (for the state keys). */
+  keyIndex: Float64Array;
+  count: number;
+}
+
+/** An odometer over the accepted tuples of the independent tail's groups. */
+interface Product {
+  groups: TailGroup[];
   digits: Int32Array;
-  /** Digits currently at an undef (-1) source. */
-  undefDigits: number;
+  /** Reads of the current combination that return undef. */
+  undefReads: number;
   /**
-   * State keys: `base + Σ valueIndex[i][digit_i] × weight[i]`, where base = prefix id × Π radix
-   * (every tail read's value is one of its radix distinct values). NaN: states too many to key;
-   * every combination then goes through the collector's hash.
+   * State keys: `base + Σ keyIndex[g][digit_g] × weight[g]`, where base = prefix id × Π radix (every
+   * group's values are one of its radix possible value tuples). NaN: too many to key; every
+   * combination then goes through the collector's hash.
    */
   base: number;
   tailKey: number;
-  valueIndex: Int32Array[];
   weight: Float64Array;
   /** Some prefix read returns undef. */
   baseUndef: boolean;
@@ -522,6 +535,8 @@ export class Enumeration {
       this.opts.maxExecutions === Number.POSITIVE_INFINITY
         ? independentTail(ws, obs, cps)
         : cps.length;
+    // A worker slice fixes the first choices (`only.prefix`): the product starts after them.
+    const start = Math.min(cps.length, Math.max(tailStart, this.prefix.length));
     return {
       sk,
       ws,
@@ -539,8 +554,8 @@ export class Enumeration {
       dead: hbFinalDepth < 0 && this.opts.prune && !this.hbFinalCheck(ws),
       hbFinalTrivial,
       staticValues,
-      // A worker slice fixes the first choices (`only.prefix`): the product starts after them.
-      tailStart: Math.min(cps.length, Math.max(tailStart, this.prefix.length)),
+      tailStart: start,
+      tailGroups: start < cps.length ? tailGroups(ws, obs, cps, start) : [],
       prod: null,
       stateIndex: new StateIndex(),
       prefixIds: new Map(),
@@ -578,73 +593,111 @@ export class Enumeration {
   }
 
   /**
-   * Starts the product of the independent tail for the applied prefix: each tail read's accepted
-   * sources are those the search would accept one by one (the quick coherence check for atomic
-   * reads; with static value rules and no thin air possible, nothing else can reject a choice).
+   * Starts the product of the independent tail for the applied prefix: each group's accepted tuples
+   * are those the search would accept read by read (the quick coherence check for atomic reads, with
+   * the group's earlier reads applied; with static value rules and no thin air possible, nothing
+   * else can reject a choice).
    */
   private startProduct(st: Variant): Product {
-    const { ws, cps, obs } = st;
+    const { ws, cps } = st;
     this.products++;
-    const reads = Int32Array.from(cps.slice(st.tailStart), (cp) => (cp as { read: number }).read);
-    const lists: Int32Array[] = [];
-    for (let i = 0; i < reads.length; i++) {
-      const r = reads[i]!;
-      const d = st.tailStart + i;
-      const dom = cps[d]!.domain;
-      const ok: number[] = [];
-      for (let k = 0; k < dom.length; k++) {
-        const src = dom[k]!;
-        ws.rfSrc[r] = src;
-        if (d <= st.hbFinalDepth && src >= 0 && quickCoherenceReject(ws, r, src)) continue;
-        ok.push(src);
-      }
-      ws.rfSrc[r] = -2;
-      lists.push(Int32Array.from(ok));
+    const depthOf = new Map<number, number>();
+    for (let d = st.tailStart; d < cps.length; d++) depthOf.set((cps[d] as { read: number }).read, d);
+    // Every store writes a constant (the evaluator's simple case): one run gives every written value.
+    ws.evaluator.run(ws.rfSrc);
+    const valueFrom = (src: number) => (src >= 0 ? ws.evaluator.writeVal[src]! : Number.NaN);
+    const groups: TailGroup[] = [];
+    let radix = 1;
+    const radices: number[] = [];
+    for (const g of st.tailGroups) {
+      const n = g.reads.length;
+      // Distinct values of each read's whole rf domain (fixed for the variant: constant stores).
+      const domainValues = Array.from(g.reads, (r) => {
+        const vs: number[] = [];
+        for (const src of cps[depthOf.get(r)!]!.domain) {
+          const v = valueFrom(src);
+          if (!vs.some((u) => Object.is(u, v))) vs.push(v);
+        }
+        return vs;
+      });
+      const tuples: number[] = [];
+      const vals: number[] = [];
+      const undefs: number[] = [];
+      const keyIndex: number[] = [];
+      const cur = new Int32Array(n);
+      const rec = (i: number) => {
+        if (i === n) {
+          let u = 0;
+          let key = 0;
+          for (let k = 0; k < n; k++) {
+            const v = valueFrom(cur[k]!);
+            tuples.push(cur[k]!);
+            vals.push(v);
+            if (cur[k] === -1) u++;
+            key = key * domainValues[k]!.length + domainValues[k]!.findIndex((x) => Object.is(x, v));
+          }
+          undefs.push(u);
+          keyIndex.push(key);
+          return;
+        }
+        const r = g.reads[i]!;
+        const d = depthOf.get(r)!;
+        const dom = cps[d]!.domain;
+        for (let k = 0; k < dom.length; k++) {
+          const src = dom[k]!;
+          ws.rfSrc[r] = src;
+          if (d <= st.hbFinalDepth && src >= 0 && quickCoherenceReject(ws, r, src)) continue;
+          cur[i] = src;
+          rec(i + 1);
+        }
+        ws.rfSrc[r] = -2;
+      };
+      rec(0);
+      const r = domainValues.reduce((m, vs) => m * vs.length, 1);
+      radices.push(r);
+      radix *= r;
+      groups.push({
+        reads: g.reads,
+        slots: g.slots,
+        tuples: Int32Array.from(tuples),
+        vals: Float64Array.from(vals),
+        undefs: Int32Array.from(undefs),
+        keyIndex: Float64Array.from(keyIndex),
+        count: undefs.length,
+      });
     }
-    const digits = new Int32Array(reads.length);
+    const weight = new Float64Array(groups.length);
+    for (let g = groups.length - 1, w = 1; g >= 0; g--) {
+      weight[g] = w;
+      w *= radices[g]!;
+    }
     const prod: Product = {
-      reads,
-      lists,
-      slots: Int32Array.from(reads, (r) => tailSlot(ws, obs, r)),
-      vals: [],
-      digits,
-      undefDigits: 0,
-      baseUndef: false,
-      race: false,
-      done: lists.some((l) => l.length === 0),
+      groups,
+      digits: new Int32Array(groups.length),
+      undefReads: 0,
       base: Number.NaN,
       tailKey: 0,
-      valueIndex: [],
-      weight: new Float64Array(reads.length),
+      weight,
+      baseUndef: false,
+      race: false,
+      done: groups.some((g) => g.count === 0),
     };
     if (prod.done) return prod;
     // The first combination goes through the ordinary leaf (values, race, final memory, example).
-    for (let i = 0; i < reads.length; i++) ws.rfSrc[reads[i]!] = lists[i]![0]!;
-    this.stats.nodes += reads.length;
+    for (const g of groups) for (let k = 0; k < g.reads.length; k++) ws.rfSrc[g.reads[k]!] = g.tuples[k]!;
+    this.stats.nodes += cps.length - st.tailStart;
     this.emitLeaf(st);
     prod.race = firstRace(ws, st.pairs) >= 0;
-    for (const r of ws.sk.reads) if (ws.rfSrc[r] === -1 && !reads.includes(r)) prod.baseUndef = true;
-    const valueFrom = (src: number) => (src >= 0 ? ws.evaluator.writeVal[src]! : Number.NaN);
-    prod.vals = lists.map((l) => Float64Array.from(l, valueFrom));
-    for (let i = 0; i < reads.length; i++) if (lists[i]![0] === -1) prod.undefDigits++;
-    // Numeric state keys: each tail read's value indexes the distinct values of its whole rf
-    // domain (fixed for the variant: every store is a constant).
-    let radix = 1;
-    for (let i = reads.length - 1; i >= 0; i--) {
-      const domainValues: number[] = [];
-      for (const src of cps[st.tailStart + i]!.domain) {
-        const v = valueFrom(src);
-        if (!domainValues.some((u) => Object.is(u, v))) domainValues.push(v);
-      }
-      prod.valueIndex[i] = Int32Array.from(prod.vals[i]!, (v) =>
-        domainValues.findIndex((u) => Object.is(u, v)),
-      );
-      prod.weight[i] = radix;
-      radix *= domainValues.length;
-    }
+    for (const r of ws.sk.reads) if (ws.rfSrc[r] === -1 && !depthOf.has(r)) prod.baseUndef = true;
+    groups.forEach((g, i) => {
+      prod.undefReads += g.undefs[0]!;
+      prod.tailKey += g.keyIndex[0]! * weight[i]!;
+    });
     const values = st.values;
+    const inTail = new Uint8Array(values.length);
+    for (const g of groups) for (const k of g.slots) inTail[k] = 1;
     let prefix = '';
-    for (let k = 0; k < values.length; k++) if (!prod.slots.includes(k)) prefix += `${values[k]},`;
+    for (let k = 0; k < values.length; k++) if (!inTail[k]) prefix += `${values[k]},`;
     let pid = st.prefixIds.get(prefix);
     if (pid === undefined) {
       pid = st.prefixIds.size;
@@ -652,7 +705,6 @@ export class Enumeration {
     }
     if ((pid + 1) * radix < 2 ** 53) {
       prod.base = pid * radix;
-      for (let i = 0; i < reads.length; i++) prod.tailKey += prod.valueIndex[i]![0]! * prod.weight[i]!;
       // The first combination's record is the collector's newest or an existing one.
       const rec = this.collector.lookup(values);
       if (rec) st.stateIndex.set(prod.base + prod.tailKey, rec);
@@ -660,43 +712,50 @@ export class Enumeration {
     return prod;
   }
 
+  /** Applies tuple `t` of group `g`: its sources and values. */
+  private applyTuple(st: Variant, g: TailGroup, t: number): void {
+    const n = g.reads.length;
+    for (let k = 0; k < n; k++) {
+      st.ws.rfSrc[g.reads[k]!] = g.tuples[t * n + k]!;
+      st.values[g.slots[k]!] = g.vals[t * n + k]!;
+    }
+  }
+
   /** Advances the odometer by up to `budget` combinations, recording each; returns how many. */
   private runProduct(st: Variant, budget: number): number {
     const prod = st.prod!;
     const { ws, values } = st;
-    const { reads, lists, slots, vals, digits, valueIndex, weight } = prod;
-    const n = reads.length;
+    const { groups, digits, weight } = prod;
+    const n = groups.length;
     const keyed = !Number.isNaN(prod.base);
     const index = st.stateIndex;
     const k = ws.coWeight;
     let used = 0;
     while (!prod.done && used < budget) {
-      // Next combination: increment the last digit, carrying left.
+      // Next combination: increment the last group's tuple, carrying left.
       let i = n - 1;
       for (; i >= 0; i--) {
-        const list = lists[i]!;
-        if (list[digits[i]!] === -1) prod.undefDigits--;
-        if (digits[i]! + 1 < list.length) {
-          digits[i]!++;
+        const g = groups[i]!;
+        const d = digits[i]!;
+        prod.undefReads -= g.undefs[d]!;
+        if (d + 1 < g.count) {
+          digits[i] = d + 1;
+          prod.tailKey += (g.keyIndex[d + 1]! - g.keyIndex[d]!) * weight[i]!;
+          prod.undefReads += g.undefs[d + 1]!;
+          this.applyTuple(st, g, d + 1);
           break;
         }
-        prod.tailKey += (valueIndex[i]![0]! - valueIndex[i]![digits[i]!]!) * weight[i]!;
         digits[i] = 0;
-        ws.rfSrc[reads[i]!] = list[0]!;
-        values[slots[i]!] = vals[i]![0]!;
-        if (list[0] === -1) prod.undefDigits++;
+        prod.tailKey += (g.keyIndex[0]! - g.keyIndex[d]!) * weight[i]!;
+        prod.undefReads += g.undefs[0]!;
+        this.applyTuple(st, g, 0);
       }
       if (i < 0) {
         prod.done = true;
         break;
       }
-      prod.tailKey += (valueIndex[i]![digits[i]!]! - valueIndex[i]![digits[i]! - 1]!) * weight[i]!;
-      const src = lists[i]![digits[i]!]!;
-      ws.rfSrc[reads[i]!] = src;
-      values[slots[i]!] = vals[i]![digits[i]!]!;
-      if (src === -1) prod.undefDigits++;
       used++;
-      const undef = prod.baseUndef || prod.undefDigits > 0;
+      const undef = prod.baseUndef || prod.undefReads > 0;
       if (!keyed) {
         this.collector.add(ws, this.variant, values, prod.race, undef);
         continue;
@@ -916,36 +975,66 @@ function factorial(k: number): number {
 
 /**
  * Where the independent tail of `cps` starts (`cps.length`: none). A suffix of rf choice points is
- * independent when, with hb static and coherence local (`coherenceLocal`, no thin air possible,
+ * an independent tail when hb is static and coherence local (`coherenceLocal`, no thin air possible,
  * static value rules, nothing left for the hb-final checks, every store a constant and no RMW or
- * cmpxchg — the evaluator's simple case), each of its reads
- * - is a plain load whose register nothing else uses (its value reaches only its own observable),
- * - and is hb-related to no other tail read of its location (no CoRR between tail reads).
- * Then, once the earlier choices are applied, whether a read may take a source depends on that
- * source and the prefix alone (the only coherence cycles through a read edge are the short ones
- * `quickCoherenceReject` looks for, and a cycle through two reads needs hb between them), the race
- * flag and final memory do not depend on the tail, and each read changes only its own observable:
- * the consistent completions are the product of per-read candidate lists. Checked against the
- * reference enumerator (enumerate.prop.test.ts).
+ * cmpxchg — the evaluator's simple case) and each of its reads is a plain load whose register
+ * nothing else uses (its value reaches only its own observable). Its reads fall into groups: reads
+ * of one location related by hb, linked transitively (`tailGroups`). Once the earlier choices are
+ * applied, which sources a group may take depends on the prefix and the group alone (a coherence
+ * cycle through two reads, `irreflexive(hb ; eco?)`, needs them on one location and related by hb;
+ * `quickCoherenceReject` decides coherence exactly in this case), the race flag and final memory do
+ * not depend on the tail, and each read changes only its own observable: the consistent
+ * completions are the product of the groups' accepted tuples. Checked against the reference
+ * enumerator (enumerate.prop.test.ts).
  */
 export function independentTail(ws: Workspace, obs: Observable[], cps: ChoicePoint[]): number {
   if (!ws.coherenceLocal || !ws.thinAirImpossible || !ws.evaluator.simple || !ws.syncFree) return cps.length;
-  const { sk } = ws;
   let start = cps.length;
-  const tail: number[] = [];
   for (let i = cps.length - 1; i >= 0; i--) {
     const cp = cps[i]!;
-    if (cp.kind !== 'rf') break;
-    const r = cp.read;
-    if (tailSlot(ws, obs, r) < 0) break;
-    const e = sk.events[r]!;
-    const hb = ws.hbOf(r);
-    if (tail.some((o) => sk.events[o]!.loc === e.loc && (has(hb, o, r) || has(hb, r, o)))) break;
-    tail.push(r);
+    if (cp.kind !== 'rf' || tailSlot(ws, obs, cp.read) < 0) break;
     start = i;
   }
   // A product of one read is no cheaper than the search.
   return cps.length - start >= 2 ? start : cps.length;
+}
+
+/** The groups of the tail `cps[start…]`: reads of one location related by hb, linked transitively. */
+function tailGroups(
+  ws: Workspace,
+  obs: Observable[],
+  cps: ChoicePoint[],
+  start: number,
+): { reads: Int32Array; slots: Int32Array }[] {
+  const reads = cps.slice(start).map((cp) => (cp as { read: number }).read);
+  const group = reads.map((_, i) => i);
+  const find = (i: number): number => {
+    let r = i;
+    while (group[r] !== r) r = group[r]!;
+    return r;
+  };
+  for (let i = 0; i < reads.length; i++)
+    for (let j = i + 1; j < reads.length; j++) {
+      const a = reads[i]!;
+      const b = reads[j]!;
+      if (ws.sk.events[a]!.loc !== ws.sk.events[b]!.loc) continue;
+      const hb = ws.hbOf(a);
+      if (has(hb, a, b) || has(hb, b, a)) group[find(i)] = find(j);
+    }
+  const out: { reads: number[] }[] = [];
+  const at = new Map<number, number>();
+  reads.forEach((r, i) => {
+    const g = find(i);
+    if (!at.has(g)) {
+      at.set(g, out.length);
+      out.push({ reads: [] });
+    }
+    out[at.get(g)!]!.reads.push(r);
+  });
+  return out.map((g) => ({
+    reads: Int32Array.from(g.reads),
+    slots: Int32Array.from(g.reads, (r) => tailSlot(ws, obs, r)),
+  }));
 }
 
 /**
