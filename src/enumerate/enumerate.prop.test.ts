@@ -12,7 +12,7 @@ function withCounts(c: Collector): string[] {
   const labels = stateStrings(c, true);
   const counts = new Map<string, number>();
   for (const s of c.states.values()) {
-    const k = stateStrings({ ...c, states: new Map([['k', s]]) } as Collector, true)[0]!;
+    const k = stateStrings({ ...c, states: [s] } as Collector, true)[0]!;
     counts.set(k, s.count);
   }
   return labels.map((l) => `${l} ×${counts.get(l)}`);

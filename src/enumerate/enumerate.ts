@@ -11,7 +11,6 @@
 
 import { has } from '../core/relation.ts';
 import type { Test } from '../core/types.ts';
-import { isUndef } from '../events/program.ts';
 import { buildSkeleton, countBarrierVariants, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
 import {
   checkCandidate,
@@ -58,8 +57,8 @@ export interface ExecutionRecord {
 
 /** Aggregates consistent executions into final states. */
 export class Collector {
-  /** Final states in the order first found, keyed by their values. */
-  readonly states = new Map<string, StateRecord>();
+  /** Final states in the order first found. */
+  readonly states: StateRecord[] = [];
   /** Hash of the values → records with that hash (avoids building a string key per execution). */
   private readonly byHash = new Map<number, StateRecord[]>();
   executions = 0;
@@ -91,9 +90,7 @@ export class Collector {
   }
 
   private insert(rec: StateRecord, h: number): void {
-    let key = '';
-    for (let k = 0; k < rec.values.length; k++) key += isUndef(rec.values[k]!) ? 'u;' : `${rec.values[k]};`;
-    this.states.set(key, rec);
+    this.states.push(rec);
     const bucket = this.byHash.get(h);
     if (bucket) bucket.push(rec);
     else this.byHash.set(h, [rec]);
