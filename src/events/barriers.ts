@@ -468,32 +468,6 @@ function search(
       });
       if (cur.ops.length > 0) phases.push(cur);
     });
-    // Arrives of different threads next to each other in one phase can be swapped without changing
-    // anything the constraints or the effect see (phases and their members, barrier-executes-before:
-    // no path joins two arrives of one phase, since a path from an arrive needs a wait on a completed
-    // phase; two arrives setting the same expected count see the same arrive counts between them) —
-    // unless one reports `isfirst` or they set different counts. Keep one order per such swap
-    // class: threads ascending.
-    const phaseOf = new Map<BNode, Phase>();
-    for (const ph of phases) for (const b of ph.ops) phaseOf.set(b, ph);
-    const swappable = (a: BNode, b: BNode) =>
-      a.kind === 'arrive' &&
-      b.kind === 'arrive' &&
-      a.isfirst === null &&
-      b.isfirst === null &&
-      a.count === b.count;
-    for (const ord of reduce ? order : [])
-      for (let i = 0; i + 1 < ord.length; i++) {
-        const x = ord[i]!;
-        const y = ord[i + 1]!;
-        if (
-          swappable(x, y) &&
-          x.thread > y.thread &&
-          phaseOf.get(x) === phaseOf.get(y) &&
-          phaseOf.get(x)!.ops[phaseOf.get(x)!.ops.length - 1] !== x
-        )
-          return true;
-      }
     const done = phases.filter((p) => p.complete);
     const tbo = (a: BNode, b: BNode) =>
       a.thread === b.thread && nodes[a.thread]!.indexOf(a) < nodes[a.thread]!.indexOf(b);
@@ -649,8 +623,25 @@ function search(
 }
 
 /**
+ * Arrives of different threads next to each other in one phase can be swapped without changing
+ * anything the constraints or the effect see (phases and their members; barrier-executes-before, as
+ * no path joins two arrives of one phase: a path from an arrive needs a wait on a completed phase;
+ * two arrives setting the same expected count see the same arrive counts between them) — unless
+ * one reports `isfirst` or they set different counts.
+ */
+function swappable(a: BNode, b: BNode): boolean {
+  return (
+    a.kind === 'arrive' &&
+    b.kind === 'arrive' &&
+    a.isfirst === null &&
+    b.isfirst === null &&
+    a.count === b.count
+  );
+}
+
+/**
  * The interleavings of per-thread sequences, or null when there are more than `max`. With `obj`,
- * only one order per class of swappable adjacent arrives (see `assign`): an arrive is not placed
+ * only one order per class of swappable adjacent arrives (threads ascending): an arrive is not placed
  * right after a swappable arrive of a higher thread in the same phase. The phase is followed as
  * `assign` simulates it (init, drop and arrive counts; completion when arrive and expected counts
  * meet).
@@ -666,12 +657,6 @@ function interleavings(seqs: BNode[][], max: number, obj: BObject | null): BNode
   const arrived: number[] = [0];
   const initialised: boolean[] = [obj?.autoInit !== null && obj?.autoInit !== undefined];
   const completed: boolean[] = [true];
-  const swappable = (a: BNode, b: BNode) =>
-    a.kind === 'arrive' &&
-    b.kind === 'arrive' &&
-    a.isfirst === null &&
-    b.isfirst === null &&
-    a.count === b.count;
   const push = (b: BNode) => {
     const d = acc.length;
     let e = expected[d]!;
