@@ -972,7 +972,8 @@ function factorial(k: number): number {
 
 /**
  * Where the independent tail of `cps` starts (`cps.length`: none). A suffix of rf choice points is
- * an independent tail when hb is static and coherence local (`coherenceLocal`, no thin air possible,
+ * an independent tail when hb is static and coherence local (`coherenceLocal`, no-thin-air implied by
+ * coherence (`thinAirImpliedByCoherence`),
  * static value rules, nothing left for the hb-final checks, every store a constant and no RMW or
  * cmpxchg — the evaluator's simple case) and each of its reads is a plain load whose register
  * nothing else uses (its value reaches only its own observable). Its reads fall into groups: reads
@@ -985,7 +986,8 @@ function factorial(k: number): number {
  * enumerator (enumerate.prop.test.ts).
  */
 export function independentTail(ws: Workspace, obs: Observable[], cps: ChoicePoint[]): number {
-  if (!ws.coherenceLocal || !ws.thinAirImpossible || !ws.evaluator.simple || !ws.syncFree) return cps.length;
+  if (!ws.coherenceLocal || !ws.evaluator.simple || !ws.syncFree || !thinAirImpliedByCoherence(ws))
+    return cps.length;
   let start = cps.length;
   for (let i = cps.length - 1; i >= 0; i--) {
     const cp = cps[i]!;
@@ -994,6 +996,20 @@ export function independentTail(ws: Workspace, obs: Observable[], cps: ChoicePoi
   }
   // A product of one read is no cheaper than the search.
   return cps.length - start >= 2 ? start : cps.length;
+}
+
+/**
+ * No-thin-air (`acyclic(po ∪ rf)`) needs no check of its own: no read is po-before a write, or every
+ * read is po-before writes of its own location only. Then every edge of a po ∪ rf cycle stays on one
+ * location, so the cycle lies in hb ∪ rf over one location's accesses — atomic with inclusive scopes
+ * here (`coherenceLocal`) — and coherence already forbids it.
+ */
+function thinAirImpliedByCoherence(ws: Workspace): boolean {
+  if (ws.thinAirImpossible) return true;
+  const { sk } = ws;
+  for (const r of sk.reads)
+    for (const w of sk.writes) if (has(sk.po, r, w) && sk.events[r]!.loc !== sk.events[w]!.loc) return false;
+  return true;
 }
 
 /** The groups of the tail `cps[start…]`: reads of one location related by hb, linked transitively. */
