@@ -40,6 +40,7 @@ for (const t of tests) {
       model: DEFAULT_OPTIONS,
       timeoutMs: Number.POSITIVE_INFINITY,
       maxExecutions: Number.POSITIVE_INFINITY,
+      maxStates: Number.POSITIVE_INFINITY,
       keepExamples: false,
       slice,
     });

@@ -113,6 +113,22 @@ exists (@x == 0)
     expect(r.stderr).toContain('undecided (max-executions)');
   });
 
+  it('--max-states stops a run with too many final states: exit 3, a hint, no partial list', () => {
+    const f = tmpFile('co5.litmus', coText(5));
+    const r = gpumm('run', '--max-states', '100', f);
+    expect(r.status).toBe(3);
+    expect(r.stdout).toContain('INCOMPLETE (max-states)');
+    expect(r.stdout).toMatch(/States ≥ \d+ \(not listed: --max-states reached\)/);
+    expect(r.stdout).not.toMatch(/×\d+/);
+    expect(r.stderr).toMatch(/CO5: undecided \(max-states\) after \d+ executions and \d+ final states/);
+    expect(r.stderr).toContain('hint: the test has more final states than --max-states allows');
+    const j = gpumm('run', '--json', '--max-states', '100', f);
+    expect(j.status).toBe(3);
+    const [rep] = RunJsonSchema.parse(JSON.parse(j.stdout));
+    expect(rep!.stop).toBe('max-states');
+    expect(rep!.states.length).toBeGreaterThanOrEqual(100);
+  });
+
   it('--timeout stops a big run: undecided, with the estimate, exit 3', () => {
     const f = tmpFile('co7.litmus', coText(7));
     const r = gpumm('run', '--timeout', '0.5', f);

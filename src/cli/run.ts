@@ -33,6 +33,7 @@ interface RunCliOptions {
   state?: number;
   out?: string;
   maxExecutions?: number;
+  maxStates: number;
   timeout?: number;
   thinAir?: boolean;
   valueRules: 'literal' | 'repaired';
@@ -55,6 +56,32 @@ function nonNegativeInt(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a state number (0, 1, …)');
   return n;
+}
+
+/**
+ * Default `--max-states`: a report of a million states is about 100 MB of text and needs about
+ * 1 GB to build; beyond that the run stops cleanly (exit 3) instead of exhausting memory
+ * (docs/benchmarks.md, "Tests of up to 24 events").
+ */
+export const DEFAULT_MAX_STATES = 1_000_000;
+
+/** What to try when a run stops on a budget. */
+const STOP_HINTS: Record<string, string> = {
+  'max-states':
+    'the test has more final states than --max-states allows; raise it (about 1 KB of memory per state) or shrink the test (fewer threads, or fewer reads per thread)',
+  'max-executions': 'raise --max-executions, or leave it out to enumerate every execution',
+  timeout: 'raise --timeout, or try --workers n for a test of many seconds',
+  interrupted: 'the states printed are those found so far',
+};
+
+/** `12.3 s`, `42 min`, `5.1 h`, `230 days`, `≫ 1000 years` — a rough duration for the estimate line. */
+export function roughDuration(secs: number): string {
+  if (secs < 120) return `${secs.toFixed(1)} s`;
+  if (secs < 2 * 3600) return `${Math.round(secs / 60)} min`;
+  if (secs < 2 * 86400) return `${(secs / 3600).toFixed(1)} h`;
+  if (secs < 1000 * 86400) return `${Math.round(secs / 86400)} days`;
+  if (secs < 1000 * 365 * 86400) return `${Math.round(secs / (365 * 86400))} years`;
+  return '≫ 1000 years';
 }
 
 /** Model diagnostics that mean "cannot decide yet" (exit 3) rather than bad input (exit 2). */
@@ -89,7 +116,7 @@ function graphOf(
   en: Pick<Enumeration, 'collector'>,
   state: number | undefined,
 ): string | null {
-  const recs = [...en.collector.states.values()];
+  const recs = en.collector.records();
   if (recs.length === 0) return null;
   // Report states are sorted; map the chosen report state back to its record.
   const keyOf = (values: Float64Array) =>
@@ -130,6 +157,12 @@ export function registerRun(program: Command): void {
       '--max-executions <n>',
       'stop after n consistent executions (the verdict is then undecided)',
       positiveInt,
+    )
+    .option(
+      '--max-states <n>',
+      'stop once n distinct final states are found (the verdict is then undecided)',
+      positiveInt,
+      DEFAULT_MAX_STATES,
     )
     .option(
       '--timeout <seconds>',
@@ -199,6 +232,7 @@ export function registerRun(program: Command): void {
           const runOpts = {
             model,
             maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
+            maxStates: opts.maxStates,
             timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
             explain: opts.explain === true,
             keepExamples: opts.graph !== undefined,
@@ -208,7 +242,7 @@ export function registerRun(program: Command): void {
               const secs = (estimate * MICROS_PER_CANDIDATE) / 1e6;
               if (secs > 1)
                 process.stderr.write(
-                  `${test.name}: estimate ${estimate.toExponential(2)} candidates before pruning (up to ~${secs.toFixed(1)}s)\n`,
+                  `${test.name}: estimate ${estimate.toExponential(2)} candidates before pruning (up to ~${roughDuration(secs)}; the search prunes most of them)\n`,
                 );
             },
             register: (e: Enumeration) => {
@@ -235,8 +269,9 @@ export function registerRun(program: Command): void {
           if (!report.complete) {
             undecidable = true;
             process.stderr.write(
-              `${test.name}: undecided (${report.stop}) after ${report.stats.consistent} executions; ` +
-                `estimate ${report.stats.estimate.toExponential(2)} candidates before pruning\n`,
+              `${test.name}: undecided (${report.stop}) after ${report.stats.consistent} executions and ` +
+                `${report.states.length} final states; estimate ${report.stats.estimate.toExponential(2)} candidates before pruning\n` +
+                `  hint: ${STOP_HINTS[report.stop] ?? 'raise the budget'}\n`,
             );
           }
           if (opts.graph && en) {

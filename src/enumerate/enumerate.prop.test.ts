@@ -4,16 +4,17 @@ import type { Ordering, Placement, Scope, Test } from '../core/types.ts';
 import { dev, ld, makeTest, st, threads } from '../events/build.ts';
 import { DEFAULT_OPTIONS } from '../models/amdgpu.ts';
 import { stateStrings } from '../models/testutil.ts';
-import { type Collector, enumerate } from './enumerate.ts';
+import { Collector, enumerate } from './enumerate.ts';
 import { arbMpSpaces, arbTest } from './gen.ts';
 import { referenceEnumerate } from './reference.ts';
 
 function withCounts(c: Collector): string[] {
   const labels = stateStrings(c, true);
   const counts = new Map<string, number>();
-  for (const s of c.states.values()) {
-    const k = stateStrings({ ...c, states: [s] } as Collector, true)[0]!;
-    counts.set(k, s.count);
+  for (const s of c.records()) {
+    const one = new Collector(c.labels);
+    one.record(s.values, s.count, s.race, s.undef);
+    counts.set(stateStrings(one, true)[0]!, s.count);
   }
   return labels.map((l) => `${l} ×${counts.get(l)}`);
 }

@@ -26,6 +26,7 @@ import {
   type Verdict,
   Workspace,
 } from '../models/amdgpu.ts';
+import { Collector } from './collector.ts';
 import {
   firstRace,
   type Observable,
@@ -36,132 +37,22 @@ import {
 } from './outcomes.ts';
 import { StateIndex } from './state-index.ts';
 
-/** One final state with the number of executions reaching it. */
-export interface StateRecord {
-  values: Float64Array;
-  count: number;
-  /** Some execution reaching this state has a data race. */
-  race: boolean;
-  /** Some execution reaching this state has a read returning undef. */
-  undef: boolean;
-  /** The first execution found for this state. */
-  example: ExecutionRecord;
-}
+export { Collector, type ExecutionRecord, NO_EXAMPLE, type StateRecord } from './collector.ts';
 
-/** Enough to rebuild one execution: the cmpxchg variant and the choices. */
-export interface ExecutionRecord {
-  variant: number;
-  rf: Int32Array;
-  co: Int32Array;
-}
-
-/** Aggregates consistent executions into final states. */
-export class Collector {
-  /** Final states in the order first found. */
-  readonly states: StateRecord[] = [];
-  /** Hash of the values → records with that hash (avoids building a string key per execution). */
-  private readonly byHash = new Map<number, StateRecord[]>();
-  executions = 0;
-  racy = 0;
-  undefReads = 0;
-  /** `keepExamples: false` records no example execution per state (saves memory on huge runs). */
-  constructor(
-    readonly labels: string[],
-    readonly keepExamples = true,
-  ) {}
-
-  /** The record of the state with these values, if found already. */
-  lookup(values: Float64Array): StateRecord | undefined {
-    return this.find(values, hashValues(values));
-  }
-
-  private find(values: Float64Array, h: number): StateRecord | undefined {
-    const bucket = this.byHash.get(h);
-    if (!bucket) return undefined;
-    outer: for (const s of bucket) {
-      for (let k = 0; k < values.length; k++) {
-        const a = values[k]!;
-        const b = s.values[k]!;
-        if (a !== b && !(Number.isNaN(a) && Number.isNaN(b))) continue outer;
-      }
-      return s;
-    }
-    return undefined;
-  }
-
-  private insert(rec: StateRecord, h: number): void {
-    this.states.push(rec);
-    const bucket = this.byHash.get(h);
-    if (bucket) bucket.push(rec);
-    else this.byHash.set(h, [rec]);
-  }
-
-  /** Adds `count` executions reaching one state (merging worker results). */
-  addState(
-    values: Float64Array,
-    count: number,
-    race: boolean,
-    undef: boolean,
-    example: ExecutionRecord,
-  ): void {
-    this.executions += count;
-    const h = hashValues(values);
-    const s = this.find(values, h);
-    if (s) {
-      s.count += count;
-      s.race ||= race;
-      s.undef ||= undef;
-      return;
-    }
-    this.insert({ values: values.slice(), count, race, undef, example }, h);
-  }
-
-  /** Records one consistent execution (weighted by `ws.coWeight`); returns its state's record. */
-  add(ws: Workspace, variant: number, values: Float64Array, race: boolean, undef: boolean): StateRecord {
-    const h = hashValues(values);
-    const s = this.find(values, h);
-    if (s) {
-      this.bump(s, ws.coWeight, race, undef);
-      return s;
-    }
-    const k = ws.coWeight;
-    this.executions += k;
-    if (race) this.racy += k;
-    if (undef) this.undefReads += k;
-    const rec: StateRecord = {
-      values: values.slice(),
-      count: k,
-      race,
-      undef,
-      example: this.keepExamples ? { variant, rf: ws.rfSrc.slice(), co: ws.coRank.slice() } : NO_EXAMPLE,
-    };
-    this.insert(rec, h);
-    return rec;
-  }
-
-  /** Counts `k` more executions reaching the state of `s`. */
-  bump(s: StateRecord, k: number, race: boolean, undef: boolean): void {
-    this.executions += k;
-    if (race) this.racy += k;
-    if (undef) this.undefReads += k;
-    s.count += k;
-    s.race ||= race;
-    s.undef ||= undef;
-  }
-}
-
-/** The example of a state recorded without examples. */
-export const NO_EXAMPLE: ExecutionRecord = { variant: -1, rf: new Int32Array(0), co: new Int32Array(0) };
-
-/** FNV-1a over the values (undef hashes as one fixed value). */
-function hashValues(values: Float64Array): number {
-  let h = 0x811c9dc5;
-  for (let k = 0; k < values.length; k++) {
-    const v = values[k]!;
-    const x = Number.isNaN(v) ? 0x7fc00000 : (v | 0) ^ ((v / 4294967296) | 0);
-    h = Math.imul(h ^ x, 0x01000193);
-  }
-  return h & 0x3fffffff; // a small integer, so Map keys stay unboxed
+/** Records one consistent execution of `ws` (weighted by `ws.coWeight`); returns its state's id. */
+export function collect(
+  c: Collector,
+  ws: Workspace,
+  variant: number,
+  values: Float64Array,
+  race: boolean,
+  undef: boolean,
+): number {
+  return c.record(values, ws.coWeight, race, undef, () => ({
+    variant,
+    rf: ws.rfSrc.slice(),
+    co: ws.coRank.slice(),
+  }));
 }
 
 export interface EnumerateOptions {
@@ -172,6 +63,11 @@ export interface EnumerateOptions {
   maxExecutions: number;
   /** Stop after this many milliseconds. */
   timeoutMs: number;
+  /**
+   * Stop once this many distinct final states are found (checked between slices of the search, so
+   * a few thousand more may be recorded): bounds memory and report size.
+   */
+  maxStates: number;
   /**
    * `filtered`: rf domains leave out writes po-after the read and undef where the value rules can
    * never give it (both always forbidden). `all`: every same-location write and undef (for --explain).
@@ -193,13 +89,14 @@ export const DEFAULT_ENUMERATE: EnumerateOptions = {
   prune: true,
   maxExecutions: Number.POSITIVE_INFINITY,
   timeoutMs: Number.POSITIVE_INFINITY,
+  maxStates: Number.POSITIVE_INFINITY,
   domains: 'filtered',
   keepExamples: true,
   onReject: null,
   only: null,
 };
 
-export type StopReason = 'done' | 'max-executions' | 'timeout' | 'interrupted';
+export type StopReason = 'done' | 'max-executions' | 'max-states' | 'timeout' | 'interrupted';
 
 export interface EnumerationStats {
   /** Search-tree nodes visited (each a choice applied). */
@@ -365,7 +262,7 @@ export function leaf(
   observe(ws, obs, values);
   let undef = false;
   for (const r of ws.sk.reads) if (ws.rfSrc[r] === -1) undef = true;
-  out.add(ws, variant, values, firstRace(ws, pairs) >= 0, undef);
+  collect(out, ws, variant, values, firstRace(ws, pairs) >= 0, undef);
   return v;
 }
 
@@ -445,6 +342,10 @@ export class Enumeration {
       }
       if (this.stats.consistent >= this.opts.maxExecutions) {
         this.stop = 'max-executions';
+        return true;
+      }
+      if (this.collector.size >= this.opts.maxStates) {
+        this.stop = 'max-states';
         return true;
       }
       if (!this.current) {
@@ -703,8 +604,8 @@ export class Enumeration {
     if ((pid + 1) * radix < 2 ** 53) {
       prod.base = pid * radix;
       // The first combination's record is the collector's newest or an existing one.
-      const rec = this.collector.lookup(values);
-      if (rec) st.stateIndex.set(prod.base + prod.tailKey, rec);
+      const id = this.collector.lookup(values);
+      if (id >= 0) st.stateIndex.set(prod.base + prod.tailKey, id);
     }
     return prod;
   }
@@ -754,13 +655,13 @@ export class Enumeration {
       used++;
       const undef = prod.baseUndef || prod.undefReads > 0;
       if (!keyed) {
-        this.collector.add(ws, this.variant, values, prod.race, undef);
+        collect(this.collector, ws, this.variant, values, prod.race, undef);
         continue;
       }
       const key = prod.base + prod.tailKey;
-      const rec = index.get(key);
-      if (rec) this.collector.bump(rec, k, prod.race, undef);
-      else index.set(key, this.collector.add(ws, this.variant, values, prod.race, undef));
+      const id = index.get(key);
+      if (id >= 0) this.collector.bump(id, k, prod.race, undef);
+      else index.set(key, collect(this.collector, ws, this.variant, values, prod.race, undef));
     }
     this.stats.nodes += used;
     this.stats.explored += used;

@@ -20,6 +20,7 @@ export interface SliceTask {
   model: EnumerateOptions['model'];
   timeoutMs: number;
   maxExecutions: number;
+  maxStates: number;
   keepExamples: boolean;
   slice: { variant: number; prefix: number[] };
 }
@@ -50,10 +51,11 @@ export function runSlice(task: SliceTask): SliceResult {
     model: task.model,
     timeoutMs: task.timeoutMs,
     maxExecutions: task.maxExecutions,
+    maxStates: task.maxStates,
     keepExamples: task.keepExamples,
     only: task.slice,
   }).run();
-  const recs = [...en.collector.states.values()];
+  const recs = en.collector.records();
   const k = en.collector.labels.length;
   const n = recs.reduce((m, r) => Math.max(m, r.example.rf.length), 0);
   const out: SliceResult = {
@@ -93,16 +95,16 @@ export function mergeSlices(
     const k = labels.length;
     for (let i = 0; i < r.counts.length; i++) {
       const n = r.n;
-      collector.addState(
+      collector.record(
         r.values.subarray(i * k, (i + 1) * k),
         r.counts[i]!,
         (r.flags[i]! & 1) !== 0,
         (r.flags[i]! & 2) !== 0,
-        {
+        () => ({
           variant: r.variants[i]!,
           rf: r.examples.slice(i * 2 * n, i * 2 * n + n),
           co: r.examples.slice(i * 2 * n + n, (i + 1) * 2 * n),
-        },
+        }),
       );
     }
   }

@@ -36,6 +36,7 @@ export async function enumerateParallel(
     workers?: number;
     timeoutMs?: number;
     maxExecutions?: number;
+    maxStates?: number;
     keepExamples?: boolean;
   } = {},
 ): Promise<ReturnType<typeof mergeSlices>> {
@@ -48,6 +49,7 @@ export async function enumerateParallel(
       model: opts.model ?? DEFAULT_OPTIONS,
       timeoutMs: opts.timeoutMs ?? Number.POSITIVE_INFINITY,
       maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
+      maxStates: opts.maxStates ?? Number.POSITIVE_INFINITY,
       keepExamples: opts.keepExamples ?? true,
     };
     const results: SliceResult[] = await Promise.all(

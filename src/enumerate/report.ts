@@ -26,7 +26,7 @@ export const ReportSchema = z.object({
   test: z.string(),
   file: z.string(),
   complete: z.boolean(),
-  stop: z.enum(['done', 'max-executions', 'timeout', 'interrupted']),
+  stop: z.enum(['done', 'max-executions', 'max-states', 'timeout', 'interrupted']),
   model: z.object({ noThinAir: z.boolean(), valueRules: z.enum(['literal', 'repaired']) }),
   observables: z.array(z.string()),
   states: z.array(
@@ -121,40 +121,39 @@ export function buildReport(
   let undefFinal = false;
   const sk = buildSkeleton(test);
   const writtenMem = writtenLocationLabels(test, labels);
-  for (const s of en.collector.states.values()) {
+  const c = en.collector;
+  const labelIndex = new Map(labels.map((l, k) => [l, k]));
+  // Report order: by values, numerically (Collector.idsByValues).
+  for (const id of c.idsByValues()) {
+    const vals = c.valuesOf(id);
+    const count = c.countOf(id);
     const values: Record<string, number | 'undef'> = {};
     labels.forEach((l, k) => {
-      values[l] = valueText(s.values[k]!);
+      values[l] = valueText(vals[k]!);
     });
     const truth: Truth = test.condition
       ? evalCond(
           test.condition.cond,
           (l) => {
-            const k = labels.indexOf(l);
-            return k < 0 ? undefined : s.values[k];
+            const k = labelIndex.get(l);
+            return k === undefined ? undefined : vals[k];
           },
           termLabel,
-          (c) => termWidth(test, c),
+          (t) => termWidth(test, t),
         )
       : 'true';
     truths.push(truth);
-    if (truth === 'true') positive += s.count;
-    else if (truth === 'false') negative += s.count;
-    else unknown += s.count;
-    race ||= s.race;
-    undef ||= s.undef;
-    const uf = writtenMem.some((k) => isUndef(s.values[k]!));
+    if (truth === 'true') positive += count;
+    else if (truth === 'false') negative += count;
+    else unknown += count;
+    const sRace = c.raceOf(id);
+    const sUndef = c.undefOf(id);
+    race ||= sRace;
+    undef ||= sUndef;
+    const uf = writtenMem.some((k) => isUndef(vals[k]!));
     undefFinal ||= uf;
-    states.push({ values, count: s.count, condition: truth, race: s.race, undef: s.undef, undefFinal: uf });
+    states.push({ values, count, condition: truth, race: sRace, undef: sUndef, undefFinal: uf });
   }
-  // Sorted by their text (as `localeCompare` orders it), each text built once: reports of huge
-  // tests have hundreds of thousands of states.
-  const collator = new Intl.Collator();
-  const keyed = states.map((st) => ({ st, key: stateText(st.values) }));
-  keyed.sort((a, b) => collator.compare(a.key, b.key));
-  keyed.forEach((k, i) => {
-    states[i] = k.st;
-  });
   const verdict: ConditionVerdict | null = conditionVerdict(test, truths);
   const ub = sk.barrierUb;
   const stop: StopReason = en.stop ?? 'interrupted';
@@ -203,9 +202,17 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
   const out: string[] = [];
   const verdictWord =
     r.condition?.verdict === 'holds' ? 'Ok' : r.condition?.verdict === 'fails' ? 'No' : 'Unknown';
-  out.push(`Test ${r.test}${r.complete ? '' : ` INCOMPLETE (${r.stop}: these are the states found so far)`}`);
-  out.push(`States ${r.states.length}`);
-  for (const s of r.states) {
+  out.push(
+    `Test ${r.test}${r.complete ? '' : ` INCOMPLETE (${r.stop}${r.stop === 'max-states' ? '' : ': these are the states found so far'})`}`,
+  );
+  // Stopped on --max-states: the partial list is too long to be of use on a terminal (--json keeps it).
+  const listed = r.stop === 'max-states' ? [] : r.states;
+  out.push(
+    r.stop === 'max-states'
+      ? `States ≥ ${r.states.length} (not listed: --max-states reached)`
+      : `States ${r.states.length}`,
+  );
+  for (const s of listed) {
     const flags = [s.race ? 'race' : '', s.undef ? 'undef-read' : '', s.undefFinal ? 'undef-final' : '']
       .filter(Boolean)
       .join(', ');

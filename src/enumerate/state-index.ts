@@ -1,19 +1,18 @@
 /**
- * An open-addressing table from a numeric state key to its record: the product path of the
+ * An open-addressing table from a numeric state key to its state id in the `Collector`: the product path of the
  * enumerator (enumerate.ts, `independentTail`) meets the same final states millions of times, and
  * a typed-array probe is several times cheaper than hashing the value vector into a `Map`.
  */
-import type { StateRecord } from './enumerate.ts';
-
 export class StateIndex {
   private keys: Float64Array;
-  private recs: (StateRecord | undefined)[];
+  /** State id + 1 per slot, 0 when empty. */
+  private ids: Int32Array;
   private size = 0;
   private mask: number;
 
   constructor(capacity = 1 << 12) {
     this.keys = new Float64Array(capacity).fill(Number.NaN);
-    this.recs = new Array(capacity);
+    this.ids = new Int32Array(capacity);
     this.mask = capacity - 1;
   }
 
@@ -32,30 +31,30 @@ export class StateIndex {
     }
   }
 
-  get(key: number): StateRecord | undefined {
-    return this.recs[this.slot(key)];
+  /** The state id stored for `key`, or -1. */
+  get(key: number): number {
+    return this.ids[this.slot(key)]! - 1;
   }
 
-  set(key: number, rec: StateRecord): void {
+  set(key: number, id: number): void {
     const i = this.slot(key);
-    if (this.recs[i] === undefined) this.size++;
+    if (this.ids[i] === 0) this.size++;
     this.keys[i] = key;
-    this.recs[i] = rec;
+    this.ids[i] = id + 1;
     if (this.size * 2 > this.keys.length) this.grow();
   }
 
   private grow(): void {
     const oldKeys = this.keys;
-    const oldRecs = this.recs;
+    const oldIds = this.ids;
     this.keys = new Float64Array(oldKeys.length * 2).fill(Number.NaN);
-    this.recs = new Array(oldKeys.length * 2);
+    this.ids = new Int32Array(oldKeys.length * 2);
     this.mask = this.keys.length - 1;
     for (let i = 0; i < oldKeys.length; i++) {
-      const r = oldRecs[i];
-      if (r === undefined) continue;
+      if (oldIds[i] === 0) continue;
       const j = this.slot(oldKeys[i]!);
       this.keys[j] = oldKeys[i]!;
-      this.recs[j] = r;
+      this.ids[j] = oldIds[i]!;
     }
   }
 }

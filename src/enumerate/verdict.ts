@@ -15,6 +15,8 @@ export interface RunOptions {
   model: ModelOptions;
   maxExecutions: number;
   timeoutMs: number;
+  /** Stop once this many distinct final states are found. */
+  maxStates?: number;
   explain: boolean;
   /** Keep one example execution per final state (for graphs). */
   keepExamples?: boolean;
@@ -87,6 +89,7 @@ function enumerationFor(test: Test, opts: RunOptions): Enumeration {
     model: opts.model,
     maxExecutions: opts.maxExecutions,
     timeoutMs: opts.timeoutMs,
+    maxStates: opts.maxStates ?? Number.POSITIVE_INFINITY,
     keepExamples: opts.keepExamples ?? true,
   });
 }
@@ -121,6 +124,7 @@ export async function runTestParallel(
     workers,
     timeoutMs: opts.timeoutMs,
     maxExecutions: opts.maxExecutions,
+    maxStates: opts.maxStates ?? Number.POSITIVE_INFINITY,
     keepExamples: opts.keepExamples ?? true,
   });
   return { report: finish(test, opts, merged, estimate, t0), merged };

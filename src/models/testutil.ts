@@ -10,7 +10,7 @@ import { DEFAULT_OPTIONS, type ModelOptions } from './amdgpu.ts';
 /** Final states as sorted strings `P0:a=1 P1:b=undef`, with `!race` / `!undef` flags appended. */
 export function stateStrings(c: Collector, flags = false): string[] {
   const out: string[] = [];
-  for (const s of c.states.values()) {
+  for (const s of c.records()) {
     const parts = c.labels.map((l, k) => `${l}=${isUndef(s.values[k]!) ? 'undef' : s.values[k]}`);
     if (flags && s.race) parts.push('!race');
     if (flags && s.undef) parts.push('!undef');
