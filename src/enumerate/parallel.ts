@@ -79,22 +79,42 @@ export function runSlice(task: SliceTask): SliceResult {
   return out;
 }
 
-/** Merges slice results (in order) into a collector and summed statistics. */
-export function mergeSlices(
-  labels: string[],
-  results: SliceResult[],
-): { collector: Collector; stats: EnumerationStats; stop: StopReason } {
-  const collector = new Collector(labels);
-  const stats: EnumerationStats = { nodes: 0, explored: 0, consistent: 0 };
-  let stop: StopReason = 'done';
-  for (const r of results) {
+/**
+ * Merges slice results into one collector and summed statistics, in slice order whatever order
+ * they arrive in (so the example execution kept per state does not depend on timing): a result is
+ * merged as soon as every earlier slice's is, which lets the main thread merge while the workers
+ * still search.
+ */
+export class SliceMerger {
+  readonly collector: Collector;
+  readonly stats: EnumerationStats = { nodes: 0, explored: 0, consistent: 0 };
+  stop: StopReason = 'done';
+  private readonly pending = new Map<number, SliceResult>();
+  private next = 0;
+
+  constructor(readonly labels: string[]) {
+    this.collector = new Collector(labels);
+  }
+
+  /** Result of slice `index` (0, 1, … in slice order). */
+  add(index: number, r: SliceResult): void {
+    this.pending.set(index, r);
+    for (let p = this.pending.get(this.next); p !== undefined; p = this.pending.get(this.next)) {
+      this.pending.delete(this.next);
+      this.next++;
+      this.merge(p);
+    }
+  }
+
+  private merge(r: SliceResult): void {
+    const { collector, stats } = this;
     stats.nodes += r.stats.nodes;
     stats.explored += r.stats.explored;
     stats.consistent += r.stats.consistent;
-    if (r.stop !== 'done') stop = r.stop;
-    const k = labels.length;
+    if (r.stop !== 'done') this.stop = r.stop;
+    const k = this.labels.length;
+    const n = r.n;
     for (let i = 0; i < r.counts.length; i++) {
-      const n = r.n;
       collector.record(
         r.values.subarray(i * k, (i + 1) * k),
         r.counts[i]!,
@@ -108,5 +128,16 @@ export function mergeSlices(
       );
     }
   }
-  return { collector, stats, stop };
+}
+
+/** Merges slice results (in order) into a collector and summed statistics. */
+export function mergeSlices(
+  labels: string[],
+  results: SliceResult[],
+): { collector: Collector; stats: EnumerationStats; stop: StopReason } {
+  const m = new SliceMerger(labels);
+  results.forEach((r, i) => {
+    m.add(i, r);
+  });
+  return { collector: m.collector, stats: m.stats, stop: m.stop };
 }

@@ -8,7 +8,7 @@ import { Piscina } from 'piscina';
 import type { Test } from '../core/types.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { Enumeration, splitSearch } from './enumerate.ts';
-import { mergeSlices, type SliceResult, type SliceTask } from './parallel.ts';
+import { SliceMerger, type SliceResult, type SliceTask } from './parallel.ts';
 
 const ENTRY = fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
 
@@ -39,7 +39,7 @@ export async function enumerateParallel(
     maxStates?: number;
     keepExamples?: boolean;
   } = {},
-): Promise<ReturnType<typeof mergeSlices>> {
+): Promise<{ collector: SliceMerger['collector']; stats: SliceMerger['stats']; stop: SliceMerger['stop'] }> {
   const workers = opts.workers ?? defaultWorkers();
   const slices = splitSearch(test, workers * SLICES_PER_WORKER);
   const pool = new Piscina({ filename: ENTRY, minThreads: workers, maxThreads: workers });
@@ -52,11 +52,14 @@ export async function enumerateParallel(
       maxStates: opts.maxStates ?? Number.POSITIVE_INFINITY,
       keepExamples: opts.keepExamples ?? true,
     };
-    const results: SliceResult[] = await Promise.all(
-      slices.map((slice) => pool.run({ ...base, slice } satisfies SliceTask) as Promise<SliceResult>),
+    // Merged on the main thread as they arrive (in slice order), while the workers go on.
+    const merger = new SliceMerger(new Enumeration(test).collector.labels);
+    await Promise.all(
+      slices.map(async (slice, i) => {
+        merger.add(i, (await pool.run({ ...base, slice } satisfies SliceTask)) as SliceResult);
+      }),
     );
-    const labels = new Enumeration(test).collector.labels;
-    return mergeSlices(labels, results);
+    return { collector: merger.collector, stats: merger.stats, stop: merger.stop };
   } finally {
     await pool.destroy();
   }
