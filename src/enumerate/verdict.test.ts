@@ -16,7 +16,7 @@ import {
 } from '../events/build.ts';
 import { states } from '../models/testutil.ts';
 import { formatReport } from './report.ts';
-import { runTestSync } from './verdict.ts';
+import { DEFAULT_RUN, runTestParallel, runTestSync } from './verdict.ts';
 
 const mpRelaxed = (c: ReturnType<typeof cond>) =>
   makeTest({
@@ -125,4 +125,23 @@ describe('verdicts', () => {
     expect(r.stop).toBe('max-executions');
     expect(r.expectations[0]!.ok).toBe(false);
   });
+
+  it('--workers: a test done within the in-process head start never starts the pool; a pooled run reports the same', async () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads(
+        Array.from({ length: 4 }, (_, i) => [st('x', i + 1, 'monotonic'), ld('r', 'x', 'monotonic')]),
+      ),
+    });
+    const opts = { ...DEFAULT_RUN, keepExamples: false };
+    const whole = runTestSync(t, opts);
+    const quick = await runTestParallel(t, opts, 2);
+    expect(quick.pooled).toBe(false);
+    const pooled = await runTestParallel(t, opts, 2, 0);
+    expect(pooled.pooled).toBe(true);
+    for (const r of [quick.report, pooled.report]) {
+      expect(r.states).toEqual(whole.states);
+      expect(r.stats.consistent).toBe(whole.stats.consistent);
+    }
+  }, 30_000);
 });

@@ -108,17 +108,31 @@ function finish(
 }
 
 /**
- * Runs `test` on a pool of `workers` threads (the search split into slices, merged in order).
- * Budgets apply per slice; a run stopped in any slice is incomplete.
+ * How long `runTestParallel` first searches in-process: a test done by then never starts the pool,
+ * whose threads take about half a second to start and whose slices would each carry only a few
+ * milliseconds of work (docs/benchmarks.md, "Workers").
+ */
+export const IN_PROCESS_FIRST_MS = 250;
+
+/**
+ * Runs `test` on a pool of `workers` threads (the search split into slices, merged in order) —
+ * unless the in-process search finishes within `IN_PROCESS_FIRST_MS`. Budgets apply per slice; a
+ * run stopped in any slice is incomplete.
  */
 export async function runTestParallel(
   test: Test,
   opts: RunOptions,
   workers: number,
-): Promise<{ report: Report; merged: Awaited<ReturnType<typeof import('./pool.ts').enumerateParallel>> }> {
-  const { enumerateParallel } = await import('./pool.ts');
+  inProcessFirstMs = IN_PROCESS_FIRST_MS,
+): Promise<{ report: Report; merged: Pick<Enumeration, 'collector' | 'stats' | 'stop'>; pooled: boolean }> {
   const estimate = estimateCandidates(test);
   const t0 = performance.now();
+  if (inProcessFirstMs > 0) {
+    const first = enumerationFor(test, opts);
+    while (!first.step(1 << 14) && performance.now() - t0 < inProcessFirstMs);
+    if (first.stop) return { report: finish(test, opts, first, estimate, t0), merged: first, pooled: false };
+  }
+  const { enumerateParallel } = await import('./pool.ts');
   const merged = await enumerateParallel(test, {
     model: opts.model,
     workers,
@@ -127,7 +141,7 @@ export async function runTestParallel(
     maxStates: opts.maxStates ?? Number.POSITIVE_INFINITY,
     keepExamples: opts.keepExamples ?? true,
   });
-  return { report: finish(test, opts, merged, estimate, t0), merged };
+  return { report: finish(test, opts, merged, estimate, t0), merged, pooled: true };
 }
 
 /** Runs synchronously (tests, benchmarks, workers). */
