@@ -24,6 +24,19 @@ export function co(n: number, o: Ordering = 'monotonic'): Test {
     name: `CO${n}-${o}`,
     locs: { x: 0 },
     threads: threads(Array.from({ length: n }, (_, i) => [st('x', i + 1, o), ld('r', 'x', o)])),
+    cond: cond('exists', eq(reg('P0', 'r'), 1)),
+  });
+}
+
+/** Every thread writes its own value to x, then reads x twice. */
+export function wrr(n: number, o: Ordering = 'monotonic'): Test {
+  return makeTest({
+    name: `WRR${n}-${o}`,
+    locs: { x: 0 },
+    threads: threads(
+      Array.from({ length: n }, (_, i) => [st('x', i + 1, o), ld('a', 'x', o), ld('b', 'x', o)]),
+    ),
+    cond: cond('exists', eq(reg('P0', 'a'), 1)),
   });
 }
 

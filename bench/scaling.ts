@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Test } from '../src/core/types.ts';
 import { enumerate } from '../src/enumerate/enumerate.ts';
-import { co, iriw, mp, sb } from './families.ts';
+import { co, iriw, mp, sb, wrr } from './families.ts';
 
 const SERIES: Record<string, () => Test> = {};
 for (let n = 2; n <= 8; n++) SERIES[`SB relaxed ${n}`] = () => sb(n, 'monotonic');
@@ -16,12 +16,19 @@ for (let n = 2; n <= 6; n++) SERIES[`SB seq_cst ${n}`] = () => sb(n, 'seq_cst');
 for (let n = 2; n <= 7; n++) SERIES[`CO ${n}`] = () => co(n);
 for (const k of [1, 2, 4, 8]) SERIES[`MP ${k} data`] = () => mp(k);
 for (const o of ['monotonic', 'acquire', 'seq_cst'] as const) SERIES[`IRIW ${o}`] = () => iriw(o);
+// States over the condition only (`--observe condition`): unobserved reads are counted, not enumerated.
+for (const n of [7, 8]) SERIES[`CO ${n}, observe condition`] = () => co(n);
+SERIES['WRR 6, observe condition'] = () => wrr(6);
 
 const child = process.argv[2] === '--one';
 if (child) {
   const name = process.argv[3]!;
   const t0 = performance.now();
-  const e = enumerate(SERIES[name]!(), { timeoutMs: 60_000 });
+  const e = enumerate(SERIES[name]!(), {
+    timeoutMs: 60_000,
+    keepExamples: false,
+    observe: name.endsWith('observe condition') ? 'condition' : 'all',
+  });
   const ms = performance.now() - t0;
   const rss = process.resourceUsage().maxRSS / 1024;
   process.stdout.write(

@@ -129,6 +129,23 @@ exists (@x == 0)
     expect(rep!.states.length).toBeGreaterThanOrEqual(100);
   });
 
+  it('--observe condition lists states over the condition only, with the same execution counts', () => {
+    const f = tmpFile('co5.litmus', coText(5));
+    const all = RunJsonSchema.parse(JSON.parse(gpumm('run', '--json', f).stdout))[0]!;
+    const r = gpumm('run', '--json', '--observe', 'condition', f);
+    expect(r.status).toBe(0);
+    const cond = RunJsonSchema.parse(JSON.parse(r.stdout))[0]!;
+    expect(cond.states.map((s) => Object.keys(s.values))).toEqual(Array.from({ length: 5 }, () => ['P0:r0']));
+    expect(cond.stats.consistent).toBe(all.stats.consistent);
+    expect(cond.witnesses).toEqual(all.witnesses);
+    // Every state of the full report projects onto one of these, with the counts summed.
+    const sums = new Map<string, number>();
+    for (const s of all.states)
+      sums.set(String(s.values['P0:r0']), (sums.get(String(s.values['P0:r0'])) ?? 0) + s.count);
+    expect(new Map(cond.states.map((s) => [String(s.values['P0:r0']), s.count]))).toEqual(sums);
+    expect(gpumm('run', '--observe', 'regs', f).status).toBe(2);
+  });
+
   it('--timeout stops a big run: undecided, with the estimate, exit 3', () => {
     const f = tmpFile('co7.litmus', coText(7));
     const r = gpumm('run', '--timeout', '0.5', f);

@@ -12,6 +12,7 @@ import type { Test } from '../core/types.ts';
 import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
 import { toDot } from '../enumerate/graph.ts';
+import type { ObserveMode } from '../enumerate/outcomes.ts';
 import { formatReport, type Report, ReportSchema } from '../enumerate/report.ts';
 import {
   MICROS_PER_CANDIDATE,
@@ -34,6 +35,7 @@ interface RunCliOptions {
   out?: string;
   maxExecutions?: number;
   maxStates: number;
+  observe: ObserveMode;
   timeout?: number;
   thinAir?: boolean;
   valueRules: 'literal' | 'repaired';
@@ -68,7 +70,7 @@ export const DEFAULT_MAX_STATES = 1_000_000;
 /** What to try when a run stops on a budget. */
 const STOP_HINTS: Record<string, string> = {
   'max-states':
-    'the test has more final states than --max-states allows; raise it (about 1 KB of memory per state) or shrink the test (fewer threads, or fewer reads per thread)',
+    "the test has more final states than --max-states allows: list states over the condition's terms only (--observe condition), raise --max-states (about 1 KB of memory per state), or shrink the test",
   'max-executions': 'raise --max-executions, or leave it out to enumerate every execution',
   timeout: 'raise --timeout, or try --workers n for a test of many seconds',
   interrupted: 'the states printed are those found so far',
@@ -174,6 +176,14 @@ export function registerRun(program: Command): void {
       'split each test over n worker threads (pays only for tests of seconds; one done within 0.25 s in-process never starts them)',
       positiveInt,
     )
+    .addOption(
+      new Option(
+        '--observe <what>',
+        "what a final state shows: every register a read writes and the condition's terms (all), or the condition's terms only, as herd7 lists them (condition)",
+      )
+        .choices(['all', 'condition'])
+        .default('all'),
+    )
     .option('--no-thin-air', 'drop the no-thin-air axiom acyclic(po ∪ rf) (on by default)')
     .addOption(
       new Option(
@@ -233,6 +243,7 @@ export function registerRun(program: Command): void {
             model,
             maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
             maxStates: opts.maxStates,
+            observe: opts.observe,
             timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
             explain: opts.explain === true,
             keepExamples: opts.graph !== undefined,

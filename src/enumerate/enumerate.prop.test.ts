@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Ordering, Placement, Scope, Test } from '../core/types.ts';
-import { dev, ld, makeTest, st, threads } from '../events/build.ts';
+import { cond, dev, eq, ld, makeTest, reg, st, threads } from '../events/build.ts';
 import { DEFAULT_OPTIONS } from '../models/amdgpu.ts';
 import { stateStrings } from '../models/testutil.ts';
 import { Collector, enumerate } from './enumerate.ts';
 import { arbMpSpaces, arbTest } from './gen.ts';
+import type { ObserveMode } from './outcomes.ts';
 import { referenceEnumerate } from './reference.ts';
 
 function withCounts(c: Collector): string[] {
@@ -20,12 +21,58 @@ function withCounts(c: Collector): string[] {
 }
 
 /** The optimised and the reference enumerator find the same states, counts and flags. */
-function agree(t: Test, model = DEFAULT_OPTIONS): void {
-  const fast = enumerate(t, { model });
-  const ref = referenceEnumerate(t, model);
+function agree(t: Test, model = DEFAULT_OPTIONS, observe: ObserveMode = 'all'): void {
+  const fast = enumerate(t, { model, observe });
+  const ref = referenceEnumerate(t, model, null, observe);
   expect(withCounts(fast.collector)).toEqual(withCounts(ref.collector));
   expect(fast.stats.consistent).toBe(ref.collector.executions);
 }
+
+/**
+ * Threads of constant stores and loads in any order (W;R;W;R, R;W, …), one or two locations, atomics
+ * of one ordering side: a read po-before a write of its own location keeps the product path, a read
+ * po-before a write of another location must leave it.
+ */
+const op = fc.record({ store: fc.boolean(), loc: fc.integer({ min: 0, max: 1 }) });
+const arbCoShape = fc
+  .record({
+    bodies: fc.array(fc.array(op, { minLength: 2, maxLength: 3 }), { minLength: 2, maxLength: 3 }),
+    locs: fc.integer({ min: 1, max: 2 }),
+    // Mostly relaxed: synchronisation or plain accesses leave the product path.
+    ordering: fc.oneof(
+      { arbitrary: fc.constant<Ordering>('monotonic'), weight: 4 },
+      fc.constantFrom<Ordering>('acquire', 'release', 'seq_cst', 'notatomic'),
+    ),
+    scope: fc.constantFrom<Scope>('system', 'agent', 'workgroup', 'wavefront'),
+    same: fc.constantFrom('agent', 'workgroup', 'wave'),
+    // An uninitialised location: reading its initial value returns undef (the undef flags).
+    init: fc.constantFrom<number | 'undef'>(0, 0, 'undef'),
+  })
+  .filter(({ bodies }) => bodies.flat().length <= 8)
+  .map(({ bodies, locs, ordering, scope, same, init }): Test => {
+    const o = (kind: 'load' | 'store'): Ordering =>
+      ordering === 'acquire' && kind === 'store'
+        ? 'monotonic'
+        : ordering === 'release' && kind === 'load'
+          ? 'monotonic'
+          : ordering;
+    const place = (i: number): Placement =>
+      same === 'agent' ? dev(i, 0, 0, 0) : same === 'workgroup' ? dev(0, 0, i, 0) : dev(0, 0, 0, i);
+    let value = 0;
+    return makeTest({
+      locs: Object.fromEntries(Array.from({ length: locs }, (_, k) => [`x${k}`, k === 0 ? init : 0])),
+      threads: threads(
+        bodies.map((ops) =>
+          ops.map((p, j) =>
+            p.store
+              ? st(`x${p.loc % locs}`, ++value, o('store'), { scope })
+              : ld(`r${j}`, `x${p.loc % locs}`, o('load'), { scope }),
+          ),
+        ),
+        bodies.map((_, i) => place(i)),
+      ),
+    });
+  });
 
 describe('optimised enumerator against the brute-force reference', () => {
   it('same final states, counts and flags on random small tests', () => {
@@ -114,53 +161,47 @@ describe('optimised enumerator against the brute-force reference', () => {
     // Threads of constant stores and loads in any order (W;R;W;R, R;W, …), one or two locations,
     // atomics of one ordering side: a read po-before a write of its own location keeps the product
     // path, a read po-before a write of another location must leave it.
-    const op = fc.record({ store: fc.boolean(), loc: fc.integer({ min: 0, max: 1 }) });
-    const arbShape = fc
-      .record({
-        bodies: fc.array(fc.array(op, { minLength: 2, maxLength: 3 }), { minLength: 2, maxLength: 3 }),
-        locs: fc.integer({ min: 1, max: 2 }),
-        // Mostly relaxed: synchronisation or plain accesses leave the product path.
-        ordering: fc.oneof(
-          { arbitrary: fc.constant<Ordering>('monotonic'), weight: 4 },
-          fc.constantFrom<Ordering>('acquire', 'release', 'seq_cst', 'notatomic'),
-        ),
-        scope: fc.constantFrom<Scope>('system', 'agent', 'workgroup', 'wavefront'),
-        same: fc.constantFrom('agent', 'workgroup', 'wave'),
-      })
-      .filter(({ bodies }) => bodies.flat().length <= 8)
-      .map(({ bodies, locs, ordering, scope, same }): Test => {
-        const o = (kind: 'load' | 'store'): Ordering =>
-          ordering === 'acquire' && kind === 'store'
-            ? 'monotonic'
-            : ordering === 'release' && kind === 'load'
-              ? 'monotonic'
-              : ordering;
-        const place = (i: number): Placement =>
-          same === 'agent' ? dev(i, 0, 0, 0) : same === 'workgroup' ? dev(0, 0, i, 0) : dev(0, 0, 0, i);
-        let value = 0;
-        return makeTest({
-          locs: Object.fromEntries(Array.from({ length: locs }, (_, k) => [`x${k}`, 0])),
-          threads: threads(
-            bodies.map((ops) =>
-              ops.map((p, j) =>
-                p.store
-                  ? st(`x${p.loc % locs}`, ++value, o('store'), { scope })
-                  : ld(`r${j}`, `x${p.loc % locs}`, o('load'), { scope }),
-              ),
-            ),
-            bodies.map((_, i) => place(i)),
-          ),
-        });
-      });
     let products = 0;
     fc.assert(
-      fc.property(arbShape, (t) => {
+      fc.property(arbCoShape, (t) => {
         agree(t);
         products += enumerate(t).products;
       }),
       { numRuns: 300 },
     );
     expect(products).toBeGreaterThan(150);
+  }, 120_000);
+
+  it('--observe condition: states over the condition only, unobserved tail reads counted not enumerated', () => {
+    // A condition on one load's register (or none); every other read is unobserved.
+    const withCondition = (t: Test, pick: number, value: number): Test => {
+      const loads = t.threads.flatMap((th) =>
+        th.body.flatMap((i) => (i.kind === 'load' ? [{ thread: th.name, dst: i.dst }] : [])),
+      );
+      if (loads.length === 0) return t;
+      const l = loads[pick % loads.length]!;
+      return { ...t, condition: cond('exists', eq(reg(l.thread, l.dst), value)) };
+    };
+    let collapsedRuns = 0;
+    fc.assert(
+      fc.property(arbCoShape, fc.nat(), fc.integer({ min: 0, max: 3 }), (t0, pick, value) => {
+        const t = withCondition(t0, pick, value);
+        agree(t, DEFAULT_OPTIONS, 'condition');
+        const e = enumerate(t, { observe: 'condition' });
+        if (e.stats.explored < e.stats.consistent) collapsedRuns++;
+      }),
+      { numRuns: 300 },
+    );
+    expect(collapsedRuns).toBeGreaterThan(25);
+    fc.assert(
+      fc.property(
+        arbTest({ exotic: true, maxInstrs: 4 }),
+        fc.nat(),
+        fc.integer({ min: 0, max: 2 }),
+        (t0, pick, v) => agree(withCondition(t0, pick, v), DEFAULT_OPTIONS, 'condition'),
+      ),
+      { numRuns: 300 },
+    );
   }, 120_000);
 
   it('also with no-thin-air off and the repaired value rules', () => {

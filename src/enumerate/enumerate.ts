@@ -31,6 +31,7 @@ import {
   firstRace,
   type Observable,
   type ObservableError,
+  type ObserveMode,
   observables,
   observe,
   racePairs,
@@ -75,6 +76,8 @@ export interface EnumerateOptions {
   domains: 'filtered' | 'all';
   /** Record one example execution per final state (needed for graphs; costs memory). */
   keepExamples: boolean;
+  /** What a final state shows (`ObserveMode`). */
+  observe: ObserveMode;
   /** Called for every complete candidate the model rejects (with the workspace still loaded). */
   onReject: ((ws: Workspace, verdict: Verdict, variant: number) => void) | null;
   /**
@@ -92,6 +95,7 @@ export const DEFAULT_ENUMERATE: EnumerateOptions = {
   maxStates: Number.POSITIVE_INFINITY,
   domains: 'filtered',
   keepExamples: true,
+  observe: 'all',
   onReject: null,
   only: null,
 };
@@ -157,7 +161,7 @@ interface Variant {
  */
 interface TailGroup {
   reads: Int32Array;
-  /** The observable slot of each read's register. */
+  /** The observable slot of each read's register (`UNOBSERVED`: none shows it). */
   slots: Int32Array;
   /** Accepted tuples, flattened (tuple t is `tuples[t * reads.length …]`). */
   tuples: Int32Array;
@@ -172,7 +176,15 @@ interface TailGroup {
 
 /** An odometer over the accepted tuples of the independent tail's groups. */
 interface Product {
+  /** The groups some observable shows: the odometer runs over these. */
   groups: TailGroup[];
+  /**
+   * Executions per combination of `groups`: the product of the tuple counts of the groups nothing
+   * observes (`observe: 'condition'`), which are counted, not enumerated.
+   */
+  mult: number;
+  /** Some tuple of an unobserved group reads undef (so every state reached has an undef read). */
+  collapsedUndef: boolean;
   digits: Int32Array;
   /** Reads of the current combination that return undef. */
   undefReads: number;
@@ -236,10 +248,15 @@ export function rfDomain(sk: Skeleton, r: number): number[] {
 }
 
 /** Skeleton, workspace and observables of a variant, shared by both enumerators. */
-export function prepareVariant(test: Test, v: number, errors?: ObservableError[]) {
+export function prepareVariant(
+  test: Test,
+  v: number,
+  errors?: ObservableError[],
+  observe: ObserveMode = 'all',
+) {
   const sk = variantSkeleton(test, v);
   const ws = new Workspace(sk);
-  const obs = observables(sk, ws.evaluator.programs, errors);
+  const obs = observables(sk, ws.evaluator.programs, errors, observe);
   return { sk, ws, obs, pairs: racePairs(sk) };
 }
 
@@ -288,7 +305,7 @@ export class Enumeration {
     this.variantCount = opts.only ? opts.only.variant + 1 : variantCount(test);
     this.variant = opts.only ? opts.only.variant : 0;
     this.prefix = opts.only ? opts.only.prefix : [];
-    const first = prepareVariant(test, 0, this.errors);
+    const first = prepareVariant(test, 0, this.errors, opts.observe);
     this.collector = new Collector(
       first.obs.map((o) => o.label),
       opts.keepExamples,
@@ -371,7 +388,7 @@ export class Enumeration {
   }
 
   private makeVariant(v: number): Variant {
-    const { sk, ws, obs, pairs } = prepareVariant(this.test, v);
+    const { sk, ws, obs, pairs } = prepareVariant(this.test, v, undefined, this.opts.observe);
     const cps: ChoicePoint[] = [];
     const placed = new Uint8Array(sk.n);
     const nextRank = new Int32Array(sk.locs.length);
@@ -505,13 +522,17 @@ export class Enumeration {
     ws.evaluator.run(ws.rfSrc);
     const valueFrom = (src: number) => (src >= 0 ? ws.evaluator.writeVal[src]! : Number.NaN);
     const groups: TailGroup[] = [];
+    const collapsed: TailGroup[] = [];
     let radix = 1;
     const radices: number[] = [];
     for (const g of st.tailGroups) {
       const n = g.reads.length;
-      // Distinct values of each read's whole rf domain (fixed for the variant: constant stores).
-      const domainValues = Array.from(g.reads, (r) => {
+      const observed = g.slots.some((s) => s >= 0);
+      // Distinct values of each observed read's whole rf domain (fixed for the variant: constant
+      // stores); an unobserved read's value is no part of the state key.
+      const domainValues = Array.from(g.reads, (r, k) => {
         const vs: number[] = [];
+        if (g.slots[k]! < 0) return [Number.NaN];
         for (const src of cps[depthOf.get(r)!]!.domain) {
           const v = valueFrom(src);
           if (!vs.some((u) => Object.is(u, v))) vs.push(v);
@@ -532,7 +553,8 @@ export class Enumeration {
             tuples.push(cur[k]!);
             vals.push(v);
             if (cur[k] === -1) u++;
-            key = key * domainValues[k]!.length + domainValues[k]!.findIndex((x) => Object.is(x, v));
+            if (g.slots[k]! >= 0)
+              key = key * domainValues[k]!.length + domainValues[k]!.findIndex((x) => Object.is(x, v));
           }
           undefs.push(u);
           keyIndex.push(key);
@@ -551,10 +573,7 @@ export class Enumeration {
         ws.rfSrc[r] = -2;
       };
       rec(0);
-      const r = domainValues.reduce((m, vs) => m * vs.length, 1);
-      radices.push(r);
-      radix *= r;
-      groups.push({
+      const group: TailGroup = {
         reads: g.reads,
         slots: g.slots,
         tuples: Int32Array.from(tuples),
@@ -562,7 +581,15 @@ export class Enumeration {
         undefs: Int32Array.from(undefs),
         keyIndex: Float64Array.from(keyIndex),
         count: undefs.length,
-      });
+      };
+      if (!observed) {
+        collapsed.push(group);
+        continue;
+      }
+      const r = domainValues.reduce((m, vs) => m * vs.length, 1);
+      radices.push(r);
+      radix *= r;
+      groups.push(group);
     }
     const weight = new Float64Array(groups.length);
     for (let g = groups.length - 1, w = 1; g >= 0; g--) {
@@ -571,6 +598,8 @@ export class Enumeration {
     }
     const prod: Product = {
       groups,
+      mult: collapsed.reduce((m, g) => m * g.count, 1),
+      collapsedUndef: collapsed.some((g) => g.undefs.some((u) => u > 0)),
       digits: new Int32Array(groups.length),
       undefReads: 0,
       base: Number.NaN,
@@ -578,11 +607,12 @@ export class Enumeration {
       weight,
       baseUndef: false,
       race: false,
-      done: groups.some((g) => g.count === 0),
+      done: groups.some((g) => g.count === 0) || collapsed.some((g) => g.count === 0),
     };
     if (prod.done) return prod;
     // The first combination goes through the ordinary leaf (values, race, final memory, example).
-    for (const g of groups) for (let k = 0; k < g.reads.length; k++) ws.rfSrc[g.reads[k]!] = g.tuples[k]!;
+    for (const g of [...groups, ...collapsed])
+      for (let k = 0; k < g.reads.length; k++) ws.rfSrc[g.reads[k]!] = g.tuples[k]!;
     this.stats.nodes += cps.length - st.tailStart;
     this.emitLeaf(st);
     prod.race = firstRace(ws, st.pairs) >= 0;
@@ -592,8 +622,19 @@ export class Enumeration {
       prod.tailKey += g.keyIndex[0]! * weight[i]!;
     });
     const values = st.values;
+    if (prod.mult > 1) {
+      // The first combination's other executions: the unobserved groups' other tuples.
+      const extra = (prod.mult - 1) * ws.coWeight;
+      this.collector.bump(
+        this.collector.lookup(values),
+        extra,
+        prod.race,
+        prod.baseUndef || prod.undefReads > 0 || prod.collapsedUndef,
+      );
+      this.stats.consistent += extra;
+    }
     const inTail = new Uint8Array(values.length);
-    for (const g of groups) for (const k of g.slots) inTail[k] = 1;
+    for (const g of groups) for (const k of g.slots) if (k >= 0) inTail[k] = 1;
     let prefix = '';
     for (let k = 0; k < values.length; k++) if (!inTail[k]) prefix += `${values[k]},`;
     let pid = st.prefixIds.get(prefix);
@@ -615,7 +656,8 @@ export class Enumeration {
     const n = g.reads.length;
     for (let k = 0; k < n; k++) {
       st.ws.rfSrc[g.reads[k]!] = g.tuples[t * n + k]!;
-      st.values[g.slots[k]!] = g.vals[t * n + k]!;
+      const slot = g.slots[k]!;
+      if (slot >= 0) st.values[slot] = g.vals[t * n + k]!;
     }
   }
 
@@ -627,7 +669,7 @@ export class Enumeration {
     const n = groups.length;
     const keyed = !Number.isNaN(prod.base);
     const index = st.stateIndex;
-    const k = ws.coWeight;
+    const k = ws.coWeight * prod.mult;
     let used = 0;
     while (!prod.done && used < budget) {
       // Next combination: increment the last group's tuple, carrying left.
@@ -653,15 +695,27 @@ export class Enumeration {
         break;
       }
       used++;
-      const undef = prod.baseUndef || prod.undefReads > 0;
+      const undef = prod.baseUndef || prod.undefReads > 0 || prod.collapsedUndef;
       if (!keyed) {
-        collect(this.collector, ws, this.variant, values, prod.race, undef);
+        this.collector.record(values, k, prod.race, undef, () => ({
+          variant: this.variant,
+          rf: ws.rfSrc.slice(),
+          co: ws.coRank.slice(),
+        }));
         continue;
       }
       const key = prod.base + prod.tailKey;
       const id = index.get(key);
       if (id >= 0) this.collector.bump(id, k, prod.race, undef);
-      else index.set(key, collect(this.collector, ws, this.variant, values, prod.race, undef));
+      else
+        index.set(
+          key,
+          this.collector.record(values, k, prod.race, undef, () => ({
+            variant: this.variant,
+            rf: ws.rfSrc.slice(),
+            co: ws.coRank.slice(),
+          })),
+        );
     }
     this.stats.nodes += used;
     this.stats.explored += used;
@@ -892,7 +946,7 @@ export function independentTail(ws: Workspace, obs: Observable[], cps: ChoicePoi
   let start = cps.length;
   for (let i = cps.length - 1; i >= 0; i--) {
     const cp = cps[i]!;
-    if (cp.kind !== 'rf' || tailSlot(ws, obs, cp.read) < 0) break;
+    if (cp.kind !== 'rf' || tailSlot(ws, obs, cp.read) === NOT_IN_TAIL) break;
     start = i;
   }
   // A product of one read is no cheaper than the search.
@@ -951,26 +1005,33 @@ function tailGroups(
   }));
 }
 
+/** `tailSlot`: the read cannot be part of an independent tail. */
+const NOT_IN_TAIL = -1;
+/** `tailSlot`: the read can, and no observable shows its register (`observe: 'condition'`). */
+const UNOBSERVED = -2;
+
 /**
  * The observable slot of read `r`'s register when `r` is a plain load whose register no other step
- * uses, else -1.
+ * uses (`UNOBSERVED` when no observable shows it), else `NOT_IN_TAIL`.
  */
 function tailSlot(ws: Workspace, obs: Observable[], r: number): number {
   const e = ws.sk.events[r]!;
-  if (e.rmw >= 0 || e.thread < 0) return -1;
+  if (e.rmw >= 0 || e.thread < 0) return NOT_IN_TAIL;
   const prog = ws.evaluator.programs[e.thread]!;
   const step = prog.steps.find((s) => s.k === 'read' && s.ev === r);
-  if (step?.k !== 'read' || step.dst < 0 || step.okDst >= 0) return -1;
+  if (step?.k !== 'read' || step.dst < 0 || step.okDst >= 0) return NOT_IN_TAIL;
   const dst = step.dst;
   const uses = (o: { c: boolean; r?: number }) => !o.c && o.r === dst;
   for (const s of prog.steps) {
     if (s === step) continue;
-    if ('dst' in s && s.dst === dst) return -1;
-    if (s.k === 'store' && uses(s.a as { c: boolean; r?: number })) return -1;
-    if ((s.k === 'bin' || s.k === 'icmp') && (uses(s.a as never) || uses(s.b as never))) return -1;
-    if (s.k === 'select' && (uses(s.cond as never) || uses(s.a as never) || uses(s.b as never))) return -1;
-    if (s.k === 'copy' && s.src === dst) return -1;
-    if (s.k === 'rmw' || s.k === 'cas') return -1;
+    if ('dst' in s && s.dst === dst) return NOT_IN_TAIL;
+    if (s.k === 'store' && uses(s.a as { c: boolean; r?: number })) return NOT_IN_TAIL;
+    if ((s.k === 'bin' || s.k === 'icmp') && (uses(s.a as never) || uses(s.b as never))) return NOT_IN_TAIL;
+    if (s.k === 'select' && (uses(s.cond as never) || uses(s.a as never) || uses(s.b as never)))
+      return NOT_IN_TAIL;
+    if (s.k === 'copy' && s.src === dst) return NOT_IN_TAIL;
+    if (s.k === 'rmw' || s.k === 'cas') return NOT_IN_TAIL;
   }
-  return obs.findIndex((o) => o.kind === 'reg' && o.thread === e.thread && o.reg === dst);
+  const slot = obs.findIndex((o) => o.kind === 'reg' && o.thread === e.thread && o.reg === dst);
+  return slot >= 0 ? slot : UNOBSERVED;
 }

@@ -50,13 +50,21 @@ export interface ObservableError {
 }
 
 /**
- * The observables of a test: the terms of its condition, then every register a read or a
- * `signal.isfirst` writes (so the report shows what each thread saw), without duplicates.
+ * What a final state shows: `all` — the condition's terms, then every register a read or a
+ * `signal.isfirst` writes (what each thread saw); `condition` — the condition's terms only, as
+ * herd7 lists them (far fewer states, and reads nothing observes are counted, not enumerated).
+ */
+export type ObserveMode = 'all' | 'condition';
+
+/**
+ * The observables of a test: the terms of its condition, then (`observe: 'all'`) every register a
+ * read or a `signal.isfirst` writes, without duplicates.
  */
 export function observables(
   sk: Skeleton,
   programs: ThreadProgram[],
   errors: ObservableError[] = [],
+  observe: ObserveMode = 'all',
 ): Observable[] {
   const out: Observable[] = [];
   const seen = new Set<string>();
@@ -104,6 +112,7 @@ export function observables(
     }
   };
   if (sk.test.condition) visit(sk.test.condition.cond);
+  if (observe === 'condition') return out;
   sk.test.threads.forEach((th, t) => {
     th.body.forEach((ins) => {
       const dst =

@@ -13,6 +13,7 @@ import {
   type EnumerationStats,
   type StopReason,
 } from './enumerate.ts';
+import type { ObserveMode } from './outcomes.ts';
 
 /** One slice of the search, as sent to a worker. Plain JSON. */
 export interface SliceTask {
@@ -21,6 +22,8 @@ export interface SliceTask {
   timeoutMs: number;
   maxExecutions: number;
   maxStates: number;
+  /** What a final state shows (default `all`). */
+  observe?: ObserveMode;
   keepExamples: boolean;
   slice: { variant: number; prefix: number[] };
 }
@@ -52,6 +55,7 @@ export function runSlice(task: SliceTask): SliceResult {
     timeoutMs: task.timeoutMs,
     maxExecutions: task.maxExecutions,
     maxStates: task.maxStates,
+    observe: task.observe ?? 'all',
     keepExamples: task.keepExamples,
     only: task.slice,
   }).run();

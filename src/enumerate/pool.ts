@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Test } from '../core/types.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
-import { Enumeration, splitSearch } from './enumerate.ts';
+import { DEFAULT_ENUMERATE, Enumeration, splitSearch } from './enumerate.ts';
+import type { ObserveMode } from './outcomes.ts';
 import { SliceMerger, type SliceResult, type SliceTask } from './parallel.ts';
 
 const ENTRY = fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
@@ -37,6 +38,7 @@ export async function enumerateParallel(
     timeoutMs?: number;
     maxExecutions?: number;
     maxStates?: number;
+    observe?: ObserveMode;
     keepExamples?: boolean;
   } = {},
 ): Promise<{ collector: SliceMerger['collector']; stats: SliceMerger['stats']; stop: SliceMerger['stop'] }> {
@@ -50,10 +52,13 @@ export async function enumerateParallel(
       timeoutMs: opts.timeoutMs ?? Number.POSITIVE_INFINITY,
       maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
       maxStates: opts.maxStates ?? Number.POSITIVE_INFINITY,
+      observe: opts.observe ?? 'all',
       keepExamples: opts.keepExamples ?? true,
     };
     // Merged on the main thread as they arrive (in slice order), while the workers go on.
-    const merger = new SliceMerger(new Enumeration(test).collector.labels);
+    const merger = new SliceMerger(
+      new Enumeration(test, { ...DEFAULT_ENUMERATE, observe: base.observe }).collector.labels,
+    );
     await Promise.all(
       slices.map(async (slice, i) => {
         merger.add(i, (await pool.run({ ...base, slice } satisfies SliceTask)) as SliceResult);

@@ -8,6 +8,7 @@
 import type { Test } from '../core/types.ts';
 import { DEFAULT_OPTIONS, type ModelOptions, type Workspace } from '../models/amdgpu.ts';
 import { Collector, leaf, prepareVariant, variantCount } from './enumerate.ts';
+import type { ObserveMode } from './outcomes.ts';
 
 function permutations(xs: number[]): number[][] {
   if (xs.length <= 1) return [xs.slice()];
@@ -26,13 +27,14 @@ export function referenceEnumerate(
   test: Test,
   model: ModelOptions = DEFAULT_OPTIONS,
   onConsistent: ((ws: Workspace) => void) | null = null,
+  observe: ObserveMode = 'all',
 ): { collector: Collector; explored: number } {
-  const first = prepareVariant(test, 0);
+  const first = prepareVariant(test, 0, undefined, observe);
   const collector = new Collector(first.obs.map((o) => o.label));
   let explored = 0;
   const variants = variantCount(test);
   for (let v = 0; v < variants; v++) {
-    const { sk, ws, obs, pairs } = prepareVariant(test, v);
+    const { sk, ws, obs, pairs } = prepareVariant(test, v, undefined, observe);
     const values = new Float64Array(obs.length);
     const coChoices = sk.writesByLoc.map((ws2) => permutations(ws2));
     const rfChoices = sk.reads.map((r) => [...sk.writesByLoc[sk.events[r]!.loc]!, -1]);

@@ -8,7 +8,7 @@ import { buildSkeleton, type ModelDiagnostic } from '../events/skeleton.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { DEFAULT_ENUMERATE, Enumeration, estimateCandidates, prepareVariant } from './enumerate.ts';
 import { explainWitness } from './explain.ts';
-import { evalCond, observables, observe, termLabel, termWidth } from './outcomes.ts';
+import { evalCond, type ObserveMode, observables, observe, termLabel, termWidth } from './outcomes.ts';
 import { buildReport, type Report, stateText } from './report.ts';
 
 export interface RunOptions {
@@ -20,6 +20,8 @@ export interface RunOptions {
   explain: boolean;
   /** Keep one example execution per final state (for graphs). */
   keepExamples?: boolean;
+  /** What a final state shows (default `all`). */
+  observe?: ObserveMode;
 }
 
 export const DEFAULT_RUN: RunOptions = {
@@ -91,6 +93,7 @@ function enumerationFor(test: Test, opts: RunOptions): Enumeration {
     timeoutMs: opts.timeoutMs,
     maxStates: opts.maxStates ?? Number.POSITIVE_INFINITY,
     keepExamples: opts.keepExamples ?? true,
+    observe: opts.observe ?? 'all',
   });
 }
 
@@ -140,6 +143,7 @@ export async function runTestParallel(
     maxExecutions: opts.maxExecutions,
     maxStates: opts.maxStates ?? Number.POSITIVE_INFINITY,
     keepExamples: opts.keepExamples ?? true,
+    observe: opts.observe ?? 'all',
   });
   return { report: finish(test, opts, merged, estimate, t0), merged, pooled: true };
 }
@@ -171,7 +175,7 @@ export function explain(test: Test, opts: RunOptions): Report['explanations'] {
       if (!verdict.axiom || !verdict.witness) return;
       if (ws.evaluator.run(ws.rfSrc) !== 'ok') return;
       ws.deriveAmd();
-      const obs = observables(ws.sk, ws.evaluator.programs);
+      const obs = observables(ws.sk, ws.evaluator.programs, [], opts.observe ?? 'all');
       labels = obs.map((o) => o.label);
       const vals = new Float64Array(obs.length);
       observe(ws, obs, vals);
