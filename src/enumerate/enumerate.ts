@@ -147,6 +147,12 @@ interface Variant {
   tailStart: number;
   /** The independent tail's groups (reads and their observable slots). */
   tailGroups: { reads: Int32Array; slots: Int32Array }[];
+  /**
+   * The tail is one of hb sinks in a test that synchronises (`sinkTail`): each read is checked by
+   * `Workspace.sinkReadOk` against the prefix's derived hb, and the first combination goes through
+   * every axiom.
+   */
+  sinkTail: boolean;
   /** The product being enumerated for the current prefix, or null. */
   prod: Product | null;
   /** States met by this variant's products, by numeric key (see `Product.base`). */
@@ -292,6 +298,8 @@ export class Enumeration {
   stop: StopReason | null = null;
   /** Independent-tail products started (how often the product path ran; for tests). */
   products = 0;
+  /** Of those, products over a tail of hb sinks in a test that synchronises (`sinkTail`). */
+  sinkProducts = 0;
   private variant: number;
   private readonly prefix: number[];
   private current: Variant | null = null;
@@ -442,14 +450,16 @@ export class Enumeration {
       Int32Array.from(e.kind === 'write' ? sk.writesByLoc[e.loc]!.filter((w) => has(sk.po, w, e.id)) : []),
     );
     const hbFinalTrivial = this.staticTrivial(ws);
+    const productOk =
+      this.opts.prune && !this.opts.onReject && this.opts.maxExecutions === Number.POSITIVE_INFINITY;
+    const sinks =
+      productOk && !ws.syncFree && this.opts.domains === 'filtered' ? sinkTail(ws, obs, cps) : cps.length;
     const tailStart =
-      this.opts.prune &&
-      staticValues &&
-      hbFinalTrivial &&
-      !this.opts.onReject &&
-      this.opts.maxExecutions === Number.POSITIVE_INFINITY
-        ? independentTail(ws, obs, cps)
-        : cps.length;
+      sinks < cps.length
+        ? sinks
+        : productOk && staticValues && hbFinalTrivial
+          ? independentTail(ws, obs, cps)
+          : cps.length;
     // A worker slice fixes the first choices (`only.prefix`): the product starts after them.
     const start = Math.min(cps.length, Math.max(tailStart, this.prefix.length));
     return {
@@ -470,7 +480,16 @@ export class Enumeration {
       hbFinalTrivial,
       staticValues,
       tailStart: start,
-      tailGroups: start < cps.length ? tailGroups(ws, obs, cps, start) : [],
+      tailGroups:
+        start >= cps.length
+          ? []
+          : sinks < cps.length
+            ? cps.slice(start).map((cp) => {
+                const r = (cp as { read: number }).read;
+                return { reads: Int32Array.of(r), slots: Int32Array.of(tailSlot(ws, obs, r)) };
+              })
+            : tailGroups(ws, obs, cps, start),
+      sinkTail: sinks < cps.length,
       prod: null,
       stateIndex: new StateIndex(),
       prefixIds: new Map(),
@@ -490,9 +509,9 @@ export class Enumeration {
     return checkPartial(ws, this.opts.model) && checkHbFinal(ws, this.opts.model);
   }
 
-  private emitLeaf(st: Variant): void {
+  /** `trusted`: every axiom but `values` was checked on the way down (with pruning). */
+  private emitLeaf(st: Variant, trusted = this.opts.prune): void {
     this.stats.explored++;
-    // With pruning, every axiom but `values` was checked on the way down.
     const v = leaf(
       st.ws,
       st.obs,
@@ -501,7 +520,7 @@ export class Enumeration {
       this.variant,
       this.opts.model,
       this.collector,
-      this.opts.prune,
+      trusted,
     );
     if (v.consistent) this.stats.consistent += st.ws.coWeight;
     else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.variant);
@@ -516,10 +535,13 @@ export class Enumeration {
   private startProduct(st: Variant): Product {
     const { ws, cps } = st;
     this.products++;
+    if (st.sinkTail) this.sinkProducts++;
     const depthOf = new Map<number, number>();
     for (let d = st.tailStart; d < cps.length; d++) depthOf.set((cps[d] as { read: number }).read, d);
     // Every store writes a constant (the evaluator's simple case): one run gives every written value.
     ws.evaluator.run(ws.rfSrc);
+    // A sink tail is checked against the prefix's hb, derived with the tail unset.
+    if (st.sinkTail) ws.deriveBase();
     const valueFrom = (src: number) => (src >= 0 ? ws.evaluator.writeVal[src]! : Number.NaN);
     const groups: TailGroup[] = [];
     const collapsed: TailGroup[] = [];
@@ -566,7 +588,12 @@ export class Enumeration {
         for (let k = 0; k < dom.length; k++) {
           const src = dom[k]!;
           ws.rfSrc[r] = src;
-          if (d <= st.hbFinalDepth && src >= 0 && quickCoherenceReject(ws, r, src)) continue;
+          if (
+            st.sinkTail
+              ? !ws.sinkReadOk(r, src)
+              : d <= st.hbFinalDepth && src >= 0 && quickCoherenceReject(ws, r, src)
+          )
+            continue;
           cur[i] = src;
           rec(i + 1);
         }
@@ -614,7 +641,15 @@ export class Enumeration {
     for (const g of [...groups, ...collapsed])
       for (let k = 0; k < g.reads.length; k++) ws.rfSrc[g.reads[k]!] = g.tuples[k]!;
     this.stats.nodes += cps.length - st.tailStart;
-    this.emitLeaf(st);
+    if (st.sinkTail) {
+      // hb depends on the tail here: the first combination goes through every axiom.
+      const before = this.stats.consistent;
+      this.emitLeaf(st, false);
+      if (this.stats.consistent === before)
+        throw new Error(
+          `internal: a sink-tail product's first combination is inconsistent (${this.test.name})`,
+        );
+    } else this.emitLeaf(st);
     prod.race = firstRace(ws, st.pairs) >= 0;
     for (const r of ws.sk.reads) if (ws.rfSrc[r] === -1 && !depthOf.has(r)) prod.baseUndef = true;
     groups.forEach((g, i) => {
@@ -950,6 +985,29 @@ export function independentTail(ws: Workspace, obs: Observable[], cps: ChoicePoi
     start = i;
   }
   // A product of one read is no cheaper than the search.
+  return cps.length - start >= 2 ? start : cps.length;
+}
+
+/**
+ * Where a tail of hb sinks starts in a test that synchronises (`cps.length`: none): a suffix of rf
+ * choice points whose reads are plain loads nothing else uses (`tailSlot`), each the last event of
+ * its thread (so an rf or sw edge into it adds hb edges into it only), in a test whose accesses are
+ * all atomic and inclusive per location (`atomicLocal`: no races, no undef, coherence decides every
+ * value) and whose every store is a constant. Each such read's acceptable sources depend on the
+ * prefix alone (`Workspace.sinkReadOk`); two sinks are never related by hb, so each is its own
+ * group of the product.
+ */
+export function sinkTail(ws: Workspace, obs: Observable[], cps: ChoicePoint[]): number {
+  const { sk } = ws;
+  if (!ws.atomicLocal || !ws.evaluator.simple || ws.valueCheckReads.length > 0 || ws.loCheckPairs.length > 0)
+    return cps.length;
+  let start = cps.length;
+  for (let i = cps.length - 1; i >= 0; i--) {
+    const cp = cps[i]!;
+    if (cp.kind !== 'rf' || tailSlot(ws, obs, cp.read) === NOT_IN_TAIL || cp.domain.includes(-1)) break;
+    if (sk.events.some((e) => has(sk.po, cp.read, e.id))) break;
+    start = i;
+  }
   return cps.length - start >= 2 ? start : cps.length;
 }
 

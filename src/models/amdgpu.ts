@@ -177,6 +177,13 @@ export class Workspace {
    * (coherence ⟺ irreflexive(hb ; eco?), RC11 §3), plus no-thin-air.
    */
   readonly coherenceLocal: boolean;
+  /**
+   * `coherenceLocal` without its first condition: every access to each location atomic with
+   * pairwise inclusive scopes, no RMW, at most one seq_cst event, one address-space class — but hb
+   * may depend on rf (release/acquire). Then no execution races or reads undef, and the base axioms
+   * are coherence over the dynamic hb (see `sinkReadOk`).
+   */
+  readonly atomicLocal: boolean;
   /** No read is po-before a write, so po ∪ rf is acyclic whatever rf is. */
   readonly thinAirImpossible: boolean;
   /** Same-location write pairs not both atomic with incl (for the others lo ⊆ hb ⊆ mo by coherence). */
@@ -290,15 +297,39 @@ export class Workspace {
     for (const l of sk.writesByLoc)
       for (const a of l) for (const b of l) if (a !== b && !has(sk.aiOrd, a, b)) pairs.push(a, b);
     this.loCheckPairs = Int32Array.from(pairs);
-    let local = this.syncFree && this.scCount < 2 && this.rmwPairs.length === 0;
+    let local = this.scCount < 2 && this.rmwPairs.length === 0;
     for (let l = 0; local && l < sk.locs.length; l++) {
       const acc = [...sk.writesByLoc[l]!, ...sk.readsByLoc[l]!];
       for (const a of acc) for (const b of acc) if (a !== b && !has(sk.aiOrd, a, b)) local = false;
     }
-    this.coherenceLocal = local;
+    this.coherenceLocal = this.syncFree && local;
+    this.atomicLocal = local && !this.mixed;
     let nta = true;
     for (const r of sk.reads) for (const w of sk.writes) if (has(sk.po, r, w)) nta = false;
     this.thinAirImpossible = nta;
+  }
+
+  /**
+   * Whether read `r`, an hb sink (nothing is po-after it), may read from write `w` of its location,
+   * given the rest of the candidate derived by `deriveBase` with `r` unset (`atomicLocal` case).
+   * Reading from `w` adds rf w → r and possibly sw X → r from release heads X of `w`: edges into
+   * r only, so every new cycle of `irreflexive(hb ; eco?)` runs through r and leaves it by fr, to
+   * writes coherence-after `w`. It closes exactly when such a write (CoWR), or a read of such a
+   * write (CoRR), happens before r. The sw edges need no look: what they put before r is hb-before
+   * (or at) `w`, and a same-location write hb-before `w` is coherence-before it (CoWW), a read
+   * hb-before `w` reads from one (CoRW) — the prefix already passed both. No-thin-air cannot fail
+   * through a sink. Checked against the reference enumerator (enumerate.prop.test.ts).
+   */
+  sinkReadOk(r: number, w: number): boolean {
+    const { sk, hb, coRank, rfSrc } = this;
+    const loc = sk.events[r]!.loc;
+    const rank = coRank[w]!;
+    for (const w2 of sk.writesByLoc[loc]!) if (w2 !== w && coRank[w2]! > rank && has(hb, w2, r)) return false;
+    for (const r2 of sk.readsByLoc[loc]!) {
+      const s = rfSrc[r2]!;
+      if (r2 !== r && s >= 0 && coRank[s]! > rank && has(hb, r2, r)) return false;
+    }
+    return true;
   }
 
   /** Copies a complete or partial candidate in. */
