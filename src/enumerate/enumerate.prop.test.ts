@@ -215,6 +215,45 @@ describe('optimised enumerator against the brute-force reference', () => {
     );
   }, 120_000);
 
+  it('seq_cst events on one location take the product path and agree with the reference (SC per location)', () => {
+    const shapes: [Ordering, Ordering][][] = [
+      [
+        ['seq_cst', 'seq_cst'],
+        ['seq_cst', 'seq_cst'],
+        ['seq_cst', 'seq_cst'],
+        ['seq_cst', 'seq_cst'],
+      ],
+      [
+        ['seq_cst', 'monotonic'],
+        ['seq_cst', 'acquire'],
+        ['release', 'seq_cst'],
+      ],
+      [
+        ['seq_cst', 'seq_cst'],
+        ['monotonic', 'monotonic'],
+        ['seq_cst', 'acquire'],
+      ],
+    ];
+    for (const shape of shapes) {
+      const t = makeTest({
+        locs: { x: 0 },
+        threads: threads(shape.map(([so, lo], i) => [st('x', i + 1, so), ld('r', 'x', lo)])),
+      });
+      agree(t);
+      expect(enumerate(t).products).toBeGreaterThan(0);
+    }
+    // Two locations: scoped seq_cst is more than coherence (SB), no product.
+    const sbSc = makeTest({
+      locs: { x: 0, y: 0 },
+      threads: threads([
+        [st('x', 1, 'seq_cst'), ld('r', 'y', 'seq_cst')],
+        [st('y', 1, 'seq_cst'), ld('r', 'x', 'seq_cst')],
+      ]),
+    });
+    agree(sbSc);
+    expect(enumerate(sbSc).products).toBe(0);
+  });
+
   it('also with no-thin-air off and the repaired value rules', () => {
     fc.assert(
       fc.property(arbTest({ maxInstrs: 4 }), fc.boolean(), (t, repaired) => {

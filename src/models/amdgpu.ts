@@ -171,7 +171,8 @@ export class Workspace {
    */
   readonly valueCheckReads: number[];
   /**
-   * hb is static, there are no RMWs and at most one seq_cst event, and all accesses to each
+   * hb is static, there are no RMWs and at most one seq_cst event (or one location and no seq_cst
+   * fence), and all accesses to each
    * location are atomic with pairwise inclusive scopes. Then the base axioms reduce to C11
    * coherence, which is exactly the absence of the short cycles `quickCoherenceReject` looks for
    * (coherence ⟺ irreflexive(hb ; eco?), RC11 §3), plus no-thin-air.
@@ -179,7 +180,8 @@ export class Workspace {
   readonly coherenceLocal: boolean;
   /**
    * `coherenceLocal` without its first condition: every access to each location atomic with
-   * pairwise inclusive scopes, no RMW, at most one seq_cst event, one address-space class — but hb
+   * pairwise inclusive scopes, no RMW, at most one seq_cst event (or one location and no seq_cst
+   * fence), one address-space class — but hb
    * may depend on rf (release/acquire). Then no execution races or reads undef, and the base axioms
    * are coherence over the dynamic hb (see `sinkReadOk`).
    */
@@ -297,7 +299,13 @@ export class Workspace {
     for (const l of sk.writesByLoc)
       for (const a of l) for (const b of l) if (a !== b && !has(sk.aiOrd, a, b)) pairs.push(a, b);
     this.loCheckPairs = Int32Array.from(pairs);
-    let local = this.scCount < 2 && this.rmwPairs.length === 0;
+    // Scoped seq_cst adds nothing to coherence when at most one event is seq_cst, or when the test
+    // has one location and no seq_cst fence: every psc edge (hb? ; eco ; hb?) then relates accesses
+    // of that location, and on one location of atomic inclusive accesses coherence already makes
+    // hb ∪ eco acyclic (SC per location).
+    const scFree =
+      this.scCount < 2 || (sk.locs.length === 1 && !sk.events.some((e) => e.kind === 'fence' && e.sc));
+    let local = scFree && this.rmwPairs.length === 0;
     for (let l = 0; local && l < sk.locs.length; l++) {
       const acc = [...sk.writesByLoc[l]!, ...sk.readsByLoc[l]!];
       for (const a of acc) for (const b of acc) if (a !== b && !has(sk.aiOrd, a, b)) local = false;
