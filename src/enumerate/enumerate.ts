@@ -433,13 +433,20 @@ export class Enumeration {
           cps.push({ kind: 'co', loc: li, domain: Int32Array.from(writes) });
     });
     // Atomic reads first: once they are chosen, hb is final (non-atomic reads never synchronise).
+    // Among them, reads that end their thread last, so that they can form a sink tail (`sinkTail`).
+    const sink = (r: number) => !sk.events.some((e) => has(sk.po, r, e.id));
+    const atomicReads = sk.reads.filter((r) => sk.events[r]!.atomic);
     const reads = [
-      ...sk.reads.filter((r) => sk.events[r]!.atomic),
+      ...atomicReads.filter((r) => !sink(r)),
+      ...atomicReads.filter(sink),
       ...sk.reads.filter((r) => !sk.events[r]!.atomic),
     ];
     const hbFinalDepth = cps.length + reads.filter((r) => sk.events[r]!.atomic).length - 1;
     for (const r of reads) {
       let dom = this.opts.domains === 'all' ? [...sk.writesByLoc[sk.events[r]!.loc]!, -1] : rfDomain(sk, r);
+      // A read that returns undef in every execution (a write it can never be ordered with races
+      // it): only undef is worth trying (`Workspace.mustReadUndef`).
+      if (this.opts.domains === 'filtered' && dom.includes(-1) && ws.mustReadUndef(r)) dom = [-1];
       if (staticValues) {
         const allowed = ws.valueRule(r, this.opts.model, ws.maySee(r, [])).allowed;
         dom = dom.filter((c) => (allowed.length === 0 ? c === -1 : allowed.includes(c)));

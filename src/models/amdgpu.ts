@@ -340,6 +340,55 @@ export class Workspace {
     return true;
   }
 
+  /**
+   * Whether read `r` returns undef in every execution of this variant, whatever the choices: some
+   * write `W` of its location is not atomic with inclusive scopes with it (`ai`) and can be ordered
+   * with it by hb in no execution. Then `W` is never hb-after `r` and never hidden from it (hiding
+   * needs `W` lo-before a write lo-before `r`, and lo ⊆ hb), so `r` may see `W` in every execution;
+   * value rule 2 then fails (`W` is not atomic-inclusive with `r`), and rule 1 or 3 gives undef
+   * (`W` is not location-ordered before `r`) — with the repaired rules too (they drop only writes
+   * lo-before `r`). "Can be ordered": by the closure of hb's static part and every synchronisation
+   * some rf choice could make (`hbMax`). Not used with `-one-as` across address spaces (per-space
+   * hb). Checked against the reference enumerator (enumerate.prop.test.ts).
+   */
+  mustReadUndef(r: number): boolean {
+    const { sk } = this;
+    if (this.mixed) return false;
+    const hbMax = this.hbMax();
+    for (const w of sk.writesByLoc[sk.events[r]!.loc]!) {
+      if (sk.events[w]!.rmw === r || has(sk.ai, r, w)) continue;
+      if (!has(hbMax, w, r) && !has(hbMax, r, w)) return true;
+    }
+    return false;
+  }
+
+  private hbMaxRel: Relation | null = null;
+
+  /** hb's closure over every rf choice: (hbBase ∪ relHead ; (rfMax ; rmw)* ; rfMax ; acqTail ∩ incl)+. */
+  private hbMax(): Relation {
+    if (this.hbMaxRel) return this.hbMaxRel;
+    const { sk, n } = this;
+    const rfMax = relation(n);
+    for (const r of sk.reads)
+      for (const w of sk.writesByLoc[sk.events[r]!.loc]!) if (!has(sk.po, r, w)) add(rfMax, w, r);
+    intersectInto(rfMax, rfMax, sk.aiOrd);
+    const rs = relation(n);
+    const t = relation(n);
+    composeInto(rs, rfMax, sk.rmw);
+    closureInto(rs, rs);
+    addIdentity(rs);
+    composeInto(t, this.relHead, rs);
+    const sw = relation(n);
+    composeInto(sw, t, rfMax);
+    composeInto(t, sw, this.acqTail);
+    intersectInto(t, t, sk.incl);
+    const hb = relation(n);
+    unionInto(hb, sk.hbBase, t);
+    closureInto(hb, hb);
+    this.hbMaxRel = hb;
+    return hb;
+  }
+
   /** Copies a complete or partial candidate in. */
   setCandidate(rfSrc: Int32Array, coRank: Int32Array): void {
     this.rfSrc.set(rfSrc);
