@@ -147,7 +147,9 @@ exists (@x == 0)
   });
 
   it('--timeout stops a big run: undecided, with the estimate, exit 3', () => {
-    const f = tmpFile('co7.litmus', coText(7));
+    // CO 8: many seconds of search (it stops at --max-states after ~8 s), so the signal always
+    // lands mid-search.
+    const f = tmpFile('co8.litmus', coText(8));
     const r = gpumm('run', '--timeout', '0.5', f);
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(/CO7: estimate .* candidates before pruning/);
@@ -157,7 +159,9 @@ exists (@x == 0)
 
   it('Ctrl-C prints what was found so far', async () => {
     const { spawn } = await import('node:child_process');
-    const f = tmpFile('co7.litmus', coText(7));
+    // CO 8: many seconds of search (it stops at --max-states after ~8 s), so the signal always
+    // lands mid-search.
+    const f = tmpFile('co8.litmus', coText(8));
     const child = spawn(process.execPath, [BIN, 'run', f], { cwd: join(import.meta.dirname, '..', '..') });
     let out = '';
     child.stdout.on('data', (d) => {

@@ -433,8 +433,9 @@ export class Enumeration {
           cps.push({ kind: 'co', loc: li, domain: Int32Array.from(writes) });
     });
     // Atomic reads first: once they are chosen, hb is final (non-atomic reads never synchronise).
-    // Among them, reads that end their thread last, so that they can form a sink tail (`sinkTail`).
-    const sink = (r: number) => !sk.events.some((e) => has(sk.po, r, e.id));
+    // Among them, reads followed in their thread by reads only last, so that they can form a sink
+    // tail (`sinkTail`).
+    const sink = (r: number) => !sk.events.some((e) => has(sk.po, r, e.id) && e.kind !== 'read');
     const atomicReads = sk.reads.filter((r) => sk.events[r]!.atomic);
     const reads = [
       ...atomicReads.filter((r) => !sink(r)),
@@ -491,10 +492,7 @@ export class Enumeration {
         start >= cps.length
           ? []
           : sinks < cps.length
-            ? cps.slice(start).map((cp) => {
-                const r = (cp as { read: number }).read;
-                return { reads: Int32Array.of(r), slots: Int32Array.of(tailSlot(ws, obs, r)) };
-              })
+            ? sinkGroups(ws, obs, cps, start)
             : tailGroups(ws, obs, cps, start),
       sinkTail: sinks < cps.length,
       prod: null,
@@ -597,7 +595,7 @@ export class Enumeration {
           ws.rfSrc[r] = src;
           if (
             st.sinkTail
-              ? !ws.sinkReadOk(r, src)
+              ? !ws.sinkReadOk(r, src) || !ws.suffixSwOk(g.reads, i, src)
               : d <= st.hbFinalDepth && src >= 0 && quickCoherenceReject(ws, r, src)
           )
             continue;
@@ -997,25 +995,54 @@ export function independentTail(ws: Workspace, obs: Observable[], cps: ChoicePoi
 
 /**
  * Where a tail of hb sinks starts in a test that synchronises (`cps.length`: none): a suffix of rf
- * choice points whose reads are plain loads nothing else uses (`tailSlot`), each the last event of
- * its thread (so an rf or sw edge into it adds hb edges into it only), in a test whose accesses are
+ * choice points whose reads are plain loads nothing else uses (`tailSlot`), each followed in its
+ * thread only by reads of the tail (so an rf or sw edge into it adds hb edges into the tail reads
+ * of its thread only, and no tail read is hb-before anything else), in a test whose accesses are
  * all atomic and inclusive per location (`atomicLocal`: no races, no undef, coherence decides every
- * value) and whose every store is a constant. Each such read's acceptable sources depend on the
- * prefix alone (`Workspace.sinkReadOk`); two sinks are never related by hb, so each is its own
- * group of the product.
+ * value) and whose every store is a constant. A read's acceptable sources then depend on the
+ * prefix and the earlier tail reads of its thread alone (`Workspace.sinkReadOk`,
+ * `Workspace.suffixSwOk`); tail reads of two threads are never related by hb, so each thread's
+ * tail reads form one group of the product (`sinkGroups`).
  */
 export function sinkTail(ws: Workspace, obs: Observable[], cps: ChoicePoint[]): number {
   const { sk } = ws;
   if (!ws.atomicLocal || !ws.evaluator.simple || ws.valueCheckReads.length > 0 || ws.loCheckPairs.length > 0)
     return cps.length;
+  const inTail = new Uint8Array(sk.n);
   let start = cps.length;
   for (let i = cps.length - 1; i >= 0; i--) {
     const cp = cps[i]!;
     if (cp.kind !== 'rf' || tailSlot(ws, obs, cp.read) === NOT_IN_TAIL || cp.domain.includes(-1)) break;
-    if (sk.events.some((e) => has(sk.po, cp.read, e.id))) break;
+    if (sk.events.some((e) => has(sk.po, cp.read, e.id) && !inTail[e.id])) break;
+    inTail[cp.read] = 1;
     start = i;
   }
   return cps.length - start >= 2 ? start : cps.length;
+}
+
+/** The groups of a sink tail `cps[start…]`: the tail reads of each thread, in program order. */
+function sinkGroups(
+  ws: Workspace,
+  obs: Observable[],
+  cps: ChoicePoint[],
+  start: number,
+): { reads: Int32Array; slots: Int32Array }[] {
+  const byThread: number[][] = [];
+  const order: number[] = [];
+  for (const cp of cps.slice(start)) {
+    const r = (cp as { read: number }).read;
+    const t = ws.sk.events[r]!.thread;
+    if (!byThread[t]) {
+      byThread[t] = [];
+      order.push(t);
+    }
+    byThread[t]!.push(r);
+  }
+  return order.map((t) => {
+    // Program order within the thread (cps keep the skeleton's order, which is po's).
+    const reads = byThread[t]!.sort((a, b) => (has(ws.sk.po, a, b) ? -1 : has(ws.sk.po, b, a) ? 1 : 0));
+    return { reads: Int32Array.from(reads), slots: Int32Array.from(reads, (r) => tailSlot(ws, obs, r)) };
+  });
 }
 
 /**

@@ -43,6 +43,8 @@ export interface GenOptions {
    * (docs/model.md, choice 6). The av intrinsics (global only) then use the first location.
    */
   spaces: boolean;
+  /** Most instructions per thread (3 by default: small tests for the reference enumerator). */
+  threadLen: number;
 }
 
 function arbInstr(o: GenOptions, reg: fc.Arbitrary<string>): fc.Arbitrary<Instr> {
@@ -111,12 +113,16 @@ export function arbTest(o: Partial<GenOptions> = {}): fc.Arbitrary<Test> {
     exotic: false,
     barriers: false,
     spaces: false,
+    threadLen: 3,
     ...o,
   };
   const instr = arbInstr(opts, fc.constant('r'));
   return fc
     .tuple(
-      fc.array(fc.array(instr, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: opts.maxThreads }),
+      fc.array(fc.array(instr, { minLength: 1, maxLength: opts.threadLen }), {
+        minLength: 2,
+        maxLength: opts.maxThreads,
+      }),
       fc.array(fc.constantFrom(...PLACEMENTS), { minLength: 3, maxLength: 3 }),
       fc.constantFrom<(number | 'undef')[]>([0, 0], [0, 'undef']),
     )
@@ -152,6 +158,7 @@ export function arbMpSpaces(): fc.Arbitrary<Test> {
     exotic: false,
     barriers: false,
     spaces: true,
+    threadLen: 3,
   };
   const sync = fc.record({ scope: fc.constantFrom(...GEN_SCOPES), oneAs: fc.boolean() });
   const extra = fc.option(arbInstr(o, fc.constant('e')), { nil: null });

@@ -341,6 +341,40 @@ export class Workspace {
   }
 
   /**
+   * With `reads[0…k)`, the earlier tail reads of its thread, applied: whether tail read `reads[k]`
+   * may read from `w` as far as those reads' sw edges go (`sinkReadOk` checks the rest). A tail read
+   * `reads[i]` that synchronises with a release head `h` of its source puts before `reads[k]`
+   * (po-after it) `h` and everything hb-before `h` in the prefix; a same-location write there
+   * coherence-after `w`, or a read there of such a write, closes a cycle of `irreflexive(hb ; eco?)`
+   * (CoWR, CoRR). On `reads[k]`'s own location that cannot happen once CoRR holds between the two
+   * reads, but on another location it can (the sw edge carries a newer write of that location
+   * before `reads[k]`).
+   */
+  suffixSwOk(reads: Int32Array, k: number, w: number): boolean {
+    const { sk, hb, coRank, rfSrc, relHead, acqTail, n } = this;
+    const r = reads[k]!;
+    const loc = sk.events[r]!.loc;
+    const rank = coRank[w]!;
+    for (let i = 0; i < k; i++) {
+      const ri = reads[i]!;
+      const si = rfSrc[ri]!;
+      // sw into ri: relHead ; rfA ; acqTail ∩ incl, with no RMW (`atomicLocal`) and no fence
+      // after ri (only reads follow it), so acqTail(ri) is ri itself when it is an acquire.
+      if (si < 0 || !has(acqTail, ri, ri) || !has(sk.aiOrd, si, ri)) continue;
+      for (let h = 0; h < n; h++) {
+        if (!has(relHead, h, si) || !has(sk.incl, h, ri)) continue;
+        for (const w2 of sk.writesByLoc[loc]!)
+          if (w2 !== w && coRank[w2]! > rank && (w2 === h || has(hb, w2, h))) return false;
+        for (const r2 of sk.readsByLoc[loc]!) {
+          const s = rfSrc[r2]!;
+          if (r2 !== r && s >= 0 && coRank[s]! > rank && has(hb, r2, h)) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
    * Whether read `r` returns undef in every execution of this variant, whatever the choices: some
    * write `W` of its location is not atomic with inclusive scopes with it (`ai`) and can be ordered
    * with it by hb in no execution. Then `W` is never hb-after `r` and never hidden from it (hiding
