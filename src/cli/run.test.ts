@@ -147,9 +147,7 @@ exists (@x == 0)
   });
 
   it('--timeout stops a big run: undecided, with the estimate, exit 3', () => {
-    // CO 8: many seconds of search (it stops at --max-states after ~8 s), so the signal always
-    // lands mid-search.
-    const f = tmpFile('co8.litmus', coText(8));
+    const f = tmpFile('co7.litmus', coText(7));
     const r = gpumm('run', '--timeout', '0.5', f);
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(/CO7: estimate .* candidates before pruning/);

@@ -153,6 +153,8 @@ interface Variant {
    * every axiom.
    */
   sinkTail: boolean;
+  /** The tail's per-variant plan (`tailPlan`), made at the first product. */
+  tailPlan: TailPlan | null;
   /** The product being enumerated for the current prefix, or null. */
   prod: Product | null;
   /** States met by this variant's products, by numeric key (see `Product.base`). */
@@ -178,6 +180,34 @@ interface TailGroup {
   /** Each tuple's index among the group's possible value tuples (for the state keys). */
   keyIndex: Float64Array;
   count: number;
+}
+
+/** What a variant's tail products share (`Enumeration.tailPlan`). */
+interface TailPlan {
+  groups: TailPlanGroup[];
+  /** Per event: a read of the tail. */
+  tailRead: Uint8Array;
+  /** Per observable slot: shown by a tail read. */
+  tailSlot: Uint8Array;
+}
+
+/** A tail group's part of a variant's plan. */
+interface TailPlanGroup {
+  reads: Int32Array;
+  slots: Int32Array;
+  observed: boolean;
+  /** Each read's choice depth and rf domain. */
+  depths: Int32Array;
+  doms: Int32Array[];
+  /** The value each domain entry gives (NaN: undef). */
+  vals: Float64Array[];
+  /** Each domain entry's position among the read's distinct values (0 for an unobserved read). */
+  keyPos: Int32Array[];
+  /** Distinct values per read (1 for an unobserved read), and their product. */
+  radixes: Int32Array;
+  radix: number;
+  /** Scratch: the domain index chosen per read. */
+  cur: Int32Array;
 }
 
 /** An odometer over the accepted tuples of the independent tail's groups. */
@@ -495,6 +525,7 @@ export class Enumeration {
             ? sinkGroups(ws, obs, cps, start)
             : tailGroups(ws, obs, cps, start),
       sinkTail: sinks < cps.length,
+      tailPlan: null,
       prod: null,
       stateIndex: new StateIndex(),
       prefixIds: new Map(),
@@ -541,86 +572,23 @@ export class Enumeration {
     const { ws, cps } = st;
     this.products++;
     if (st.sinkTail) this.sinkProducts++;
-    const depthOf = new Map<number, number>();
-    for (let d = st.tailStart; d < cps.length; d++) depthOf.set((cps[d] as { read: number }).read, d);
-    // Every store writes a constant (the evaluator's simple case): one run gives every written value.
-    ws.evaluator.run(ws.rfSrc);
+    // Every store writes a constant (the evaluator's simple case): one run gives every written
+    // value, so the plan (domains, values, key positions) is fixed for the variant.
+    const plan = (st.tailPlan ??= this.tailPlan(st));
     // A sink tail is checked against the prefix's hb, derived with the tail unset.
     if (st.sinkTail) ws.deriveBase();
-    const valueFrom = (src: number) => (src >= 0 ? ws.evaluator.writeVal[src]! : Number.NaN);
     const groups: TailGroup[] = [];
     const collapsed: TailGroup[] = [];
     let radix = 1;
     const radices: number[] = [];
-    for (const g of st.tailGroups) {
-      const n = g.reads.length;
-      const observed = g.slots.some((s) => s >= 0);
-      // Distinct values of each observed read's whole rf domain (fixed for the variant: constant
-      // stores); an unobserved read's value is no part of the state key.
-      const domainValues = Array.from(g.reads, (r, k) => {
-        const vs: number[] = [];
-        if (g.slots[k]! < 0) return [Number.NaN];
-        for (const src of cps[depthOf.get(r)!]!.domain) {
-          const v = valueFrom(src);
-          if (!vs.some((u) => Object.is(u, v))) vs.push(v);
-        }
-        return vs;
-      });
-      const tuples: number[] = [];
-      const vals: number[] = [];
-      const undefs: number[] = [];
-      const keyIndex: number[] = [];
-      const cur = new Int32Array(n);
-      const rec = (i: number) => {
-        if (i === n) {
-          let u = 0;
-          let key = 0;
-          for (let k = 0; k < n; k++) {
-            const v = valueFrom(cur[k]!);
-            tuples.push(cur[k]!);
-            vals.push(v);
-            if (cur[k] === -1) u++;
-            if (g.slots[k]! >= 0)
-              key = key * domainValues[k]!.length + domainValues[k]!.findIndex((x) => Object.is(x, v));
-          }
-          undefs.push(u);
-          keyIndex.push(key);
-          return;
-        }
-        const r = g.reads[i]!;
-        const d = depthOf.get(r)!;
-        const dom = cps[d]!.domain;
-        for (let k = 0; k < dom.length; k++) {
-          const src = dom[k]!;
-          ws.rfSrc[r] = src;
-          if (
-            st.sinkTail
-              ? !ws.sinkReadOk(r, src) || !ws.suffixSwOk(g.reads, i, src)
-              : d <= st.hbFinalDepth && src >= 0 && quickCoherenceReject(ws, r, src)
-          )
-            continue;
-          cur[i] = src;
-          rec(i + 1);
-        }
-        ws.rfSrc[r] = -2;
-      };
-      rec(0);
-      const group: TailGroup = {
-        reads: g.reads,
-        slots: g.slots,
-        tuples: Int32Array.from(tuples),
-        vals: Float64Array.from(vals),
-        undefs: Int32Array.from(undefs),
-        keyIndex: Float64Array.from(keyIndex),
-        count: undefs.length,
-      };
-      if (!observed) {
+    for (const pg of plan.groups) {
+      const group = this.groupTuples(st, pg);
+      if (!pg.observed) {
         collapsed.push(group);
         continue;
       }
-      const r = domainValues.reduce((m, vs) => m * vs.length, 1);
-      radices.push(r);
-      radix *= r;
+      radices.push(pg.radix);
+      radix *= pg.radix;
       groups.push(group);
     }
     const weight = new Float64Array(groups.length);
@@ -646,8 +614,10 @@ export class Enumeration {
     for (const g of [...groups, ...collapsed])
       for (let k = 0; k < g.reads.length; k++) ws.rfSrc[g.reads[k]!] = g.tuples[k]!;
     this.stats.nodes += cps.length - st.tailStart;
-    if (st.sinkTail) {
-      // hb depends on the tail here: the first combination goes through every axiom.
+    if (st.sinkTail && this.sinkProducts <= SINK_FULL_CHECKS) {
+      // hb depends on the tail here: the first combinations of the first products go through every
+      // axiom, a check of `sinkReadOk`/`suffixSwOk` in every run (later ones are trusted: the
+      // full check costs half the time of a product — value rules, derived hb).
       const before = this.stats.consistent;
       this.emitLeaf(st, false);
       if (this.stats.consistent === before)
@@ -656,7 +626,7 @@ export class Enumeration {
         );
     } else this.emitLeaf(st);
     prod.race = firstRace(ws, st.pairs) >= 0;
-    for (const r of ws.sk.reads) if (ws.rfSrc[r] === -1 && !depthOf.has(r)) prod.baseUndef = true;
+    for (const r of ws.sk.reads) if (ws.rfSrc[r] === -1 && !plan.tailRead[r]) prod.baseUndef = true;
     groups.forEach((g, i) => {
       prod.undefReads += g.undefs[0]!;
       prod.tailKey += g.keyIndex[0]! * weight[i]!;
@@ -673,10 +643,8 @@ export class Enumeration {
       );
       this.stats.consistent += extra;
     }
-    const inTail = new Uint8Array(values.length);
-    for (const g of groups) for (const k of g.slots) if (k >= 0) inTail[k] = 1;
     let prefix = '';
-    for (let k = 0; k < values.length; k++) if (!inTail[k]) prefix += `${values[k]},`;
+    for (let k = 0; k < values.length; k++) if (!plan.tailSlot[k]) prefix += `${values[k]},`;
     let pid = st.prefixIds.get(prefix);
     if (pid === undefined) {
       pid = st.prefixIds.size;
@@ -689,6 +657,127 @@ export class Enumeration {
       if (id >= 0) st.stateIndex.set(prod.base + prod.tailKey, id);
     }
     return prod;
+  }
+
+  /**
+   * What a variant's products share: per tail group, each read's rf domain and choice depth, the
+   * value each source gives (constant stores) and its position among the read's distinct values
+   * (for the state keys; an unobserved read's value is no part of the key).
+   */
+  private tailPlan(st: Variant): TailPlan {
+    const { ws, cps } = st;
+    ws.evaluator.run(ws.rfSrc);
+    const depthOf = new Int32Array(ws.sk.n).fill(-1);
+    const tailRead = new Uint8Array(ws.sk.n);
+    for (let d = st.tailStart; d < cps.length; d++) {
+      const r = (cps[d] as { read: number }).read;
+      depthOf[r] = d;
+      tailRead[r] = 1;
+    }
+    const tailSlot = new Uint8Array(st.values.length);
+    for (const g of st.tailGroups) for (const k of g.slots) if (k >= 0) tailSlot[k] = 1;
+    const groups = st.tailGroups.map((g) => {
+      const depths = Int32Array.from(g.reads, (r) => depthOf[r]!);
+      const doms = Array.from(depths, (d) => cps[d]!.domain);
+      const vals = doms.map((dom) =>
+        Float64Array.from(dom, (src) => (src >= 0 ? ws.evaluator.writeVal[src]! : Number.NaN)),
+      );
+      const radixes = new Int32Array(g.reads.length);
+      const keyPos = vals.map((vs, k) => {
+        const pos = new Int32Array(vs.length);
+        if (g.slots[k]! < 0) {
+          radixes[k] = 1;
+          return pos;
+        }
+        const distinct: number[] = [];
+        for (let j = 0; j < vs.length; j++) {
+          let at = 0;
+          while (at < distinct.length && !Object.is(distinct[at], vs[j])) at++;
+          if (at === distinct.length) distinct.push(vs[j]!);
+          pos[j] = at;
+        }
+        radixes[k] = distinct.length;
+        return pos;
+      });
+      let radix = 1;
+      for (const r of radixes) radix *= r;
+      return {
+        reads: g.reads,
+        slots: g.slots,
+        observed: g.slots.some((x) => x >= 0),
+        depths,
+        doms,
+        vals,
+        keyPos,
+        radixes,
+        radix,
+        cur: new Int32Array(g.reads.length),
+      };
+    });
+    return { groups, tailRead, tailSlot };
+  }
+
+  /**
+   * A group's accepted tuples for the applied prefix: those the search would accept read by read
+   * (`sinkReadOk` and `suffixSwOk` in a sink tail, else the quick coherence check for atomic reads
+   * with the group's earlier reads applied), by a depth-first walk over the reads' domains.
+   */
+  private groupTuples(st: Variant, pg: TailPlanGroup): TailGroup {
+    const { ws } = st;
+    const { reads, doms, depths, cur } = pg;
+    const n = reads.length;
+    const tuples: number[] = [];
+    const vals: number[] = [];
+    const undefs: number[] = [];
+    const keyIndex: number[] = [];
+    cur.fill(-1);
+    let i = 0;
+    while (i >= 0) {
+      const r = reads[i]!;
+      const dom = doms[i]!;
+      let j = cur[i]! + 1;
+      for (; j < dom.length; j++) {
+        const src = dom[j]!;
+        ws.rfSrc[r] = src;
+        const reject = st.sinkTail
+          ? !ws.sinkReadOk(r, src) || !ws.suffixSwOk(reads, i, src)
+          : depths[i]! <= st.hbFinalDepth && src >= 0 && quickCoherenceReject(ws, r, src);
+        if (!reject) break;
+      }
+      if (j === dom.length) {
+        ws.rfSrc[r] = -2;
+        cur[i] = -1;
+        i--;
+        continue;
+      }
+      cur[i] = j;
+      if (i + 1 < n) {
+        i++;
+        continue;
+      }
+      // A complete tuple.
+      let u = 0;
+      let key = 0;
+      for (let k = 0; k < n; k++) {
+        const jk = cur[k]!;
+        const src = doms[k]![jk]!;
+        tuples.push(src);
+        vals.push(pg.vals[k]![jk]!);
+        if (src === -1) u++;
+        key = key * pg.radixes[k]! + pg.keyPos[k]![jk]!;
+      }
+      undefs.push(u);
+      keyIndex.push(key);
+    }
+    return {
+      reads,
+      slots: pg.slots,
+      tuples: Int32Array.from(tuples),
+      vals: Float64Array.from(vals),
+      undefs: Int32Array.from(undefs),
+      keyIndex: Float64Array.from(keyIndex),
+      count: undefs.length,
+    };
   }
 
   /** Applies tuple `t` of group `g`: its sources and values. */
@@ -992,6 +1081,9 @@ export function independentTail(ws: Workspace, obs: Observable[], cps: ChoicePoi
   // A product of one read is no cheaper than the search.
   return cps.length - start >= 2 ? start : cps.length;
 }
+
+/** Sink-tail products whose first combination goes through every axiom (`startProduct`). */
+const SINK_FULL_CHECKS = 64;
 
 /**
  * Where a tail of hb sinks starts in a test that synchronises (`cps.length`: none): a suffix of rf
