@@ -40,6 +40,23 @@ export function wrr(n: number, o: Ordering = 'monotonic'): Test {
   });
 }
 
+/** Every thread writes x, reads it, writes it again and reads it (CO with reads po-before writes). */
+export function wrwr(n: number, store: Ordering = 'monotonic', load: Ordering = 'monotonic'): Test {
+  return makeTest({
+    name: `WRWR${n}-${store}-${load}`,
+    locs: { x: 0 },
+    cond: cond('exists', eq(reg('P0', 'a'), 1)),
+    threads: threads(
+      Array.from({ length: n }, (_, i) => [
+        st('x', 2 * i + 1, store),
+        ld('a', 'x', load),
+        st('x', 2 * i + 2, store),
+        ld('b', 'x', load),
+      ]),
+    ),
+  });
+}
+
 /** MP with k data locations: plain data writes, release flag / acquire flag, plain data reads. */
 export function mp(k: number): Test {
   const data = Array.from({ length: k }, (_, i) => `d${i}`);

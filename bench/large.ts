@@ -17,7 +17,7 @@ import type { ObserveMode } from '../src/enumerate/outcomes.ts';
 import { cond, dev, eq, ld, makeTest, reg, st, threads } from '../src/events/build.ts';
 import { buildSkeleton } from '../src/events/skeleton.ts';
 import { print } from '../src/syntax/printer.ts';
-import { co, iriw, mp, sb, wrr } from './families.ts';
+import { co, iriw, mp, sb, wrr, wrwr } from './families.ts';
 
 const BUDGET_MS = 10_000;
 
@@ -26,21 +26,6 @@ function coSync(n: number, store: Ordering, load: Ordering): Test {
     name: `CO${n}-${store}-${load}`,
     locs: { x: 0 },
     threads: threads(Array.from({ length: n }, (_, i) => [st('x', i + 1, store), ld('r', 'x', load)])),
-  });
-}
-
-function wrwr(n: number, store: Ordering = 'monotonic', load: Ordering = 'monotonic'): Test {
-  return makeTest({
-    name: `WRWR${n}`,
-    locs: { x: 0 },
-    threads: threads(
-      Array.from({ length: n }, (_, i) => [
-        st('x', 2 * i + 1, store),
-        ld('a', 'x', load),
-        st('x', 2 * i + 2, store),
-        ld('b', 'x', load),
-      ]),
-    ),
   });
 }
 

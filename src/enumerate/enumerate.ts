@@ -467,12 +467,20 @@ export class Enumeration {
     // tail (`sinkTail`).
     const sink = (r: number) => !sk.events.some((e) => has(sk.po, r, e.id) && e.kind !== 'read');
     const atomicReads = sk.reads.filter((r) => sk.events[r]!.atomic);
+    // When value rules must be checked (a read may return undef, or coherence does not decide it)
+    // in a test that synchronises, the atomic reads whose choice can change sw come first: hb is
+    // final after them, and each later read's value rule is checked as soon as it is chosen rather
+    // than all at the end (no sink tail is possible then).
+    const syncFirst = !ws.syncFree && ws.valueCheckReads.length > 0;
+    const early = syncFirst ? atomicReads.filter((r) => ws.canSynchronise(r)) : atomicReads;
+    const late = syncFirst ? atomicReads.filter((r) => !ws.canSynchronise(r)) : [];
     const reads = [
-      ...atomicReads.filter((r) => !sink(r)),
-      ...atomicReads.filter(sink),
+      ...early.filter((r) => !sink(r)),
+      ...early.filter(sink),
+      ...late,
       ...sk.reads.filter((r) => !sk.events[r]!.atomic),
     ];
-    const hbFinalDepth = cps.length + reads.filter((r) => sk.events[r]!.atomic).length - 1;
+    const hbFinalDepth = cps.length + early.length - 1;
     for (const r of reads) {
       let dom = this.opts.domains === 'all' ? [...sk.writesByLoc[sk.events[r]!.loc]!, -1] : rfDomain(sk, r);
       // A read that returns undef in every execution (a write it can never be ordered with races
@@ -932,15 +940,19 @@ export class Enumeration {
         ws.rfSrc[cp.read] = src;
         if (prune) {
           if (d > st.hbFinalDepth) {
-            // A non-atomic read: hb and location order are already final (and with static values
-            // its domain holds only what the value rule allows).
+            // A read that cannot change hb (non-atomic, or atomic with no acquire and no RMW):
+            // hb and location order are already final (and with static values its domain holds
+            // only what the value rule allows). An atomic one has coherence to keep besides.
             if (!st.staticValues && !readValueOk(ws, this.opts.model, cp.read)) continue;
+            if (src >= 0 && ws.sk.events[cp.read]!.atomic && !checkPartial(ws, this.opts.model)) continue;
             if (src >= 0 && !ws.thinAirImpossible && !noThinAirOk(ws, this.opts.model)) continue;
           } else if (src >= 0) {
             if (quickCoherenceReject(ws, cp.read, src)) continue;
             if (ws.coherenceLocal) {
               if (!ws.thinAirImpossible && !noThinAirOk(ws, this.opts.model)) continue;
             } else if (!checkPartial(ws, this.opts.model)) continue;
+            // A chosen read's value that the rest can no longer save from a race: undef only.
+            if (ws.undefReads.length > 0 && ws.undefForced(ws.undefReads)) continue;
           }
         }
       }

@@ -170,6 +170,8 @@ export class Workspace {
    * atomics with inclusive scopes).
    */
   readonly valueCheckReads: number[];
+  /** Atomic reads that may return undef (`undefPossible`): checked by `undefForced` while searching. */
+  readonly undefReads: number[];
   /**
    * hb is static, there are no RMWs and at most one seq_cst event (or one location and no seq_cst
    * fence), and all accesses to each
@@ -292,6 +294,7 @@ export class Workspace {
     }
     this.evaluator = new Evaluator(sk, compile(sk));
     this.syncFree = isEmpty(this.relHead) || isEmpty(this.acqTail);
+    this.undefReads = sk.reads.filter((r) => sk.events[r]!.atomic && undefPossible(sk, r));
     this.valueCheckReads = sk.reads.filter(
       (r) => sk.events[r]!.atomic && (undefPossible(sk, r) || !coherenceDecides(sk, r)),
     );
@@ -397,6 +400,64 @@ export class Workspace {
   }
 
   private hbMaxRel: Relation | null = null;
+  private upRf: Relation | null = null;
+  private upT: Relation | null = null;
+  private upSw: Relation | null = null;
+  private upHb: Relation | null = null;
+
+  /**
+   * Whether read `r`'s rf choice can change sw: it is (or is followed by) an acquire (`acqTail`), or
+   * the read of an RMW, whose write continues the release sequence of its source.
+   */
+  canSynchronise(r: number): boolean {
+    for (let x = 0; x < this.n; x++) if (has(this.acqTail, r, x) || has(this.sk.rmw, r, x)) return true;
+    return false;
+  }
+
+  /**
+   * During the search: whether some chosen read of `reads` that returns a write's value must in
+   * fact return undef, whatever the choices still open (`mustReadUndef` with the choices made so
+   * far): hb of every completion lies within the closure of hbBase and the synchronisation that
+   * the chosen rf edges, and every source still possible for the reads not chosen yet, can make.
+   * A write of its location that is not atomic-inclusive with it and unordered with it there is
+   * unordered with it in every completion. Not used with `-one-as` across address spaces.
+   */
+  undefForced(reads: readonly number[]): boolean {
+    const { sk, n, rfSrc } = this;
+    if (this.mixed) return false;
+    let any = false;
+    for (const r of reads) if (rfSrc[r]! >= 0) any = true;
+    if (!any) return false;
+    const rf = (this.upRf ??= relation(n));
+    const t = (this.upT ??= relation(n));
+    const sw = (this.upSw ??= relation(n));
+    const hb = (this.upHb ??= relation(n));
+    rf.bits.fill(0);
+    for (const r of sk.reads) {
+      const s = rfSrc[r]!;
+      if (s >= 0) add(rf, s, r);
+      else if (s === -2)
+        for (const w of sk.writesByLoc[sk.events[r]!.loc]!) if (!has(sk.po, r, w)) add(rf, w, r);
+    }
+    intersectInto(rf, rf, sk.aiOrd);
+    composeInto(t, rf, sk.rmw);
+    closureInto(t, t);
+    addIdentity(t);
+    composeInto(sw, this.relHead, t);
+    composeInto(t, sw, rf);
+    composeInto(sw, t, this.acqTail);
+    intersectInto(sw, sw, sk.incl);
+    unionInto(hb, sk.hbBase, sw);
+    closureInto(hb, hb);
+    for (const r of reads) {
+      if (rfSrc[r]! < 0) continue;
+      for (const w of sk.writesByLoc[sk.events[r]!.loc]!) {
+        if (sk.events[w]!.rmw === r || has(sk.ai, r, w)) continue;
+        if (!has(hb, w, r) && !has(hb, r, w)) return true;
+      }
+    }
+    return false;
+  }
 
   /** hb's closure over every rf choice: (hbBase ∪ relHead ; (rfMax ; rmw)* ; rfMax ; acqTail ∩ incl)+. */
   private hbMax(): Relation {
@@ -1104,7 +1165,8 @@ export function checkHbFinal(ws: Workspace, opts: ModelOptions): boolean {
     const b = pairs[k + 1]!;
     if (has(ws.lo, a, b) && has(ws.co, b, a)) return false;
   }
-  for (const r of ws.valueCheckReads) if (!readValueOk(ws, opts, r)) return false;
+  // Reads after the hb-final depth are not chosen yet (-2): each is checked when it is.
+  for (const r of ws.valueCheckReads) if (ws.rfSrc[r] !== -2 && !readValueOk(ws, opts, r)) return false;
   return true;
 }
 
