@@ -88,6 +88,15 @@ describe('optimised enumerator against the brute-force reference', () => {
     );
   });
 
+  it('also on longer threads (value rules checked during the search, hb bounds)', () => {
+    // Threads of up to 4 instructions: reads that synchronise before racy ones, undef choices
+    // decided before the last read (`Workspace.hbUpper`, `canSynchronise`).
+    fc.assert(
+      fc.property(arbTest({ maxThreads: 3, threadLen: 4, maxInstrs: 7 }), (t) => agree(t)),
+      { numRuns: 150 },
+    );
+  }, 120_000);
+
   it('also with cmpxchg, av intrinsics and amdgcn-av none', () => {
     fc.assert(
       fc.property(arbTest({ exotic: true, maxInstrs: 4 }), (t) => agree(t)),

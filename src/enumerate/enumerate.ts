@@ -9,7 +9,7 @@
  * Ctrl-C and time budgets between slices and report what was found so far.
  */
 
-import { has } from '../core/relation.ts';
+import { equals, has } from '../core/relation.ts';
 import type { Test } from '../core/types.ts';
 import { buildSkeleton, countBarrierVariants, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
 import {
@@ -951,8 +951,17 @@ export class Enumeration {
             if (ws.coherenceLocal) {
               if (!ws.thinAirImpossible && !noThinAirOk(ws, this.opts.model)) continue;
             } else if (!checkPartial(ws, this.opts.model)) continue;
+          }
+          if (d < st.hbFinalDepth && !ws.syncFree && ws.valueCheckReads.length > 0) {
+            const up = ws.hbUpper();
             // A chosen read's value that the rest can no longer save from a race: undef only.
-            if (ws.undefReads.length > 0 && ws.undefForced(ws.undefReads)) continue;
+            if (up && src >= 0 && ws.undefForced(up, ws.undefReads)) continue;
+            // hb final already (nothing open can add to it): the value rules of the reads chosen
+            // so far are decided.
+            if (up) {
+              if (src < 0 && !checkPartial(ws, this.opts.model)) continue;
+              if (equals(up, ws.hb) && !checkHbFinal(ws, this.opts.model)) continue;
+            }
           }
         }
       }

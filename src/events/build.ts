@@ -144,12 +144,20 @@ export function leave(id = 1): Instr {
   return { kind: 'barrier', span, op: 'leave', id, object: null, count: null, dst: null };
 }
 
+/** The av intrinsics take `ptr addrspace(1)` (a generic pointer is a diagnostic, LT3014). */
 export function avst(loc: string, value: Val, scope: Scope): Instr {
-  return { kind: 'avstore', span, type: 'i32', value: operand(value), ptr: ptr(loc, {}), scope };
+  return {
+    kind: 'avstore',
+    span,
+    type: 'i32',
+    value: operand(value),
+    ptr: ptr(loc, { space: 'global' }),
+    scope,
+  };
 }
 
 export function avld(dst: string, loc: string, scope: Scope): Instr {
-  return { kind: 'avload', span, dst, type: 'i32', ptr: ptr(loc, {}), scope };
+  return { kind: 'avload', span, dst, type: 'i32', ptr: ptr(loc, { space: 'global' }), scope };
 }
 
 export function bin(dst: string, op: BinOp, a: Val, b: Val): Instr {

@@ -415,19 +415,14 @@ export class Workspace {
   }
 
   /**
-   * During the search: whether some chosen read of `reads` that returns a write's value must in
-   * fact return undef, whatever the choices still open (`mustReadUndef` with the choices made so
-   * far): hb of every completion lies within the closure of hbBase and the synchronisation that
-   * the chosen rf edges, and every source still possible for the reads not chosen yet, can make.
-   * A write of its location that is not atomic-inclusive with it and unordered with it there is
-   * unordered with it in every completion. Not used with `-one-as` across address spaces.
+   * During the search, an upper bound of hb over every completion of the choices made so far: the
+   * closure of hbBase and the synchronisation that the chosen rf edges, and every source still
+   * possible for the reads not chosen yet (-2), can make. Null with `-one-as` across address
+   * spaces (per-space hb).
    */
-  undefForced(reads: readonly number[]): boolean {
+  hbUpper(): Relation | null {
     const { sk, n, rfSrc } = this;
-    if (this.mixed) return false;
-    let any = false;
-    for (const r of reads) if (rfSrc[r]! >= 0) any = true;
-    if (!any) return false;
+    if (this.mixed) return null;
     const rf = (this.upRf ??= relation(n));
     const t = (this.upT ??= relation(n));
     const sw = (this.upSw ??= relation(n));
@@ -449,11 +444,22 @@ export class Workspace {
     intersectInto(sw, sw, sk.incl);
     unionInto(hb, sk.hbBase, sw);
     closureInto(hb, hb);
+    return hb;
+  }
+
+  /**
+   * Whether some chosen read of `reads` that returns a write's value must in fact return undef
+   * whatever the choices still open (`mustReadUndef` with `up`, an upper bound of hb from
+   * `hbUpper`): a write of its location that is not atomic-inclusive with it and unordered with it
+   * in `up` is unordered with it in every completion.
+   */
+  undefForced(up: Relation, reads: readonly number[]): boolean {
+    const { sk, rfSrc } = this;
     for (const r of reads) {
       if (rfSrc[r]! < 0) continue;
       for (const w of sk.writesByLoc[sk.events[r]!.loc]!) {
         if (sk.events[w]!.rmw === r || has(sk.ai, r, w)) continue;
-        if (!has(hb, w, r) && !has(hb, r, w)) return true;
+        if (!has(up, w, r) && !has(up, r, w)) return true;
       }
     }
     return false;
