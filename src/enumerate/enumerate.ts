@@ -9,7 +9,7 @@
  * Ctrl-C and time budgets between slices and report what was found so far.
  */
 
-import { equals, has } from '../core/relation.ts';
+import { has } from '../core/relation.ts';
 import type { Test } from '../core/types.ts';
 import { buildSkeleton, countBarrierVariants, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
 import {
@@ -955,13 +955,11 @@ export class Enumeration {
           if (d < st.hbFinalDepth && !ws.syncFree && ws.valueCheckReads.length > 0) {
             const up = ws.hbUpper();
             // A chosen read's value that the rest can no longer save from a race: undef only.
-            if (up && src >= 0 && ws.undefForced(up, ws.undefReads)) continue;
+            if (src >= 0 && ws.undefForced(up, ws.undefReads)) continue;
             // hb final already (nothing open can add to it): the value rules of the reads chosen
             // so far are decided.
-            if (up) {
-              if (src < 0 && !checkPartial(ws, this.opts.model)) continue;
-              if (equals(up, ws.hb) && !checkHbFinal(ws, this.opts.model)) continue;
-            }
+            if (src < 0 && !checkPartial(ws, this.opts.model)) continue;
+            if (ws.hbFinalNow(up) && !checkHbFinal(ws, this.opts.model)) continue;
           }
         }
       }

@@ -23,6 +23,7 @@ import {
   closureInto,
   composeInto,
   copyInto,
+  equals,
   findCycle,
   has,
   intersectInto,
@@ -385,12 +386,11 @@ export class Workspace {
    * value rule 2 then fails (`W` is not atomic-inclusive with `r`), and rule 1 or 3 gives undef
    * (`W` is not location-ordered before `r`) — with the repaired rules too (they drop only writes
    * lo-before `r`). "Can be ordered": by the closure of hb's static part and every synchronisation
-   * some rf choice could make (`hbMax`). Not used with `-one-as` across address spaces (per-space
-   * hb). Checked against the reference enumerator (enumerate.prop.test.ts).
+   * some rf choice could make (`hbMax`); with `-one-as` across address spaces that bounds every
+   * per-space hb too. Checked against the reference enumerator (enumerate.prop.test.ts).
    */
   mustReadUndef(r: number): boolean {
     const { sk } = this;
-    if (this.mixed) return false;
     const hbMax = this.hbMax();
     for (const w of sk.writesByLoc[sk.events[r]!.loc]!) {
       if (sk.events[w]!.rmw === r || has(sk.ai, r, w)) continue;
@@ -417,12 +417,11 @@ export class Workspace {
   /**
    * During the search, an upper bound of hb over every completion of the choices made so far: the
    * closure of hbBase and the synchronisation that the chosen rf edges, and every source still
-   * possible for the reads not chosen yet (-2), can make. Null with `-one-as` across address
-   * spaces (per-space hb).
+   * possible for the reads not chosen yet (-2), can make. With `-one-as` across address spaces it
+   * bounds every per-space hb too (each is the closure of hbBase or less and part of sw).
    */
-  hbUpper(): Relation | null {
+  hbUpper(): Relation {
     const { sk, n, rfSrc } = this;
-    if (this.mixed) return null;
     const rf = (this.upRf ??= relation(n));
     const t = (this.upT ??= relation(n));
     const sw = (this.upSw ??= relation(n));
@@ -445,6 +444,20 @@ export class Workspace {
     unionInto(hb, sk.hbBase, sw);
     closureInto(hb, hb);
     return hb;
+  }
+
+  private upLow: Relation | null = null;
+
+  /**
+   * Whether hb can no longer change: `up` (from `hbUpper`) equals the closure of hbBase and the sw
+   * of the choices made (derived by `deriveBase`), so every hb in use is final.
+   */
+  hbFinalNow(up: Relation): boolean {
+    if (!this.mixed) return equals(up, this.hb);
+    const low = (this.upLow ??= relation(this.n));
+    unionInto(low, this.sk.hbBase, this.sw);
+    closureInto(low, low);
+    return equals(up, low);
   }
 
   /**
