@@ -582,7 +582,8 @@ export class Enumeration {
     if (st.sinkTail) this.sinkProducts++;
     // Every store writes a constant (the evaluator's simple case): one run gives every written
     // value, so the plan (domains, values, key positions) is fixed for the variant.
-    const plan = (st.tailPlan ??= this.tailPlan(st));
+    if (!st.tailPlan) st.tailPlan = this.tailPlan(st);
+    const plan = st.tailPlan;
     // A sink tail is checked against the prefix's hb, derived with the tail unset.
     if (st.sinkTail) ws.deriveBase();
     const groups: TailGroup[] = [];

@@ -422,10 +422,13 @@ export class Workspace {
    */
   hbUpper(): Relation {
     const { sk, n, rfSrc } = this;
-    const rf = (this.upRf ??= relation(n));
-    const t = (this.upT ??= relation(n));
-    const sw = (this.upSw ??= relation(n));
-    const hb = (this.upHb ??= relation(n));
+    if (!this.upRf || !this.upT || !this.upSw || !this.upHb) {
+      this.upRf = relation(n);
+      this.upT = relation(n);
+      this.upSw = relation(n);
+      this.upHb = relation(n);
+    }
+    const { upRf: rf, upT: t, upSw: sw, upHb: hb } = this;
     rf.bits.fill(0);
     for (const r of sk.reads) {
       const s = rfSrc[r]!;
@@ -454,7 +457,8 @@ export class Workspace {
    */
   hbFinalNow(up: Relation): boolean {
     if (!this.mixed) return equals(up, this.hb);
-    const low = (this.upLow ??= relation(this.n));
+    if (!this.upLow) this.upLow = relation(this.n);
+    const low = this.upLow;
     unionInto(low, this.sk.hbBase, this.sw);
     closureInto(low, low);
     return equals(up, low);
