@@ -153,6 +153,11 @@ interface Variant {
    * every axiom.
    */
   sinkTail: boolean;
+  /**
+   * Depth on the current path from which hb is final before `hbFinalDepth` (-1: not known): deeper
+   * choices cannot change it, so only their value rules need a look.
+   */
+  hbFinalFrom: number;
   /** The tail's per-variant plan (`tailPlan`), made at the first product. */
   tailPlan: TailPlan | null;
   /** The product being enumerated for the current prefix, or null. */
@@ -533,6 +538,7 @@ export class Enumeration {
             ? sinkGroups(ws, obs, cps, start)
             : tailGroups(ws, obs, cps, start),
       sinkTail: sinks < cps.length,
+      hbFinalFrom: -1,
       tailPlan: null,
       prod: null,
       stateIndex: new StateIndex(),
@@ -954,13 +960,20 @@ export class Enumeration {
             } else if (!checkPartial(ws, this.opts.model)) continue;
           }
           if (d < st.hbFinalDepth && !ws.syncFree && ws.valueCheckReads.length > 0) {
-            const up = ws.hbUpper();
-            // A chosen read's value that the rest can no longer save from a race: undef only.
-            if (src >= 0 && ws.undefForced(up, ws.undefReads)) continue;
-            // hb final already (nothing open can add to it): the value rules of the reads chosen
-            // so far are decided.
-            if (src < 0 && !checkPartial(ws, this.opts.model)) continue;
-            if (ws.hbFinalNow(up) && !checkHbFinal(ws, this.opts.model)) continue;
+            // A new choice at or above the depth where hb became final on this path: not known now.
+            if (st.hbFinalFrom >= d) st.hbFinalFrom = -1;
+            if (st.hbFinalFrom < 0) {
+              const up = ws.hbUpper();
+              // A chosen read's value that the rest can no longer save from a race: undef only.
+              if (src >= 0 && ws.undefForced(up, ws.undefReads)) continue;
+              // hb final already (nothing open can add to it): the value rules of the reads chosen
+              // so far are decided.
+              if (src < 0 && !checkPartial(ws, this.opts.model)) continue;
+              if (ws.hbFinalNow(up)) {
+                if (!checkHbFinal(ws, this.opts.model)) continue;
+                st.hbFinalFrom = d;
+              }
+            } else if (!checkHbFinal(ws, this.opts.model)) continue; // hb final since hbFinalFrom
           }
         }
       }

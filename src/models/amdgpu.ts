@@ -205,6 +205,8 @@ export class Workspace {
     const n = sk.n;
     this.n = n;
     this.rfSrc = new Int32Array(n).fill(-2);
+    this.valueOkSrc = new Int32Array(n).fill(-3);
+    this.valueOkEpoch = new Int32Array(n).fill(-1);
     this.coRank = new Int32Array(n).fill(-1);
     this.coCache = new Int32Array(n).fill(-2);
     this.coT = relation(n);
@@ -727,9 +729,12 @@ export class Workspace {
 
   /** Availability, visibility and location order (needs `deriveBase`). */
   deriveAmd(): void {
-    // Availability, visibility and location order depend on hb alone.
+    // Availability, visibility and location order depend on hb alone: when hb (each per-space hb
+    // with `-one-as` across spaces) is what it was at the last derivation, they are too.
     if (this.amdReady) return;
     this.amdReady = this.syncFree;
+    if (this.amdHbSame()) return;
+    this.amdEpoch++;
     this.av.bits.fill(0);
     this.visLevel.fill(NO_LEVEL);
     this.lo.bits.fill(0);
@@ -747,6 +752,29 @@ export class Workspace {
         }
       }
     }
+  }
+
+  /** Counts the derivations of availability, visibility and location order (`deriveAmd`). */
+  amdEpoch = 0;
+  /**
+   * Per read: the source its value rule last accepted, and the `amdEpoch` it was accepted in (the
+   * rule depends on hb and location order alone, so it stands while they do; `checkHbFinal`).
+   */
+  readonly valueOkSrc: Int32Array;
+  readonly valueOkEpoch: Int32Array;
+
+  /** hb (and each per-space hb) at the last `deriveAmd`; null before the first. */
+  private amdHb: Relation[] | null = null;
+
+  /** Whether hb is what it was at the last `deriveAmd` (and records it if not). */
+  private amdHbSame(): boolean {
+    const cur = this.mixed ? [this.hb, ...this.classesUsed.map((k) => this.hbSpace[k]!)] : [this.hb];
+    const last = this.amdHb;
+    if (last?.every((r, i) => equals(r, cur[i]!))) return true;
+    const into = last ?? cur.map((r) => relation(r.n));
+    for (let i = 0; i < cur.length; i++) copyInto(into[i]!, cur[i]!);
+    this.amdHb = into;
+    return false;
   }
 
   /** Availability, visibility and location order of `writes`, with `hb` their happens-before. */
@@ -1188,8 +1216,15 @@ export function checkHbFinal(ws: Workspace, opts: ModelOptions): boolean {
     const b = pairs[k + 1]!;
     if (has(ws.lo, a, b) && has(ws.co, b, a)) return false;
   }
-  // Reads after the hb-final depth are not chosen yet (-2): each is checked when it is.
-  for (const r of ws.valueCheckReads) if (ws.rfSrc[r] !== -2 && !readValueOk(ws, opts, r)) return false;
+  // Reads after the hb-final depth are not chosen yet (-2): each is checked when it is. A read whose
+  // source was accepted under the same derivation needs no second look.
+  for (const r of ws.valueCheckReads) {
+    const c = ws.rfSrc[r]!;
+    if (c === -2 || (ws.valueOkSrc[r] === c && ws.valueOkEpoch[r] === ws.amdEpoch)) continue;
+    if (!readValueOk(ws, opts, r)) return false;
+    ws.valueOkSrc[r] = c;
+    ws.valueOkEpoch[r] = ws.amdEpoch;
+  }
   return true;
 }
 
