@@ -768,6 +768,12 @@ export class Workspace {
 
   /** Whether hb is what it was at the last `deriveAmd` (and records it if not). */
   private amdHbSame(): boolean {
+    const one = this.amdHb?.[0];
+    if (!this.mixed && one) {
+      if (equals(one, this.hb)) return true;
+      copyInto(one, this.hb);
+      return false;
+    }
     const cur = this.mixed ? [this.hb, ...this.classesUsed.map((k) => this.hbSpace[k]!)] : [this.hb];
     const last = this.amdHb;
     if (last?.every((r, i) => equals(r, cur[i]!))) return true;
