@@ -18,23 +18,23 @@ export function sb(n: number, o: Ordering): Test {
   });
 }
 
-/** Coherence family: every thread writes its own value to x, then reads x. */
-export function co(n: number, o: Ordering = 'monotonic'): Test {
+/** Coherence family: every thread writes its own value to x (ordering `o`), then reads x (`load`). */
+export function co(n: number, o: Ordering = 'monotonic', load: Ordering = o): Test {
   return makeTest({
-    name: `CO${n}-${o}`,
+    name: load === o ? `CO${n}-${o}` : `CO${n}-${o}-${load}`,
     locs: { x: 0 },
-    threads: threads(Array.from({ length: n }, (_, i) => [st('x', i + 1, o), ld('r', 'x', o)])),
+    threads: threads(Array.from({ length: n }, (_, i) => [st('x', i + 1, o), ld('r', 'x', load)])),
     cond: cond('exists', eq(reg('P0', 'r'), 1)),
   });
 }
 
-/** Every thread writes its own value to x, then reads x twice. */
-export function wrr(n: number, o: Ordering = 'monotonic'): Test {
+/** Every thread writes its own value to x (ordering `o`), then reads x twice (`load`). */
+export function wrr(n: number, o: Ordering = 'monotonic', load: Ordering = o): Test {
   return makeTest({
-    name: `WRR${n}-${o}`,
+    name: load === o ? `WRR${n}-${o}` : `WRR${n}-${o}-${load}`,
     locs: { x: 0 },
     threads: threads(
-      Array.from({ length: n }, (_, i) => [st('x', i + 1, o), ld('a', 'x', o), ld('b', 'x', o)]),
+      Array.from({ length: n }, (_, i) => [st('x', i + 1, o), ld('a', 'x', load), ld('b', 'x', load)]),
     ),
     cond: cond('exists', eq(reg('P0', 'a'), 1)),
   });

@@ -10,41 +10,17 @@
  */
 
 import fc from 'fast-check';
-import type { Ordering, Test } from '../src/core/types.ts';
+import type { Test } from '../src/core/types.ts';
 import { DEFAULT_ENUMERATE, Enumeration } from '../src/enumerate/enumerate.ts';
 import { arbTest } from '../src/enumerate/gen.ts';
 import type { ObserveMode } from '../src/enumerate/outcomes.ts';
-import { cond, dev, eq, ld, makeTest, reg, st, threads } from '../src/events/build.ts';
+import { dev, ld, makeTest, st, threads } from '../src/events/build.ts';
 import { buildSkeleton } from '../src/events/skeleton.ts';
 import { parse } from '../src/syntax/parser.ts';
 import { print } from '../src/syntax/printer.ts';
 import { co, iriw, mp, sb, wrr, wrwr } from './families.ts';
 
 const BUDGET_MS = 10_000;
-
-function coSync(n: number, store: Ordering, load: Ordering): Test {
-  return makeTest({
-    name: `CO${n}-${store}-${load}`,
-    locs: { x: 0 },
-    threads: threads(Array.from({ length: n }, (_, i) => [st('x', i + 1, store), ld('r', 'x', load)])),
-  });
-}
-
-/** Every thread writes its own value to x (release), then reads x twice (acquire). */
-function wrrSync(n: number): Test {
-  return makeTest({
-    name: `WRR${n}-release-acquire`,
-    locs: { x: 0 },
-    cond: cond('exists', eq(reg('P0', 'a'), 1)),
-    threads: threads(
-      Array.from({ length: n }, (_, i) => [
-        st('x', i + 1, 'release'),
-        ld('a', 'x', 'acquire'),
-        ld('b', 'x', 'acquire'),
-      ]),
-    ),
-  });
-}
 
 function twoLoc(n: number): Test {
   return makeTest({
@@ -83,8 +59,8 @@ const NAMED: [string, () => Test, ObserveMode][] = [
   ['IRIW seq_cst', () => iriw('seq_cst'), 'all'],
   ['IRIW with 4 readers', iriw4, 'all'],
   ['CO 7 relaxed', () => co(7), 'all'],
-  ['CO 7 release/acquire', () => coSync(7, 'release', 'acquire'), 'all'],
-  ['CO 7 seq_cst', () => coSync(7, 'seq_cst', 'seq_cst'), 'all'],
+  ['CO 7 release/acquire', () => co(7, 'release', 'acquire'), 'all'],
+  ['CO 7 seq_cst', () => co(7, 'seq_cst'), 'all'],
   ['CO 8 relaxed', () => co(8), 'all'],
   ['CO 8 relaxed, observe condition', () => co(8), 'condition'],
   ['CO 4 x (W;R;W;R)', () => wrwr(4), 'all'],
@@ -92,9 +68,9 @@ const NAMED: [string, () => Test, ObserveMode][] = [
   ['5 x (W;R;R)', () => wrr(5), 'all'],
   ['6 x (W;R;R)', () => wrr(6), 'all'],
   ['6 x (W;R;R), observe condition', () => wrr(6), 'condition'],
-  ['5 x (W;R;R) release/acquire', () => wrrSync(5), 'all'],
-  ['6 x (W;R;R) release/acquire', () => wrrSync(6), 'all'],
-  ['6 x (W;R;R) release/acquire, observe condition', () => wrrSync(6), 'condition'],
+  ['5 x (W;R;R) release/acquire', () => wrr(5, 'release', 'acquire'), 'all'],
+  ['6 x (W;R;R) release/acquire', () => wrr(6, 'release', 'acquire'), 'all'],
+  ['6 x (W;R;R) release/acquire, observe condition', () => wrr(6, 'release', 'acquire'), 'condition'],
   ['4 x (W x; R y; W y; R x)', () => twoLoc(4), 'all'],
 ];
 

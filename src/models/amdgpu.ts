@@ -388,19 +388,32 @@ export class Workspace {
    * value rule 2 then fails (`W` is not atomic-inclusive with `r`), and rule 1 or 3 gives undef
    * (`W` is not location-ordered before `r`) — with the repaired rules too (they drop only writes
    * lo-before `r`). "Can be ordered": by the closure of hb's static part and every synchronisation
-   * some rf choice could make (`hbMax`); with `-one-as` across address spaces that bounds every
-   * per-space hb too. Checked against the reference enumerator (enumerate.prop.test.ts).
+   * some rf choice could make (`hbBound` with every read open); with `-one-as` across address
+   * spaces that bounds every per-space hb too. Checked against the reference enumerator
+   * (enumerate.prop.test.ts).
    */
   mustReadUndef(r: number): boolean {
+    if (!this.hbMaxRel) {
+      const n = this.n;
+      this.hbMaxRel = this.hbBound(true, relation(n), relation(n), relation(n), relation(n));
+    }
+    return this.racesForever(r, this.hbMaxRel);
+  }
+
+  /**
+   * Whether a write of `r`'s location (not `r`'s own RMW write) is not atomic-inclusive with `r` and
+   * unordered with it in `bound`, an upper bound of hb: then `r` returns undef (`mustReadUndef`).
+   */
+  private racesForever(r: number, bound: Relation): boolean {
     const { sk } = this;
-    const hbMax = this.hbMax();
     for (const w of sk.writesByLoc[sk.events[r]!.loc]!) {
       if (sk.events[w]!.rmw === r || has(sk.ai, r, w)) continue;
-      if (!has(hbMax, w, r) && !has(hbMax, r, w)) return true;
+      if (!has(bound, w, r) && !has(bound, r, w)) return true;
     }
     return false;
   }
 
+  /** hb's closure over every rf choice (`hbBound` with every read open), made once. */
   private hbMaxRel: Relation | null = null;
   private upRf: Relation | null = null;
   private upT: Relation | null = null;
@@ -423,32 +436,49 @@ export class Workspace {
    * bounds every per-space hb too (each is the closure of hbBase or less and part of sw).
    */
   hbUpper(): Relation {
-    const { sk, n, rfSrc } = this;
+    const n = this.n;
     if (!this.upRf || !this.upT || !this.upSw || !this.upHb) {
       this.upRf = relation(n);
       this.upT = relation(n);
       this.upSw = relation(n);
       this.upHb = relation(n);
     }
-    const { upRf: rf, upT: t, upSw: sw, upHb: hb } = this;
+    return this.hbBound(false, this.upRf, this.upT, this.upSw, this.upHb);
+  }
+
+  /**
+   * The closure of hbBase and the sw that rf can make, where rf holds the chosen edges and, for each
+   * read not chosen yet (every read when `allOpen`), every write of its location not po-after it;
+   * into `hb` (`rf`, `t`, `sw` are scratch).
+   */
+  private hbBound(allOpen: boolean, rf: Relation, t: Relation, sw: Relation, hb: Relation): Relation {
+    const { sk, rfSrc } = this;
     rf.bits.fill(0);
     for (const r of sk.reads) {
-      const s = rfSrc[r]!;
+      const s = allOpen ? -2 : rfSrc[r]!;
       if (s >= 0) add(rf, s, r);
       else if (s === -2)
         for (const w of sk.writesByLoc[sk.events[r]!.loc]!) if (!has(sk.po, r, w)) add(rf, w, r);
     }
     intersectInto(rf, rf, sk.aiOrd);
-    composeInto(t, rf, sk.rmw);
-    closureInto(t, t);
-    addIdentity(t);
-    composeInto(sw, this.relHead, t);
-    composeInto(t, sw, rf);
-    composeInto(sw, t, this.acqTail);
-    intersectInto(sw, sw, sk.incl);
+    this.swInto(sw, rf, t, hb);
     unionInto(hb, sk.hbBase, sw);
     closureInto(hb, hb);
     return hb;
+  }
+
+  /**
+   * sw = relHead ; rs ; rf ; acqTail, kept where incl, with the release sequence rs = (rf ; rmw)*
+   * and `rf` over atomic-inclusive pairs; leaves `t2` = relHead ; rs (`t1` is scratch).
+   */
+  private swInto(sw: Relation, rf: Relation, t1: Relation, t2: Relation): void {
+    composeInto(t1, rf, this.sk.rmw);
+    closureInto(t1, t1);
+    addIdentity(t1);
+    composeInto(t2, this.relHead, t1);
+    composeInto(t1, t2, rf);
+    composeInto(sw, t1, this.acqTail);
+    intersectInto(sw, sw, this.sk.incl);
   }
 
   private upLow: Relation | null = null;
@@ -473,40 +503,8 @@ export class Workspace {
    * in `up` is unordered with it in every completion.
    */
   undefForced(up: Relation, reads: readonly number[]): boolean {
-    const { sk, rfSrc } = this;
-    for (const r of reads) {
-      if (rfSrc[r]! < 0) continue;
-      for (const w of sk.writesByLoc[sk.events[r]!.loc]!) {
-        if (sk.events[w]!.rmw === r || has(sk.ai, r, w)) continue;
-        if (!has(up, w, r) && !has(up, r, w)) return true;
-      }
-    }
+    for (const r of reads) if (this.rfSrc[r]! >= 0 && this.racesForever(r, up)) return true;
     return false;
-  }
-
-  /** hb's closure over every rf choice: (hbBase ∪ relHead ; (rfMax ; rmw)* ; rfMax ; acqTail ∩ incl)+. */
-  private hbMax(): Relation {
-    if (this.hbMaxRel) return this.hbMaxRel;
-    const { sk, n } = this;
-    const rfMax = relation(n);
-    for (const r of sk.reads)
-      for (const w of sk.writesByLoc[sk.events[r]!.loc]!) if (!has(sk.po, r, w)) add(rfMax, w, r);
-    intersectInto(rfMax, rfMax, sk.aiOrd);
-    const rs = relation(n);
-    const t = relation(n);
-    composeInto(rs, rfMax, sk.rmw);
-    closureInto(rs, rs);
-    addIdentity(rs);
-    composeInto(t, this.relHead, rs);
-    const sw = relation(n);
-    composeInto(sw, t, rfMax);
-    composeInto(t, sw, this.acqTail);
-    intersectInto(t, t, sk.incl);
-    const hb = relation(n);
-    unionInto(hb, sk.hbBase, t);
-    closureInto(hb, hb);
-    this.hbMaxRel = hb;
-    return hb;
   }
 
   /** Copies a complete or partial candidate in. */
@@ -568,13 +566,7 @@ export class Workspace {
       return;
     }
     // Release sequence: (rfA ; rmw)*, then sw = relHead ; rs ; rfA ; acqTail, kept where incl(A, B).
-    composeInto(t1, rfA, sk.rmw);
-    closureInto(t1, t1);
-    addIdentity(t1);
-    composeInto(t2, this.relHead, t1);
-    composeInto(t1, t2, rfA);
-    composeInto(sw, t1, this.acqTail);
-    intersectInto(sw, sw, sk.incl);
+    this.swInto(sw, rfA, t1, t2);
 
     // hb = (po ∪ init ∪ barrier-sync ∪ sw)+ (hbBase holds the first three), transitive across
     // scopes (spec: amdgpu-usage "Memory Scopes", "happens-before relation is transitive over the
@@ -763,23 +755,22 @@ export class Workspace {
   readonly valueOkSrc: Int32Array;
   readonly valueOkEpoch: Int32Array;
 
-  /** hb (and each per-space hb) at the last `deriveAmd`; null before the first. */
-  private amdHb: Relation[] | null = null;
+  /** hb (and each per-space hb) at the last `deriveAmd`, beside the relations it copies. */
+  private amdHb: { now: Relation[]; last: Relation[] } | null = null;
 
   /** Whether hb is what it was at the last `deriveAmd` (and records it if not). */
   private amdHbSame(): boolean {
-    const one = this.amdHb?.[0];
-    if (!this.mixed && one) {
-      if (equals(one, this.hb)) return true;
-      copyInto(one, this.hb);
-      return false;
+    if (!this.amdHb) {
+      const now = this.mixed ? [this.hb, ...this.classesUsed.map((k) => this.hbSpace[k]!)] : [this.hb];
+      this.amdHb = { now, last: now.map((r) => relation(r.n)) };
+    } else {
+      let same = true;
+      for (let i = 0; same && i < this.amdHb.now.length; i++)
+        same = equals(this.amdHb.last[i]!, this.amdHb.now[i]!);
+      if (same) return true;
     }
-    const cur = this.mixed ? [this.hb, ...this.classesUsed.map((k) => this.hbSpace[k]!)] : [this.hb];
-    const last = this.amdHb;
-    if (last?.every((r, i) => equals(r, cur[i]!))) return true;
-    const into = last ?? cur.map((r) => relation(r.n));
-    for (let i = 0; i < cur.length; i++) copyInto(into[i]!, cur[i]!);
-    this.amdHb = into;
+    const { now, last } = this.amdHb;
+    for (let i = 0; i < now.length; i++) copyInto(last[i]!, now[i]!);
     return false;
   }
 
