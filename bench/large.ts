@@ -65,6 +65,8 @@ const NAMED: [string, () => Test, ObserveMode][] = [
   ['CO 8 relaxed, observe condition', () => co(8), 'condition'],
   ['CO 4 x (W;R;W;R)', () => wrwr(4), 'all'],
   ['CO 4 x (W;R;W;R) release/acquire', () => wrwr(4, 'release', 'acquire'), 'all'],
+  ['CO 5 x (W;R;W;R), observe condition', () => wrwr(5), 'condition'],
+  ['CO 5 x (W;R;W;R) release/acquire, observe condition', () => wrwr(5, 'release', 'acquire'), 'condition'],
   ['5 x (W;R;R)', () => wrr(5), 'all'],
   ['6 x (W;R;R)', () => wrr(6), 'all'],
   ['6 x (W;R;R), observe condition', () => wrr(6), 'condition'],

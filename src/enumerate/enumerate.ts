@@ -294,9 +294,10 @@ export function prepareVariant(
   v: number,
   errors?: ObservableError[],
   observe: ObserveMode = 'all',
+  ignoreMootSync = false,
 ) {
   const sk = variantSkeleton(test, v);
-  const ws = new Workspace(sk);
+  const ws = new Workspace(sk, { ignoreMootSync });
   const obs = observables(sk, ws.evaluator.programs, errors, observe);
   return { sk, ws, obs, pairs: racePairs(sk) };
 }
@@ -431,7 +432,15 @@ export class Enumeration {
   }
 
   private makeVariant(v: number): Variant {
-    const { sk, ws, obs, pairs } = prepareVariant(this.test, v, undefined, this.opts.observe);
+    // The pruned search drops sw where it cannot change a verdict (`Workspace.syncMoot`); runs that
+    // explain rejected candidates keep it, so their witnesses show the synchronisation.
+    const { sk, ws, obs, pairs } = prepareVariant(
+      this.test,
+      v,
+      undefined,
+      this.opts.observe,
+      this.opts.prune && !this.opts.onReject,
+    );
     const cps: ChoicePoint[] = [];
     const placed = new Uint8Array(sk.n);
     const nextRank = new Int32Array(sk.locs.length);

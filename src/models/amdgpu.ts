@@ -20,6 +20,7 @@ import {
   add,
   addIdentity,
   bitset,
+  clear,
   closureInto,
   composeInto,
   copyInto,
@@ -195,13 +196,27 @@ export class Workspace {
   readonly loCheckPairs: Int32Array;
   /** No release or no acquire operation: hb never depends on the choices. */
   readonly syncFree: boolean;
+  /**
+   * The test synchronises, but no candidate's verdict depends on it: one location, every access
+   * atomic with pairwise inclusive scopes, no RMW, coherence deciding every value (see the
+   * constructor). The enumerator then searches with sw dropped (`ignoreMootSync`).
+   */
+  readonly syncMoot: boolean;
   private hbReady = false;
   private ecoReady = false;
   private amdReady = false;
   /** Whether failing axioms should compute a witness (off while pruning). */
   witnesses = true;
 
-  constructor(readonly sk: Skeleton) {
+  /**
+   * `ignoreMootSync`: in a test where synchronisation cannot matter (`syncMoot`), drop sw from every
+   * derivation (the enumerator's pruned search, docs/model.md "Release and acquire on one
+   * location"). Off for everything that shows or explains an execution.
+   */
+  constructor(
+    readonly sk: Skeleton,
+    opts: { ignoreMootSync?: boolean } = {},
+  ) {
     const n = sk.n;
     this.n = n;
     this.rfSrc = new Int32Array(n).fill(-2);
@@ -296,7 +311,6 @@ export class Workspace {
       }
     }
     this.evaluator = new Evaluator(sk, compile(sk));
-    this.syncFree = isEmpty(this.relHead) || isEmpty(this.acqTail);
     this.undefReads = sk.reads.filter((r) => sk.events[r]!.atomic && undefPossible(sk, r));
     this.valueCheckReads = sk.reads.filter(
       (r) => sk.events[r]!.atomic && (undefPossible(sk, r) || !coherenceDecides(sk, r)),
@@ -316,8 +330,25 @@ export class Workspace {
       const acc = [...sk.writesByLoc[l]!, ...sk.readsByLoc[l]!];
       for (const a of acc) for (const b of acc) if (a !== b && !has(sk.aiOrd, a, b)) local = false;
     }
-    this.coherenceLocal = this.syncFree && local;
     this.atomicLocal = local && !this.mixed;
+    // Release and acquire on one location (docs/model.md): with one location whose accesses are all
+    // atomic with pairwise inclusive scopes, coherence decides every value and no location order
+    // needs checking, a candidate is consistent with sw exactly when it is without: sw ⊆ po? ; rf ;
+    // po?, and coherence over the static hb already makes hb ∪ eco acyclic on the accesses (order
+    // them by the coherence position of the write they are or read from: static hb never lowers it,
+    // eco always raises it), so the hb that sw adds closes no cycle either.
+    this.syncMoot =
+      this.atomicLocal &&
+      sk.locs.length === 1 &&
+      this.valueCheckReads.length === 0 &&
+      this.loCheckPairs.length === 0 &&
+      !(isEmpty(this.relHead) || isEmpty(this.acqTail));
+    if (this.syncMoot && opts.ignoreMootSync) {
+      clear(this.relHead);
+      clear(this.acqTail);
+    }
+    this.syncFree = isEmpty(this.relHead) || isEmpty(this.acqTail);
+    this.coherenceLocal = this.syncFree && local;
     let nta = true;
     for (const r of sk.reads) for (const w of sk.writes) if (has(sk.po, r, w)) nta = false;
     this.thinAirImpossible = nta;
