@@ -437,6 +437,22 @@ describe('optimised enumerator against the brute-force reference', () => {
     expect(prepareVariant(mp, 0).ws.syncMoot).toBe(false);
   }, 120_000);
 
+  it('sw dropped where every read that could synchronise must return undef, same verdicts', () => {
+    // Racy random tests: when each acquire (or RMW) read races a write it can never be ordered
+    // with, no sw edge can exist and the search runs as in a test without synchronisation.
+    let dropped = 0;
+    fc.assert(
+      fc.property(arbTest({ maxThreads: 3, threadLen: 4, maxInstrs: 6 }), (t) => {
+        const ws = prepareVariant(t, 0, undefined, 'all', true).ws;
+        if (!ws.syncDropped || ws.syncMoot) return;
+        dropped++;
+        agree(t);
+      }),
+      { numRuns: 500 },
+    );
+    expect(dropped).toBeGreaterThan(20);
+  }, 120_000);
+
   it('seq_cst events on one location take the product path and agree with the reference (SC per location)', () => {
     const shapes: [Ordering, Ordering][][] = [
       [

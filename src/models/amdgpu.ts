@@ -202,6 +202,8 @@ export class Workspace {
    * constructor). The enumerator then searches with sw dropped (`ignoreMootSync`).
    */
   readonly syncMoot: boolean;
+  /** sw was dropped (`ignoreMootSync` and sync moot, or every read that could synchronise undef). */
+  readonly syncDropped: boolean = false;
   private hbReady = false;
   private ecoReady = false;
   private amdReady = false;
@@ -343,9 +345,14 @@ export class Workspace {
       this.valueCheckReads.length === 0 &&
       this.loCheckPairs.length === 0 &&
       !(isEmpty(this.relHead) || isEmpty(this.acqTail));
-    if (this.syncMoot && opts.ignoreMootSync) {
+    // Also moot: every read that could synchronise must return undef (`mustReadUndef`), so no rf
+    // edge ever ends at an acquire or continues a release sequence. A candidate where one reads a
+    // write fails that read's value rule with or without sw (the hb without sw lies in the bound).
+    if (opts.ignoreMootSync && (this.syncMoot || this.syncReadsUndef())) {
       clear(this.relHead);
       clear(this.acqTail);
+      this.hbMaxRel = null;
+      this.syncDropped = true;
     }
     this.syncFree = isEmpty(this.relHead) || isEmpty(this.acqTail);
     this.coherenceLocal = this.syncFree && local;
@@ -429,6 +436,12 @@ export class Workspace {
       this.hbMaxRel = this.hbBound(true, relation(n), relation(n), relation(n), relation(n));
     }
     return this.racesForever(r, this.hbMaxRel);
+  }
+
+  /** The test synchronises, but every read that could (`canSynchronise`) must return undef. */
+  private syncReadsUndef(): boolean {
+    if (isEmpty(this.relHead) || isEmpty(this.acqTail)) return false;
+    return this.sk.reads.every((r) => !this.canSynchronise(r) || this.mustReadUndef(r));
   }
 
   /**
