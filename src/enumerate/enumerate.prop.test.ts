@@ -453,6 +453,32 @@ describe('optimised enumerator against the brute-force reference', () => {
     expect(dropped).toBeGreaterThan(20);
   }, 120_000);
 
+  it('an RMW read whose location is atomic and inclusive reads the write just before its own', () => {
+    // Counters: with the coherence order placed, only the source just before each RMW's write is
+    // tried (`coForcedRmw`), and the checks wait for the last RMW read of a run. Narrow scopes
+    // across workgroups make the RMWs non-inclusive: every source is tried, as before.
+    const counter = (n: number, o: Ordering, scope: Scope, place: (i: number) => Placement) =>
+      makeTest({
+        locs: { x: 0, y: 0 },
+        threads: threads(
+          Array.from({ length: n }, (_, i) => [
+            rmw('r', 'add', 'x', 1, o, { scope }),
+            ...(i === 0 ? [st('y', 1, 'monotonic'), rmw('s', 'add', 'x', 2, o, { scope })] : []),
+          ]),
+          Array.from({ length: n }, (_, i) => place(i)),
+        ),
+      });
+    for (const o of ['monotonic', 'acq_rel'] as Ordering[]) {
+      const wide = counter(3, o, 'system', (i) => dev(i, 0, 0, 0));
+      agree(wide);
+      const e = enumerate(wide);
+      // 4 RMWs: 4!/2 coherence orders (P0's two in po order), one execution each.
+      expect(e.stats.consistent).toBe(12);
+      expect(e.stats.nodes).toBeLessThan(e.stats.consistent * 10);
+      agree(counter(3, o, 'wavefront', (i) => dev(0, 0, i, 0)));
+    }
+  });
+
   it('seq_cst events on one location take the product path and agree with the reference (SC per location)', () => {
     const shapes: [Ordering, Ordering][][] = [
       [

@@ -22,6 +22,7 @@ import {
   noThinAirOk,
   quickCoherenceReject,
   readValueOk,
+  rmwAtomicityReject,
   undefPossible,
   type Verdict,
   Workspace,
@@ -113,7 +114,21 @@ export interface EnumerationStats {
 
 type ChoicePoint =
   | { kind: 'co'; loc: number; domain: Int32Array }
-  | { kind: 'rf'; read: number; domain: Int32Array };
+  | {
+      kind: 'rf';
+      read: number;
+      domain: Int32Array;
+      /**
+       * The RMW write of `read` when its source is forced by coherence (`coForcedRmw`): once the
+       * location's coherence order is placed, only the write just before it (or undef) is tried.
+       */
+      rmwOf: number;
+      /**
+       * Forced like the next choice point (both `rmwOf`): the partial checks wait for the last of
+       * the run, which checks the same monotone axioms on more of the candidate.
+       */
+      defer: boolean;
+    };
 
 interface Variant {
   sk: Skeleton;
@@ -504,7 +519,18 @@ export class Enumeration {
         const allowed = ws.valueRule(r, this.opts.model, ws.maySee(r, [])).allowed;
         dom = dom.filter((c) => (allowed.length === 0 ? c === -1 : allowed.includes(c)));
       }
-      cps.push({ kind: 'rf', read: r, domain: Int32Array.from(dom) });
+      cps.push({
+        kind: 'rf',
+        read: r,
+        domain: Int32Array.from(dom),
+        rmwOf: this.opts.prune && coForcedRmw(sk, r) ? sk.events[r]!.rmw : -1,
+        defer: false,
+      });
+    }
+    for (let i = 0; i + 1 < cps.length; i++) {
+      const a = cps[i]!;
+      const b = cps[i + 1]!;
+      if (a.kind === 'rf' && b.kind === 'rf' && a.rmwOf >= 0 && b.rmwOf >= 0) a.defer = true;
     }
     const poPred = sk.events.map((e) =>
       Int32Array.from(e.kind === 'write' ? sk.writesByLoc[e.loc]!.filter((w) => has(sk.po, w, e.id)) : []),
@@ -937,6 +963,11 @@ export class Enumeration {
           if (ok) break;
           if (fixed) k = dom.length - 1;
         }
+      } else if (cp.rmwOf >= 0 && !fixed) {
+        // The location's coherence order is placed (co choices come first): every source but the
+        // write just before the RMW's own, and undef, breaks atomicity or coherence.
+        const want = ws.coRank[cp.rmwOf]! - 1;
+        for (; k < dom.length; k++) if (dom[k]! < 0 || ws.coRank[dom[k]!] === want) break;
       }
       if (k >= dom.length) {
         cur[d] = -1;
@@ -962,8 +993,8 @@ export class Enumeration {
             if (!st.staticValues && !readValueOk(ws, this.opts.model, cp.read)) continue;
             if (src >= 0 && ws.sk.events[cp.read]!.atomic && !checkPartial(ws, this.opts.model)) continue;
             if (src >= 0 && !ws.thinAirImpossible && !noThinAirOk(ws, this.opts.model)) continue;
-          } else if (src >= 0) {
-            if (quickCoherenceReject(ws, cp.read, src)) continue;
+          } else if (src >= 0 && !cp.defer) {
+            if (rmwAtomicityReject(ws, cp.read, src) || quickCoherenceReject(ws, cp.read, src)) continue;
             if (ws.coherenceLocal) {
               if (!ws.thinAirImpossible && !noThinAirOk(ws, this.opts.model)) continue;
             } else if (!checkPartial(ws, this.opts.model)) continue;
@@ -1003,6 +1034,20 @@ export class Enumeration {
     }
     return { nodes, finished: false };
   }
+}
+
+/**
+ * Whether RMW read `r` can read only the write just before its own in coherence order (or undef):
+ * `r`, its write `u` and every write to the location are pairwise atomic with inclusive scopes and
+ * `r` is po-before `u`. A source coherence-after `u` closes hb ; eco (r po u, u co src rf r); one
+ * coherence-before that write leaves a write mo-between source and `u` (`rmw-atomicity`).
+ */
+export function coForcedRmw(sk: Skeleton, r: number): boolean {
+  const u = sk.events[r]!.rmw;
+  if (u < 0 || !has(sk.po, r, u)) return false;
+  const acc = [r, ...sk.writesByLoc[sk.events[r]!.loc]!];
+  for (const a of acc) for (const b of acc) if (a !== b && !has(sk.aiOrd, a, b)) return false;
+  return true;
 }
 
 /**

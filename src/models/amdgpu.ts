@@ -198,8 +198,7 @@ export class Workspace {
   readonly syncFree: boolean;
   /**
    * The test synchronises, but no candidate's verdict depends on it: one location, every access
-   * atomic with pairwise inclusive scopes, no RMW, coherence deciding every value (see the
-   * constructor). The enumerator then searches with sw dropped (`ignoreMootSync`).
+   * atomic with pairwise inclusive scopes, coherence deciding every value (see the constructor). The enumerator then searches with sw dropped (`ignoreMootSync`).
    */
   readonly syncMoot: boolean;
   /** sw was dropped (`ignoreMootSync` and sync moot, or every read that could synchronise undef). */
@@ -327,20 +326,24 @@ export class Workspace {
     // hb ∪ eco acyclic (SC per location).
     const scFree =
       this.scCount < 2 || (sk.locs.length === 1 && !sk.events.some((e) => e.kind === 'fence' && e.sc));
-    let local = scFree && this.rmwPairs.length === 0;
-    for (let l = 0; local && l < sk.locs.length; l++) {
+    let inclusive = true;
+    for (let l = 0; inclusive && l < sk.locs.length; l++) {
       const acc = [...sk.writesByLoc[l]!, ...sk.readsByLoc[l]!];
-      for (const a of acc) for (const b of acc) if (a !== b && !has(sk.aiOrd, a, b)) local = false;
+      for (const a of acc) for (const b of acc) if (a !== b && !has(sk.aiOrd, a, b)) inclusive = false;
     }
+    const local = scFree && inclusive && this.rmwPairs.length === 0;
     this.atomicLocal = local && !this.mixed;
     // Release and acquire on one location (docs/model.md): with one location whose accesses are all
     // atomic with pairwise inclusive scopes, coherence decides every value and no location order
-    // needs checking, a candidate is consistent with sw exactly when it is without: sw ⊆ po? ; rf ;
-    // po?, and coherence over the static hb already makes hb ∪ eco acyclic on the accesses (order
-    // them by the coherence position of the write they are or read from: static hb never lowers it,
-    // eco always raises it), so the hb that sw adds closes no cycle either.
+    // needs checking, a candidate is consistent with sw exactly when it is without: sw ⊆ (po ∪
+    // rf)⁺ (release sequences run through RMWs, po-ordered pairs), and coherence over the static hb
+    // already makes hb ∪ eco acyclic on the accesses (order them by the coherence position of the
+    // write they are or read from: static hb never lowers it, eco always raises it), so the hb that
+    // sw adds closes no cycle either. RMW atomicity and no-thin-air do not mention hb.
     this.syncMoot =
-      this.atomicLocal &&
+      scFree &&
+      inclusive &&
+      !this.mixed &&
       sk.locs.length === 1 &&
       this.valueCheckReads.length === 0 &&
       this.loCheckPairs.length === 0 &&
@@ -1329,6 +1332,26 @@ export function quickCoherenceReject(ws: Workspace, r: number, src: number): boo
     // not transitive, so each edge of the cycle is checked).
     if (has(hb, r2, r) && has(co, src, s2) && has(sk.aiOrd, r, s2)) return true;
     if (has(hb, r, r2) && has(co, s2, src) && has(sk.aiOrd, r2, src)) return true;
+  }
+  return false;
+}
+
+/**
+ * The `rmw-atomicity` axiom for one rf choice `src → r` under the coherence ranks placed so far: `r`
+ * is an RMW read reading an atomic-inclusive write, and a write mo-after `src` is mo-before the RMW's
+ * write. Exactly the axiom's test for `r` (mo = co ∩ aiOrd, co from the ranks), without a
+ * derivation; unplaced writes (rank -1) are in no co pair yet.
+ */
+export function rmwAtomicityReject(ws: Workspace, r: number, src: number): boolean {
+  const { sk, coRank } = ws;
+  const u = sk.events[r]!.rmw;
+  if (u < 0 || src < 0 || !has(sk.aiOrd, src, r)) return false;
+  const rs = coRank[src]!;
+  const ru = coRank[u]!;
+  if (rs < 0 || ru < 0) return false;
+  for (const x of sk.writesByLoc[sk.events[r]!.loc]!) {
+    const rx = coRank[x]!;
+    if (rx > rs && rx < ru && has(sk.aiOrd, src, x) && has(sk.aiOrd, x, u)) return true;
   }
   return false;
 }
