@@ -3,7 +3,7 @@
  */
 
 import type { Ordering, Test } from '../src/core/types.ts';
-import { and, cond, dev, eq, ld, makeTest, reg, st, threads } from '../src/events/build.ts';
+import { and, cond, dev, eq, ld, makeTest, reg, rmw, st, threads } from '../src/events/build.ts';
 
 const loc = (i: number) => `x${i}`;
 
@@ -54,6 +54,16 @@ export function wrwr(n: number, store: Ordering = 'monotonic', load: Ordering = 
         ld('b', 'x', load),
       ]),
     ),
+  });
+}
+
+/** Counter: every thread increments x once with an RMW of ordering `o` (n! executions). */
+export function counter(n: number, o: Ordering = 'monotonic'): Test {
+  return makeTest({
+    name: `CNT${n}-${o}`,
+    locs: { x: 0 },
+    threads: threads(Array.from({ length: n }, () => [rmw('r', 'add', 'x', 1, o)])),
+    cond: cond('exists', eq(reg('P0', 'r'), 0)),
   });
 }
 

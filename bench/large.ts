@@ -18,7 +18,7 @@ import { dev, ld, makeTest, st, threads } from '../src/events/build.ts';
 import { buildSkeleton } from '../src/events/skeleton.ts';
 import { parse } from '../src/syntax/parser.ts';
 import { print } from '../src/syntax/printer.ts';
-import { co, iriw, mp, sb, wrr, wrwr } from './families.ts';
+import { co, counter, iriw, mp, sb, wrr, wrwr } from './families.ts';
 
 const BUDGET_MS = 10_000;
 
@@ -74,6 +74,10 @@ const NAMED: [string, () => Test, ObserveMode][] = [
   ['6 x (W;R;R) release/acquire', () => wrr(6, 'release', 'acquire'), 'all'],
   ['6 x (W;R;R) release/acquire, observe condition', () => wrr(6, 'release', 'acquire'), 'condition'],
   ['4 x (W x; R y; W y; R x)', () => twoLoc(4), 'all'],
+  ['Counter 8 (RMW add)', () => counter(8), 'all'],
+  ['Counter 9, observe condition', () => counter(9), 'condition'],
+  ['Counter 9 acq_rel, observe condition', () => counter(9, 'acq_rel'), 'condition'],
+  ['Counter 10, observe condition', () => counter(10), 'condition'],
 ];
 
 function events(t: Test): number {
