@@ -210,9 +210,10 @@ export class Workspace {
   witnesses = true;
 
   /**
-   * `ignoreMootSync`: in a test where synchronisation cannot matter (`syncMoot`), drop sw from every
-   * derivation (the enumerator's pruned search, docs/model.md "Release and acquire on one
-   * location"). Off for everything that shows or explains an execution.
+   * `ignoreMootSync`: in a test where synchronisation cannot change a verdict (`syncMoot`, or every
+   * read that could synchronise must return undef), drop sw from every derivation (the
+   * enumerator's pruned search; docs/model.md "Release and acquire on one location", "Synchronisation
+   * only undef reads could complete"). Off for everything that shows or explains an execution.
    */
   constructor(
     readonly sk: Skeleton,
