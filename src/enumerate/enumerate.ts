@@ -17,12 +17,13 @@ import {
   checkHbFinal,
   checkPartial,
   checkValuesOnly,
+  coForcedRmw,
   DEFAULT_OPTIONS,
   type ModelOptions,
   noThinAirOk,
   quickCoherenceReject,
   readValueOk,
-  rmwAtomicityReject,
+  rmwBetween,
   undefPossible,
   type Verdict,
   Workspace,
@@ -994,7 +995,7 @@ export class Enumeration {
             if (src >= 0 && ws.sk.events[cp.read]!.atomic && !checkPartial(ws, this.opts.model)) continue;
             if (src >= 0 && !ws.thinAirImpossible && !noThinAirOk(ws, this.opts.model)) continue;
           } else if (src >= 0 && !cp.defer) {
-            if (rmwAtomicityReject(ws, cp.read, src) || quickCoherenceReject(ws, cp.read, src)) continue;
+            if (rmwBetween(ws, cp.read, src) >= 0 || quickCoherenceReject(ws, cp.read, src)) continue;
             if (ws.coherenceLocal) {
               if (!ws.thinAirImpossible && !noThinAirOk(ws, this.opts.model)) continue;
             } else if (!checkPartial(ws, this.opts.model)) continue;
@@ -1034,20 +1035,6 @@ export class Enumeration {
     }
     return { nodes, finished: false };
   }
-}
-
-/**
- * Whether RMW read `r` can read only the write just before its own in coherence order (or undef):
- * `r`, its write `u` and every write to the location are pairwise atomic with inclusive scopes and
- * `r` is po-before `u`. A source coherence-after `u` closes hb ; eco (r po u, u co src rf r); one
- * coherence-before that write leaves a write mo-between source and `u` (`rmw-atomicity`).
- */
-export function coForcedRmw(sk: Skeleton, r: number): boolean {
-  const u = sk.events[r]!.rmw;
-  if (u < 0 || !has(sk.po, r, u)) return false;
-  const acc = [r, ...sk.writesByLoc[sk.events[r]!.loc]!];
-  for (const a of acc) for (const b of acc) if (a !== b && !has(sk.aiOrd, a, b)) return false;
-  return true;
 }
 
 /**

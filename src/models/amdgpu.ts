@@ -198,7 +198,8 @@ export class Workspace {
   readonly syncFree: boolean;
   /**
    * The test synchronises, but no candidate's verdict depends on it: one location, every access
-   * atomic with pairwise inclusive scopes, coherence deciding every value (see the constructor). The enumerator then searches with sw dropped (`ignoreMootSync`).
+   * atomic with pairwise inclusive scopes, coherence deciding every value (see the constructor).
+   * The enumerator then searches with sw dropped (`ignoreMootSync`).
    */
   readonly syncMoot: boolean;
   /** sw was dropped (`ignoreMootSync` and sync moot, or every read that could synchronise undef). */
@@ -1119,13 +1120,9 @@ export const AMDGPU_AXIOMS: readonly Axiom[] = [
     check(ws) {
       const { sk } = ws;
       for (const r of sk.reads) {
-        const u = sk.events[r]!.rmw;
         const src = ws.rfSrc[r]!;
-        if (u < 0 || src < 0 || !has(ws.rfA, src, r)) continue;
-        for (const x of sk.writesByLoc[sk.events[r]!.loc]!) {
-          if (has(ws.mo, src, x) && has(ws.mo, x, u))
-            return { kind: 'rmw', read: r, write: u, source: src, between: x };
-        }
+        const x = rmwBetween(ws, r, src);
+        if (x >= 0) return { kind: 'rmw', read: r, write: sk.events[r]!.rmw, source: src, between: x };
       }
       return null;
     },
@@ -1338,23 +1335,35 @@ export function quickCoherenceReject(ws: Workspace, r: number, src: number): boo
 }
 
 /**
- * The `rmw-atomicity` axiom for one rf choice `src → r` under the coherence ranks placed so far: `r`
- * is an RMW read reading an atomic-inclusive write, and a write mo-after `src` is mo-before the RMW's
- * write. Exactly the axiom's test for `r` (mo = co ∩ aiOrd, co from the ranks), without a
- * derivation; unplaced writes (rank -1) are in no co pair yet.
+ * The `rmw-atomicity` axiom for one rf choice `src → r`: when `r` is an RMW read reading an
+ * atomic-inclusive write (rfA), a write mo-after `src` and mo-before the RMW's write, or -1. mo is
+ * co ∩ aiOrd with co read off the coherence ranks, so the search can ask before any derivation;
+ * unplaced writes (rank -1) are in no co pair yet.
  */
-export function rmwAtomicityReject(ws: Workspace, r: number, src: number): boolean {
+export function rmwBetween(ws: Workspace, r: number, src: number): number {
   const { sk, coRank } = ws;
   const u = sk.events[r]!.rmw;
-  if (u < 0 || src < 0 || !has(sk.aiOrd, src, r)) return false;
+  if (u < 0 || src < 0 || !has(sk.aiOrd, src, r)) return -1;
   const rs = coRank[src]!;
   const ru = coRank[u]!;
-  if (rs < 0 || ru < 0) return false;
+  if (rs < 0 || ru < 0) return -1;
   for (const x of sk.writesByLoc[sk.events[r]!.loc]!) {
     const rx = coRank[x]!;
-    if (rx > rs && rx < ru && has(sk.aiOrd, src, x) && has(sk.aiOrd, x, u)) return true;
+    if (rx > rs && rx < ru && has(sk.aiOrd, src, x) && has(sk.aiOrd, x, u)) return x;
   }
-  return false;
+  return -1;
+}
+
+/**
+ * Whether RMW read `r` can read only the write just before its own in coherence order (or undef):
+ * `r` is po-before its write `u`, and coherence decides its value (`r` and every write to the
+ * location pairwise atomic with inclusive scopes). A source coherence-after `u` closes hb ; eco
+ * (r po u, u co src rf r); one coherence-before that write leaves a write mo-between source and `u`
+ * (`rmw-atomicity`).
+ */
+export function coForcedRmw(sk: Skeleton, r: number): boolean {
+  const u = sk.events[r]!.rmw;
+  return u >= 0 && has(sk.po, r, u) && coherenceDecides(sk, r);
 }
 
 /** An atomic access of ordering monotonic or stronger (the initial write included). */
