@@ -1118,11 +1118,17 @@ export const AMDGPU_AXIOMS: readonly Axiom[] = [
     layer: 'base',
     monotone: true,
     check(ws) {
+      // Stated over the derived relations, apart from the search's rank-based `rmwBetween`, so that
+      // the reference enumerator checks that shortcut.
       const { sk } = ws;
       for (const r of sk.reads) {
+        const u = sk.events[r]!.rmw;
         const src = ws.rfSrc[r]!;
-        const x = rmwBetween(ws, r, src);
-        if (x >= 0) return { kind: 'rmw', read: r, write: sk.events[r]!.rmw, source: src, between: x };
+        if (u < 0 || src < 0 || !has(ws.rfA, src, r)) continue;
+        for (const x of sk.writesByLoc[sk.events[r]!.loc]!) {
+          if (has(ws.mo, src, x) && has(ws.mo, x, u))
+            return { kind: 'rmw', read: r, write: u, source: src, between: x };
+        }
       }
       return null;
     },
@@ -1335,10 +1341,11 @@ export function quickCoherenceReject(ws: Workspace, r: number, src: number): boo
 }
 
 /**
- * The `rmw-atomicity` axiom for one rf choice `src → r`: when `r` is an RMW read reading an
- * atomic-inclusive write (rfA), a write mo-after `src` and mo-before the RMW's write, or -1. mo is
- * co ∩ aiOrd with co read off the coherence ranks, so the search can ask before any derivation;
- * unplaced writes (rank -1) are in no co pair yet.
+ * The `rmw-atomicity` test for one rf choice `src → r`, for the search: when `r` is an RMW read
+ * reading an atomic-inclusive write (rfA), a write mo-after `src` and mo-before the RMW's write, or
+ * -1. mo is co ∩ aiOrd with co read off the coherence ranks, so no derivation is needed; unplaced
+ * writes (rank -1) are in no co pair yet. The axiom keeps its own statement over the derived
+ * relations, which the reference enumerator uses to check this one.
  */
 export function rmwBetween(ws: Workspace, r: number, src: number): number {
   const { sk, coRank } = ws;
