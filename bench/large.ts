@@ -67,6 +67,11 @@ const NAMED: [string, () => Test, ObserveMode][] = [
   ['CO 4 x (W;R;W;R) release/acquire', () => wrwr(4, 'release', 'acquire'), 'all'],
   ['CO 5 x (W;R;W;R), observe condition', () => wrwr(5), 'condition'],
   ['CO 5 x (W;R;W;R) release/acquire, observe condition', () => wrwr(5, 'release', 'acquire'), 'condition'],
+  ['CO 6 x (W;R;W;R), observe condition', () => wrwr(6), 'condition'],
+  ['CO 6 x (W;R;W;R) release/acquire, observe condition', () => wrwr(6, 'release', 'acquire'), 'condition'],
+  ['CO 10 relaxed, observe condition', () => co(10), 'condition'],
+  ['CO 12 relaxed, observe condition', () => co(12), 'condition'],
+  ['CO 12 release/acquire, observe condition', () => co(12, 'release', 'acquire'), 'condition'],
   ['5 x (W;R;R)', () => wrr(5), 'all'],
   ['6 x (W;R;R)', () => wrr(6), 'all'],
   ['6 x (W;R;R), observe condition', () => wrr(6), 'condition'],
@@ -78,6 +83,7 @@ const NAMED: [string, () => Test, ObserveMode][] = [
   ['Counter 9, observe condition', () => counter(9), 'condition'],
   ['Counter 9 acq_rel, observe condition', () => counter(9, 'acq_rel'), 'condition'],
   ['Counter 10, observe condition', () => counter(10), 'condition'],
+  ['Counter 12 acq_rel, observe condition', () => counter(12, 'acq_rel'), 'condition'],
 ];
 
 function events(t: Test): number {
@@ -109,14 +115,14 @@ const namedRows = !args.includes('--random-only');
 const long = args.includes('--long');
 
 if (namedRows) {
-  console.log('| test | events | time (ms) | consistent | final states | stop |');
-  console.log('|---|---:|---:|---:|---:|---|');
+  console.log('| test | events | time (ms) | consistent | final states | stop | symmetry |');
+  console.log('|---|---:|---:|---:|---:|---|---|');
 }
 for (const [name, make, observe] of namedRows ? NAMED : []) {
   const t = make();
   const { ms, en } = run(t, observe);
   console.log(
-    `| ${name} | ${events(t)} | ${ms.toFixed(0)} | ${en.stats.consistent} | ${en.collector.size} | ${en.stop} |`,
+    `| ${name} | ${events(t)} | ${ms.toFixed(0)} | ${en.stats.consistent} | ${en.collector.size} | ${en.stop} | ${en.symmetric} |`,
   );
 }
 

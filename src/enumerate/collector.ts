@@ -79,11 +79,57 @@ export class Collector {
     undef: boolean,
     example?: () => ExecutionRecord,
   ): number {
+    if (!this.images) return this.put(values, count, race, undef, example);
+    const id = this.put(values, 0, race, undef, example);
+    this.spread(id, count, race, undef);
+    return id;
+  }
+
+  /** Counts `count` more executions reaching state `id`. */
+  bump(id: number, count: number, race: boolean, undef: boolean): void {
+    if (this.images) this.spread(id, count, race, undef);
+    else this.add(id, count, race, undef);
+  }
+
+  /**
+   * From now on, each execution recorded stands for its images under a symmetry of the test
+   * (src/enumerate/symmetry.ts): `fn` gives a state's other images and how many executions reach
+   * each image (the state included) per execution recorded.
+   */
+  setImages(fn: (values: Float64Array) => { images: Float64Array[]; mult: number }): void {
+    this.images = fn;
+  }
+
+  private images: ((values: Float64Array) => { images: Float64Array[]; mult: number }) | null = null;
+  /** Per state id: the ids of its images (computed when it is first counted), and their weight. */
+  private imageIds: (Int32Array | undefined)[] = [];
+  private imageMult: number[] = [];
+
+  private spread(id: number, count: number, race: boolean, undef: boolean): void {
+    let ids = this.imageIds[id];
+    if (!ids) {
+      const { images, mult } = this.images!(this.valuesOf(id).slice());
+      ids = Int32Array.from(images, (v) => this.put(v, 0, race, undef));
+      this.imageIds[id] = ids;
+      this.imageMult[id] = mult;
+    }
+    const k = count * this.imageMult[id]!;
+    this.add(id, k, race, undef);
+    for (let i = 0; i < ids.length; i++) this.add(ids[i]!, k, race, undef);
+  }
+
+  private put(
+    values: Float64Array,
+    count: number,
+    race: boolean,
+    undef: boolean,
+    example?: () => ExecutionRecord,
+  ): number {
     const h = hashValues(values);
     const slot = this.slot(values, h);
     const found = this.table[slot]! - 1;
     if (found >= 0) {
-      this.bump(found, count, race, undef);
+      this.add(found, count, race, undef);
       return found;
     }
     const id = this.size;
@@ -100,8 +146,7 @@ export class Collector {
     return id;
   }
 
-  /** Counts `count` more executions reaching state `id`. */
-  bump(id: number, count: number, race: boolean, undef: boolean): void {
+  private add(id: number, count: number, race: boolean, undef: boolean): void {
     this.executions += count;
     this.counts[id] = this.counts[id]! + count;
     if (race) this.flags[id]! |= RACE;

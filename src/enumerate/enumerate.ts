@@ -39,6 +39,7 @@ import {
   racePairs,
 } from './outcomes.ts';
 import { StateIndex } from './state-index.ts';
+import { findSymmetry, type Symmetry } from './symmetry.ts';
 
 export { Collector, type ExecutionRecord, NO_EXAMPLE, type StateRecord } from './collector.ts';
 
@@ -87,6 +88,11 @@ export interface EnumerateOptions {
    * of the search for one worker task; see `splitSearch`).
    */
   only: { variant: number; prefix: number[] } | null;
+  /**
+   * Explore one execution per orbit of the test's thread symmetries and weight it
+   * (src/enumerate/symmetry.ts; pruned searches of one variant, no witnesses, no slices).
+   */
+  symmetry: boolean;
 }
 
 export const DEFAULT_ENUMERATE: EnumerateOptions = {
@@ -100,6 +106,7 @@ export const DEFAULT_ENUMERATE: EnumerateOptions = {
   observe: 'all',
   onReject: null,
   only: null,
+  symmetry: true,
 };
 
 export type StopReason = 'done' | 'max-executions' | 'max-states' | 'timeout' | 'interrupted';
@@ -182,6 +189,18 @@ interface Variant {
   stateIndex: StateIndex;
   /** Ids of the prefix parts of the values (everything but the tail slots), for the keys. */
   prefixIds: Map<string, number>;
+  /** Thread symmetry the search reduces by (`symmetry.ts`), or null. */
+  sym: Symmetry | null;
+  /** Per thread: some choice on the current path fixed it (no longer permuted). */
+  pinned: Uint8Array;
+  /** Threads pinned by the choice at each depth (two slots: the reader, the source), or -1. */
+  pinAt: Int32Array;
+  /** Product of the orbit sizes of the choices down to each depth (index 0: none). */
+  symW: Float64Array;
+  /** `ws.coWeight` before the orbit weights (collapsed coherence orders). */
+  baseWeight: number;
+  /** Executions each recorded one stands for besides its weight: the relabelled classes' images. */
+  relFactor: number;
 }
 
 /**
@@ -352,6 +371,8 @@ export class Enumeration {
   products = 0;
   /** Of those, products over a tail of hb sinks in a test that synchronises (`sinkTail`). */
   sinkProducts = 0;
+  /** The search reduced by thread symmetry (`symmetry.ts`): with relabelled classes or without. */
+  symmetric: 'no' | 'identical' | 'relabelled' = 'no';
   private variant: number;
   private readonly prefix: number[];
   private current: Variant | null = null;
@@ -431,6 +452,9 @@ export class Enumeration {
           return true;
         }
         this.current = this.makeVariant(this.variant);
+        const sym = this.current.sym;
+        if (sym) this.symmetric = sym.relabelled.some((r) => r) ? 'relabelled' : 'identical';
+        if (sym?.images) this.collector.setImages(sym.images);
       }
       const used = this.advance(this.current, Math.min(budget, 4096));
       budget -= used.nodes;
@@ -549,6 +573,16 @@ export class Enumeration {
           : cps.length;
     // A worker slice fixes the first choices (`only.prefix`): the product starts after them.
     const start = Math.min(cps.length, Math.max(tailStart, this.prefix.length));
+    const coLocs = new Uint8Array(sk.locs.length);
+    for (const cp of cps) if (cp.kind === 'co') coLocs[cp.loc] = 1;
+    const sym =
+      this.opts.symmetry &&
+      productOk &&
+      !this.opts.only &&
+      this.opts.domains === 'filtered' &&
+      variantCount(this.test) === 1
+        ? findSymmetry(this.test, sk, obs, !this.opts.keepExamples, (l) => coLocs[l] === 1)
+        : null;
     return {
       sk,
       ws,
@@ -579,7 +613,57 @@ export class Enumeration {
       prod: null,
       stateIndex: new StateIndex(),
       prefixIds: new Map(),
+      sym,
+      pinned: new Uint8Array(sk.threadCount),
+      pinAt: new Int32Array(2 * cps.length).fill(-1),
+      symW: new Float64Array(cps.length + 1).fill(1),
+      baseWeight: ws.coWeight,
+      relFactor: sym ? sym.relOrder : 1,
     };
+  }
+
+  /**
+   * Whether event `e` is its orbit's representative among the options of a choice: its thread is
+   * fixed, or the first of its class not yet pinned (`symmetry.ts`).
+   */
+  private symRep(st: Variant, e: number): boolean {
+    const sym = st.sym!;
+    const t = st.sk.events[e]!.thread;
+    if (t < 0 || st.pinned[t] || sym.classOf[t]! < 0) return true;
+    const m = sym.members[sym.classOf[t]!]!;
+    for (let i = 0; i < m.length; i++) {
+      if (m[i] === t) return true;
+      if (!st.pinned[m[i]!]) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The weight of choosing event `e` (the size of its orbit among the choice's options, for an
+   * identical class), then pins its thread at `slot`.
+   */
+  private symTake(st: Variant, d: number, slot: number, e: number): number {
+    const sym = st.sym!;
+    const t = e >= 0 ? st.sk.events[e]!.thread : -1;
+    if (t < 0 || st.pinned[t] || sym.classOf[t]! < 0) return 1;
+    const m = sym.members[sym.classOf[t]!]!;
+    let free = 0;
+    for (let i = 0; i < m.length; i++) if (!st.pinned[m[i]!]) free++;
+    st.pinned[t] = 1;
+    st.pinAt[2 * d + slot] = t;
+    // A relabelled class's orbits are its images, spread by the collector (`relFactor`).
+    return sym.relabelled[sym.classOf[t]!] ? 1 : free;
+  }
+
+  /** Releases the threads pinned by the choice at depth `d`. */
+  private symRelease(st: Variant, d: number): void {
+    for (let slot = 2 * d; slot < 2 * d + 2; slot++) {
+      const t = st.pinAt[slot]!;
+      if (t >= 0) {
+        st.pinned[t] = 0;
+        st.pinAt[slot] = -1;
+      }
+    }
   }
 
   private staticTrivial(ws: Workspace): boolean {
@@ -608,7 +692,7 @@ export class Enumeration {
       this.collector,
       trusted,
     );
-    if (v.consistent) this.stats.consistent += st.ws.coWeight;
+    if (v.consistent) this.stats.consistent += st.ws.coWeight * st.relFactor;
     else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.variant);
   }
 
@@ -692,7 +776,7 @@ export class Enumeration {
         prod.race,
         prod.baseUndef || prod.undefReads > 0 || prod.collapsedUndef,
       );
-      this.stats.consistent += extra;
+      this.stats.consistent += extra * st.relFactor;
     }
     let prefix = '';
     for (let k = 0; k < values.length; k++) if (!plan.tailSlot[k]) prefix += `${values[k]},`;
@@ -899,13 +983,13 @@ export class Enumeration {
     }
     this.stats.nodes += used;
     this.stats.explored += used;
-    this.stats.consistent += used * k;
+    this.stats.consistent += used * k * st.relFactor;
     return used;
   }
 
   /** The depth-first loop over choice points; see the module comment. */
   private advance(st: Variant, budget: number): { nodes: number; finished: boolean } {
-    const { cps, cur, ws, placed, nextRank, poPred } = st;
+    const { cps, cur, ws, placed, nextRank, poPred, sym } = st;
     const last = cps.length - 1;
     const prune = this.opts.prune;
     if (st.dead) return { nodes: 0, finished: true };
@@ -952,6 +1036,12 @@ export class Enumeration {
           nextRank[cp.loc]!--;
         } else ws.rfSrc[cp.read] = -2;
       }
+      // Symmetry (`symmetry.ts`): an rf choice fixes its reader's thread before its options'
+      // orbits are taken; only the first option of each orbit is explored.
+      if (sym) {
+        this.symRelease(st, d);
+        if (cp.kind === 'rf') this.symTake(st, d, 0, cp.read);
+      }
       let k = cur[d]! + 1;
       const fixed = d < this.prefix.length;
       if (fixed) k = cur[d]! >= 0 ? dom.length : this.prefix[d]!;
@@ -961,16 +1051,23 @@ export class Enumeration {
           let ok = placed[w] === 0;
           const preds = poPred[w]!;
           for (let p = 0; ok && p < preds.length; p++) if (!placed[preds[p]!]) ok = false;
+          if (ok && sym && !this.symRep(st, w)) ok = false;
           if (ok) break;
           if (fixed) k = dom.length - 1;
         }
-      } else if (cp.rmwOf >= 0 && !fixed) {
+      } else if (!fixed && (cp.rmwOf >= 0 || sym)) {
         // The location's coherence order is placed (co choices come first): every source but the
         // write just before the RMW's own, and undef, breaks atomicity or coherence.
-        const want = ws.coRank[cp.rmwOf]! - 1;
-        for (; k < dom.length; k++) if (dom[k]! < 0 || ws.coRank[dom[k]!] === want) break;
+        const want = cp.rmwOf >= 0 ? ws.coRank[cp.rmwOf]! - 1 : -1;
+        for (; k < dom.length; k++) {
+          const src = dom[k]!;
+          if (src >= 0 && cp.rmwOf >= 0 && ws.coRank[src] !== want) continue;
+          if (src >= 0 && sym && !this.symRep(st, src)) continue;
+          break;
+        }
       }
       if (k >= dom.length) {
+        if (sym) this.symRelease(st, d);
         cur[d] = -1;
         st.depth--;
         continue;
@@ -978,6 +1075,11 @@ export class Enumeration {
       cur[d] = k;
       nodes++;
       this.stats.nodes++;
+      if (sym) {
+        const orbit = this.symTake(st, d, 1, dom[k]!);
+        st.symW[d + 1] = st.symW[d]! * orbit;
+        ws.coWeight = st.baseWeight * st.symW[d + 1]!;
+      }
       if (cp.kind === 'co') {
         const w = dom[k]!;
         placed[w] = 1;

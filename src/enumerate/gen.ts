@@ -9,19 +9,24 @@ import {
   avld,
   avst,
   cas,
+  cond,
   dev,
+  eq,
   fence,
   isfirst,
   ld,
   leave,
   makeTest,
+  mem,
   named,
+  reg,
   rmw,
   sbarrier,
   splitBarrier,
   st,
   threads,
 } from '../events/build.ts';
+import type { ObserveMode } from './outcomes.ts';
 
 export const LOAD_ORDERS: Ordering[] = ['notatomic', 'unordered', 'monotonic', 'acquire', 'seq_cst'];
 export const STORE_ORDERS: Ordering[] = ['notatomic', 'unordered', 'monotonic', 'release', 'seq_cst'];
@@ -198,3 +203,98 @@ export function arbMpSpaces(): fc.Arbitrary<Test> {
       });
     });
 }
+
+/**
+ * k copies of one thread body (the same constants, or each copy its own: `relabel`), placed so that
+ * all, some or none of them are interchangeable, beside an optional observer thread.
+ */
+const symOp = fc.record({
+  kind: fc.constantFrom('store', 'store', 'load', 'load', 'fence', 'rmw'),
+  loc: fc.integer({ min: 0, max: 1 }),
+  ordering: fc.constantFrom<Ordering>('monotonic', 'monotonic', 'acquire', 'release', 'seq_cst', 'notatomic'),
+  scope: fc.constantFrom<Scope>('system', 'agent', 'workgroup', 'wavefront'),
+});
+export const arbSymmetric = fc
+  .record({
+    body: fc.array(symOp, { minLength: 1, maxLength: 3 }),
+    copies: fc.integer({ min: 2, max: 3 }),
+    relabel: fc.boolean(),
+    observer: fc.array(symOp, { maxLength: 2 }),
+    // mixed: the last copy sits apart; observer-near: the observer shares a workgroup with copy 0
+    // only. Neither may be permuted with the other copies.
+    placement: fc.constantFrom(
+      'agents',
+      'workgroups',
+      'waves',
+      'mixed',
+      'mixed',
+      'observer-near',
+      'observer-near',
+    ),
+    // The observer stores constants the copies store too: no relabelling then.
+    clash: fc.boolean(),
+    // x1 in LDS: one instance per workgroup.
+    lds: fc.constantFrom(false, false, true),
+    init: fc.constantFrom<number | 'undef'>(0, 0, 'undef'),
+    observe: fc.constantFrom<ObserveMode>('all', 'condition', 'condition'),
+    watch: fc.constantFrom('observer', 'first', 'memory', 'none'),
+  })
+  .filter(({ body, copies, observer }) => body.length * copies + observer.length <= 7)
+  // The reference enumerator is slow on many writes and RMWs.
+  .filter(({ body, copies, observer }) => {
+    const count = (ops: typeof body, k: string[]) => ops.filter((o) => k.includes(o.kind)).length;
+    const writes = count(body, ['store', 'rmw']) * copies + count(observer, ['store', 'rmw']);
+    const rmws = count(body, ['rmw']) * copies + count(observer, ['rmw']);
+    return writes <= 4 && rmws <= 2;
+  })
+  .map(({ body, copies, relabel, observer, placement, clash, lds, init, observe, watch }) => {
+    let next = 1;
+    const make = (ops: typeof body, fresh: boolean, base: number): Instr[] =>
+      ops.map((o, j) => {
+        const x = `x${o.loc}`;
+        const opts = { scope: o.scope };
+        const ordering = o.ordering;
+        switch (o.kind) {
+          case 'store':
+            return st(x, fresh ? next++ : base + j, ordering === 'acquire' ? 'monotonic' : ordering, opts);
+          case 'load':
+            return ld(`r${j}`, x, ordering === 'release' ? 'monotonic' : ordering, opts);
+          case 'fence':
+            return fence(ordering === 'monotonic' || ordering === 'notatomic' ? 'acq_rel' : ordering, opts);
+          default:
+            // Relabelling needs values that only travel: no arithmetic.
+            if (fresh) return st(x, next++, ordering === 'acquire' ? 'monotonic' : ordering, opts);
+            return rmw(`r${j}`, 'add', x, 1, ordering === 'notatomic' ? 'monotonic' : ordering, opts);
+        }
+      });
+    const bodies = Array.from({ length: copies }, () => make(body, relabel, 1));
+    if (clash) next = 1;
+    if (observer.length > 0) bodies.push(make(observer, true, 0));
+    const place = (i: number): Placement => {
+      if (i === copies) return placement === 'observer-near' ? dev(0, 0, 0, 1) : dev(9, 0, 0, 0);
+      switch (placement) {
+        case 'agents':
+        case 'observer-near':
+          return dev(i, 0, 0, 0);
+        case 'workgroups':
+          return dev(0, 0, i, 0);
+        case 'waves':
+          return dev(0, 0, 0, i);
+        default:
+          return i < copies - 1 ? dev(0, 0, 0, i) : dev(5, 0, 0, 0);
+      }
+    };
+    let t = makeTest({
+      locs: { x0: init, x1: lds ? { init: 0, space: 'local' } : 0 },
+      threads: threads(
+        bodies,
+        bodies.map((_, i) => place(i)),
+      ),
+    });
+    const loadOf = (th: number) => t.threads[th]?.body.find((i) => i.kind === 'load' || i.kind === 'rmw');
+    const watched = watch === 'observer' ? loadOf(copies) : watch === 'first' ? loadOf(0) : undefined;
+    if (watched && 'dst' in watched && watched.dst)
+      t = { ...t, condition: cond('exists', eq(reg(`P${watch === 'first' ? 0 : copies}`, watched.dst), 1)) };
+    else if (watch === 'memory') t = { ...t, condition: cond('exists', eq(mem('x0'), 1)) };
+    return { t, observe };
+  });

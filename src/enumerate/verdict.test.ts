@@ -11,6 +11,7 @@ import {
   mem,
   or,
   reg,
+  rmw,
   st,
   threads,
 } from '../events/build.ts';
@@ -143,5 +144,20 @@ describe('verdicts', () => {
       expect(r.states).toEqual(whole.states);
       expect(r.stats.consistent).toBe(whole.stats.consistent);
     }
+  }, 30_000);
+
+  it('--workers: a search reduced by thread symmetry stays in-process (slices cannot share orbits)', async () => {
+    // Eight identical increments; the condition watches P0 only, so P1–P7 are interchangeable.
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads(Array.from({ length: 8 }, () => [rmw('r', 'add', 'x', 1, 'monotonic')])),
+      cond: cond('exists', eq(reg('P0', 'r'), 0)),
+    });
+    const opts = { ...DEFAULT_RUN, keepExamples: false, observe: 'condition' as const };
+    const whole = runTestSync(t, opts);
+    const par = await runTestParallel(t, opts, 2, 1);
+    expect(par.pooled).toBe(false);
+    expect(par.report.states).toEqual(whole.states);
+    expect(whole.stats.consistent).toBe(40320);
   }, 30_000);
 });
