@@ -3,22 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { Ordering, Placement, Scope, Test } from '../core/types.ts';
 import { cond, dev, eq, fence, ld, makeTest, reg, rmw, st, threads } from '../events/build.ts';
 import { DEFAULT_OPTIONS } from '../models/amdgpu.ts';
-import { stateStrings } from '../models/testutil.ts';
-import { Collector, enumerate, prepareVariant } from './enumerate.ts';
+import { stateStrings, withCounts } from '../models/testutil.ts';
+import { enumerate, prepareVariant } from './enumerate.ts';
 import { arbMpSpaces, arbTest } from './gen.ts';
 import type { ObserveMode } from './outcomes.ts';
 import { referenceEnumerate } from './reference.ts';
-
-function withCounts(c: Collector): string[] {
-  const labels = stateStrings(c, true);
-  const counts = new Map<string, number>();
-  for (const s of c.records()) {
-    const one = new Collector(c.labels);
-    one.record(s.values, s.count, s.race, s.undef);
-    counts.set(stateStrings(one, true)[0]!, s.count);
-  }
-  return labels.map((l) => `${l} ×${counts.get(l)}`);
-}
 
 /** The optimised and the reference enumerator find the same states, counts and flags. */
 function agree(t: Test, model = DEFAULT_OPTIONS, observe: ObserveMode = 'all'): void {

@@ -39,7 +39,7 @@ import {
   racePairs,
 } from './outcomes.ts';
 import { StateIndex } from './state-index.ts';
-import { findSymmetry, type Symmetry } from './symmetry.ts';
+import { factorial, findSymmetry, type Symmetry } from './symmetry.ts';
 
 export { Collector, type ExecutionRecord, NO_EXAMPLE, type StateRecord } from './collector.ts';
 
@@ -573,15 +573,15 @@ export class Enumeration {
           : cps.length;
     // A worker slice fixes the first choices (`only.prefix`): the product starts after them.
     const start = Math.min(cps.length, Math.max(tailStart, this.prefix.length));
-    const coLocs = new Uint8Array(sk.locs.length);
-    for (const cp of cps) if (cp.kind === 'co') coLocs[cp.loc] = 1;
     const sym =
       this.opts.symmetry &&
       productOk &&
       !this.opts.only &&
       this.opts.domains === 'filtered' &&
       variantCount(this.test) === 1
-        ? findSymmetry(this.test, sk, obs, !this.opts.keepExamples, (l) => coLocs[l] === 1)
+        ? findSymmetry(this.test, sk, obs, !this.opts.keepExamples, (l) =>
+            cps.some((cp) => cp.kind === 'co' && cp.loc === l),
+          )
         : null;
     return {
       sk,
@@ -1056,8 +1056,9 @@ export class Enumeration {
           if (fixed) k = dom.length - 1;
         }
       } else if (!fixed && (cp.rmwOf >= 0 || sym)) {
-        // The location's coherence order is placed (co choices come first): every source but the
-        // write just before the RMW's own, and undef, breaks atomicity or coherence.
+        // An RMW read (`rmwOf`): the location's coherence order is placed (co choices come first),
+        // and every source but the write just before the RMW's own, and undef, breaks atomicity or
+        // coherence. With symmetry: sources that are not their orbit's representative.
         const want = cp.rmwOf >= 0 ? ws.coRank[cp.rmwOf]! - 1 : -1;
         for (; k < dom.length; k++) {
           const src = dom[k]!;
@@ -1222,12 +1223,6 @@ export function estimateCandidates(test: Test): number {
     total += c;
   }
   return variants > 64 ? (total * variants) / 64 : total;
-}
-
-function factorial(k: number): number {
-  let f = 1;
-  for (let i = 2; i <= k; i++) f *= i;
-  return f;
 }
 
 /**

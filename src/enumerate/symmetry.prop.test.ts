@@ -3,26 +3,16 @@ import { describe, expect, it } from 'vitest';
 import type { Test } from '../core/types.ts';
 import { cond, dev, eq, ld, makeTest, mem, reg, st, threads } from '../events/build.ts';
 import { DEFAULT_OPTIONS } from '../models/amdgpu.ts';
-import { stateStrings } from '../models/testutil.ts';
-import { Collector, type Enumeration, enumerate } from './enumerate.ts';
+import { withCounts } from '../models/testutil.ts';
+import { type Enumeration, enumerate } from './enumerate.ts';
 import { arbSymmetric } from './gen.ts';
 import type { ObserveMode } from './outcomes.ts';
 import { referenceEnumerate } from './reference.ts';
 
-function withCounts(c: Collector): string[] {
-  return c.records().map((s) => {
-    const one = new Collector(c.labels);
-    one.record(s.values, s.count, s.race, s.undef);
-    return `${stateStrings(one, true)[0]} ×${s.count}`;
-  });
-}
-
-const sorted = (c: Collector) => withCounts(c).sort();
-
 function agreeWithReference(t: Test, observe: ObserveMode): Enumeration {
   const fast = enumerate(t, { observe, keepExamples: false });
   const ref = referenceEnumerate(t, DEFAULT_OPTIONS, null, observe);
-  expect(sorted(fast.collector)).toEqual(sorted(ref.collector));
+  expect(withCounts(fast.collector)).toEqual(withCounts(ref.collector));
   expect(fast.stats.consistent).toBe(ref.collector.executions);
   return fast;
 }

@@ -3,7 +3,7 @@
  */
 
 import type { Test } from '../core/types.ts';
-import { type Collector, type EnumerateOptions, enumerate } from '../enumerate/enumerate.ts';
+import { Collector, type EnumerateOptions, enumerate } from '../enumerate/enumerate.ts';
 import { isUndef } from '../events/program.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from './amdgpu.ts';
 
@@ -17,6 +17,18 @@ export function stateStrings(c: Collector, flags = false): string[] {
     out.push(parts.join(' '));
   }
   return out.sort();
+}
+
+/** `stateStrings` with flags, each followed by its execution count (`×n`). */
+export function withCounts(c: Collector): string[] {
+  const labels = stateStrings(c, true);
+  const counts = new Map<string, number>();
+  for (const s of c.records()) {
+    const one = new Collector(c.labels);
+    one.record(s.values, s.count, s.race, s.undef);
+    counts.set(stateStrings(one, true)[0]!, s.count);
+  }
+  return labels.map((l) => `${l} ×${counts.get(l)}`);
 }
 
 /** Final states of `test` under `model` (optimised enumerator). */
