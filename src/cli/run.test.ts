@@ -64,7 +64,7 @@ describe('gpumm run', () => {
     const r = gpumm('run', f);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('Test SB\nStates 3\n');
+    expect(r.stdout).toContain('Test SB Allowed\nStates 3\n');
     expect(r.stdout).toContain('\nNo\n');
     expect(r.stdout).toContain('Positive: 0 Negative: 3');
   });
@@ -108,8 +108,8 @@ exists (@x == 0)
     const f = tmpFile('sb.litmus', SB('monotonic', 'expect: condition holds'));
     const r = gpumm('run', '--max-executions', '1', f);
     expect(r.status).toBe(3);
-    expect(r.stdout).toContain('INCOMPLETE (max-executions');
-    expect(r.stdout).toContain('Undecided');
+    expect(r.stdout).toContain('Incomplete (max-executions)');
+    expect(r.stdout).toContain('\n??\n');
     expect(r.stderr).toContain('undecided (max-executions)');
   });
 
@@ -117,8 +117,8 @@ exists (@x == 0)
     const f = tmpFile('co5.litmus', coText(5));
     const r = gpumm('run', '--max-states', '100', f);
     expect(r.status).toBe(3);
-    expect(r.stdout).toContain('INCOMPLETE (max-states)');
-    expect(r.stdout).toMatch(/States ≥ \d+ \(not listed: --max-states reached\)/);
+    expect(r.stdout).toMatch(/Incomplete \(max-states\): \d+ states found, not listed/);
+    expect(r.stdout).toContain('States 0\n??\n');
     expect(r.stdout).not.toMatch(/×\d+/);
     expect(r.stderr).toMatch(/CO5: undecided \(max-states\) after \d+ executions and \d+ final states/);
     expect(r.stderr).toContain('hint: the test has more final states than --max-states allows');
@@ -152,7 +152,7 @@ exists (@x == 0)
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(/CO7: estimate .* candidates before pruning/);
     expect(r.stderr).toMatch(/CO7: undecided \(timeout\)/);
-    expect(r.stdout).toContain('INCOMPLETE (timeout');
+    expect(r.stdout).toContain('Incomplete (timeout)');
   });
 
   it('Ctrl-C prints what was found so far', async () => {
@@ -168,7 +168,7 @@ exists (@x == 0)
     setTimeout(() => child.kill('SIGINT'), 2500);
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(status).toBe(130);
-    expect(out).toContain('INCOMPLETE (interrupted');
+    expect(out).toContain('Incomplete (interrupted)');
     expect(out).toMatch(/States [1-9]/);
   });
 

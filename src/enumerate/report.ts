@@ -10,6 +10,7 @@ import { buildSkeleton } from '../events/skeleton.ts';
 import type { ModelOptions } from '../models/amdgpu.ts';
 import { printCondition } from '../syntax/printer.ts';
 import type { Enumeration, StopReason } from './enumerate.ts';
+import { condLabels, herdCondition, herdNames, herdTestName, testHash } from './herd.ts';
 import {
   type ConditionVerdict,
   conditionVerdict,
@@ -69,6 +70,18 @@ export const ReportSchema = z.object({
   explanations: z.array(
     z.object({ state: z.string(), axiom: z.string(), text: z.string(), count: z.number().int() }),
   ),
+  /** herd7's spelling of the test, for the text report (src/enumerate/herd.ts, docs/output.md). */
+  herd: z.object({
+    /** The test name in herd's alphabet. */
+    name: z.string(),
+    kind: z.enum(['Allowed', 'Forbidden', 'Required']),
+    /** herd's name of each observable: `P1:r0` → `1:r0`, `@x` → `x`, `P1:@l` → `l.1`. */
+    names: z.record(z.string(), z.string()),
+    /** The condition in herd's syntax (`forall (true)` for a test without one). */
+    condition: z.string(),
+    /** MD5 of the normalised test's memory, placement and code. */
+    hash: z.string(),
+  }),
 });
 
 /** The verdict on one test. */
@@ -155,6 +168,8 @@ export function buildReport(
     states.push({ values, count, condition: truth, race: sRace, undef: sUndef, undefFinal: uf });
   }
   const verdict: ConditionVerdict | null = conditionVerdict(test, truths);
+  const names = herdNames(test, [...labels, ...(test.condition ? condLabels(test.condition.cond) : [])]);
+  const herdC = herdCondition(test, names);
   const ub = sk.barrierUb;
   const stop: StopReason = en.stop ?? 'interrupted';
   const complete = stop === 'done';
@@ -194,55 +209,84 @@ export function buildReport(
     }),
     stats: { ...en.stats, estimate: extra.estimate, ms: extra.ms },
     explanations: extra.explanations ?? [],
+    herd: {
+      name: herdTestName(test.name),
+      kind: herdC.kind,
+      names: Object.fromEntries(labels.map((l) => [l, names.get(l)!])),
+      condition: herdC.text,
+      hash: testHash(test),
+    },
   };
 }
 
-/** herd7-style text. `timing: false` leaves out the time (for golden baselines). */
+/**
+ * The validation word herd prints after the states: `Ok` / `No` for the condition's verdict, `Undef`
+ * when some execution has undefined behaviour (herd's word for a flagged-undefined test), `??` when
+ * there is no answer (the run stopped early, or the verdict depends on undef values) — the words
+ * herd's log reader knows (`validation` in tools/lexLog_tools.mll).
+ */
+function validationWord(r: Report): string {
+  if (!r.complete) return '??';
+  if (r.flags.ub) return 'Undef';
+  const v = r.condition?.verdict ?? 'holds';
+  return v === 'holds' ? 'Ok' : v === 'fails' ? 'No' : '??';
+}
+
+/**
+ * The text report: herd7's lines in herd7's order and spelling (herd/top_herd.ml), then gpumm's
+ * own. docs/output.md describes every line. `timing: false` leaves out the time (golden baselines).
+ */
 export function formatReport(r: Report, opts: { timing: boolean } = { timing: true }): string {
-  const out: string[] = [];
-  const verdictWord =
-    r.condition?.verdict === 'holds' ? 'Ok' : r.condition?.verdict === 'fails' ? 'No' : 'Unknown';
-  out.push(
-    `Test ${r.test}${r.complete ? '' : ` INCOMPLETE (${r.stop}${r.stop === 'max-states' ? '' : ': these are the states found so far'})`}`,
-  );
+  const h = r.herd;
+  const out: string[] = [`Test ${h.name} ${h.kind}`];
   // Stopped on --max-states: the partial list is too long to be of use on a terminal (--json keeps it).
   const listed = r.stop === 'max-states' ? [] : r.states;
-  out.push(
-    r.stop === 'max-states'
-      ? `States ≥ ${r.states.length} (not listed: --max-states reached)`
-      : `States ${r.states.length}`,
-  );
+  out.push(`States ${listed.length}`);
   for (const s of listed) {
+    const bindings = Object.entries(s.values)
+      .map(([k, v]) => `${h.names[k] ?? k}=${v};`)
+      .join(' ');
     const flags = [s.race ? 'race' : '', s.undef ? 'undef-read' : '', s.undefFinal ? 'undef-final' : '']
       .filter(Boolean)
       .join(', ');
-    out.push(`${stateText(s.values)}  ×${s.count}${flags ? `  [${flags}]` : ''}`);
+    // herd's reader skips a `#` comment at the end of a state line: gpumm's per-state figures go there.
+    out.push(`${bindings}${bindings ? ' ' : ''}# ×${s.count}${flags ? ` ${flags}` : ''}`);
   }
-  if (r.condition) {
-    out.push(r.complete ? verdictWord : 'Undecided');
-    out.push('Witnesses');
-    out.push(
-      `Positive: ${r.witnesses.positive} Negative: ${r.witnesses.negative}` +
-        (r.witnesses.unknown > 0 ? ` Unknown (depends on undef): ${r.witnesses.unknown}` : ''),
-    );
-  }
+  out.push(validationWord(r));
+  // herd counts witnesses for the test's kind: for `~exists`, the executions that do not satisfy
+  // the proposition are the positive ones (check_wit in herd/top_herd.ml).
+  const { positive: sat, negative: unsat, unknown } = r.witnesses;
+  const forbid = h.kind === 'Forbidden';
+  out.push('Witnesses', `Positive: ${forbid ? unsat : sat} Negative: ${forbid ? sat : unsat}`);
   if (r.flags.race) out.push('Flag data-race');
   if (r.flags.undef) out.push('Flag undef-read');
   if (r.flags.undefFinal) out.push('Flag undef-final');
-  if (r.flags.ub)
+  if (r.flags.ub) out.push('Flag undefined-behaviour');
+  out.push(`Condition ${h.condition}`);
+  // Observation counts are for the proposition itself; with no complete answer there is none.
+  if (r.complete && unknown === 0)
     out.push(
-      r.ubReasons && r.ubReasons.length > 0
-        ? `Flag undefined-behaviour (barriers: ${r.ubReasons.join('; ')})`
-        : 'Flag undefined-behaviour (barriers)',
+      `Observation ${h.name} ${sat === 0 ? 'Never' : unsat === 0 ? 'Always' : 'Sometimes'} ${sat} ${unsat}`,
     );
-  if (r.condition) out.push(`Condition ${r.condition.text}`);
+  if (opts.timing) out.push(`Time ${h.name} ${(r.stats.ms / 1000).toFixed(2)}`);
+  out.push(`Hash=${h.hash}`);
+
+  // gpumm's own lines.
+  if (!r.complete)
+    out.push(
+      r.stop === 'max-states'
+        ? `Incomplete (max-states): ${r.states.length} states found, not listed (--json lists them)`
+        : `Incomplete (${r.stop}): the states above are those found so far`,
+    );
+  if (unknown > 0) out.push(`Unknown (depends on undef): ${unknown}`);
+  if (r.complete && (r.flags.ub || unknown > 0) && r.condition) out.push(`Verdict ${r.condition.verdict}`);
+  for (const why of r.ubReasons ?? []) out.push(`Undefined behaviour: ${why}`);
   for (const e of r.expectations)
     out.push(
       `Expect ${e.key} ${e.expected}: ${e.ok ? 'ok' : `FAILED (got ${e.actual}${r.complete ? '' : ', incomplete'})`}`,
     );
   out.push(
-    `Candidates ${r.stats.explored} explored, ${r.stats.consistent} consistent (${r.stats.nodes} search nodes)` +
-      (opts.timing ? ` Time ${(r.stats.ms / 1000).toFixed(3)}s` : ''),
+    `Candidates ${r.stats.explored} explored, ${r.stats.consistent} consistent (${r.stats.nodes} search nodes)`,
   );
   if (r.explanations.length > 0) {
     out.push('Forbidden candidates the condition selects:');
