@@ -204,4 +204,21 @@ exists (@x == 0)
     expect(r.stdout).toMatch(/^digraph "SB: P0:r0=0; P1:r0=0;"/);
     expect(r.stdout).toContain('[label="rf"');
   });
+
+  it('--graph --state K beyond the states: a diagnostic at K with the valid range, exit 2, nothing printed', () => {
+    const f = tmpFile('sb.litmus', SB('monotonic', ''));
+    // SB with relaxed atomics has 4 final states, numbered 0 to 3.
+    const ok = gpumm('run', '--graph', 'dot', '--state', '3', f);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toMatch(/^digraph "SB: P0:r0=1; P1:r0=1;"/);
+    const r = gpumm('run', '--graph', 'dot', '--state', '4', f);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^<command-line>:1:25: error CL1004: /);
+    expect(r.stderr).toContain('hint: choose a state from 0 to 3');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(gpumm('run', '--graph', 'dot', '--state=9', f).stderr).toMatch(
+      /^<command-line>:1:25: error CL1004: /,
+    );
+  });
 });

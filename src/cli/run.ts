@@ -25,7 +25,7 @@ import type { ModelDiagnostic, ModelDiagnosticCode } from '../events/skeleton.ts
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { formatDiagnostics, type Printable } from './format.ts';
 import { fileSpan, loadTests } from './io.ts';
-import { CliExit } from './shared.ts';
+import { CliExit, optionValueDiagnostic } from './shared.ts';
 
 interface RunCliOptions {
   json?: boolean;
@@ -286,6 +286,17 @@ export function registerRun(program: Command): void {
             );
           }
           if (opts.graph && en) {
+            // The state numbers are known only now: one out of range is a command-line error.
+            if (opts.state !== undefined && opts.state >= report.states.length) {
+              process.stderr.write(
+                `${optionValueDiagnostic('CL1004', process.argv.slice(2), '--state', {
+                  state: String(opts.state),
+                  test: test.name,
+                  count: String(report.states.length),
+                })}\n`,
+              );
+              throw new CliExit(2);
+            }
             const dot = graphOf(test, report, en, opts.state);
             if (dot) {
               let out = dot;

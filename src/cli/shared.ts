@@ -1,7 +1,7 @@
 /** Helpers shared by the subcommands: exit handling and command-line diagnostics. */
 import type { CommanderError } from 'commander';
 import type { Span } from '../core/types.ts';
-import { diag } from '../syntax/diagnostics.ts';
+import { type DiagnosticCode, diag } from '../syntax/diagnostics.ts';
 import { formatDiagnostic } from './format.ts';
 
 /** Thrown by a subcommand to end with a status after it has printed what it had to say. */
@@ -32,6 +32,34 @@ export function commandLineDiagnostic(e: CommanderError, argv: readonly string[]
         ? 'give the litmus files to work on, e.g. litmus/*.litmus'
         : 'see gpumm --help and gpumm <command> --help';
   return formatDiagnostic(diag('CL1003', span, { what, fix }), joined);
+}
+
+/**
+ * A diagnostic about an option's value, found valid by the option parser but wrong for the input
+ * (`--state 7` when the test has 3 states): positioned at the value in the command line.
+ */
+export function optionValueDiagnostic(
+  code: DiagnosticCode,
+  argv: readonly string[],
+  option: string,
+  args: Record<string, string>,
+): string {
+  const joined = argv.join(' ');
+  let col = 1;
+  let len = 0;
+  let offset = 0;
+  for (const [k, a] of argv.entries()) {
+    if (a === option && k + 1 < argv.length) {
+      col = offset + a.length + 2;
+      len = argv[k + 1]!.length;
+    } else if (a.startsWith(`${option}=`)) {
+      col = offset + option.length + 2;
+      len = a.length - option.length - 1;
+    }
+    offset += a.length + 1;
+  }
+  const span: Span = { file: '<command-line>', offset: col - 1, line: 1, col, len };
+  return formatDiagnostic(diag(code, span, args), joined);
 }
 
 /** An internal error is a bug in gpumm: say so plainly, with where to report it, and exit 70. */

@@ -286,6 +286,15 @@ export const DIAGNOSTICS = {
     message: (a) => a.what ?? '',
     hint: (a) => a.fix ?? 'see gpumm --help',
   },
+  CL1004: {
+    severity: 'error',
+    message: (a) =>
+      `--state ${a.state}: test ${a.test} has ${a.count === '1' ? 'one final state' : `${a.count} final states`}`,
+    hint: (a) =>
+      a.count === '0'
+        ? 'the test has no final state to draw'
+        : `choose a state from 0 to ${Number(a.count) - 1}, in the order \`gpumm run\` lists them`,
+  },
 } satisfies Record<string, Entry>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;
