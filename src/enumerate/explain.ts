@@ -3,9 +3,10 @@
  * why the model forbids a candidate.
  */
 
+import { has } from '../core/relation.ts';
 import { assertNever } from '../core/types.ts';
 import type { Skeleton } from '../events/skeleton.ts';
-import type { AxiomId } from '../models/amdgpu.ts';
+import type { AxiomId, Workspace } from '../models/amdgpu.ts';
 import type { EdgeName, Witness } from '../models/types.ts';
 import { printInstr } from '../syntax/printer.ts';
 
@@ -60,13 +61,74 @@ const AXIOM_WORDS: Record<AxiomId, string> = {
   values: 'values: register values would be inconsistent with the choices made',
 };
 
-/** One paragraph explaining why `axiom` rejects a candidate. */
-export function explainWitness(sk: Skeleton, axiom: AxiomId, w: Witness): string {
+/** `P0:2`, or `init @x`: an event in a chain of edges. */
+function eventRef(sk: Skeleton, id: number): string {
+  const e = sk.events[id]!;
+  if (e.kind === 'init') return `init @${sk.locs[e.loc]!.name}`;
+  return `${sk.test.threads[e.thread]!.name}:${e.instr + 1}`;
+}
+
+/**
+ * The hb and eco edges that make one psc step a → b (psc = [SC]; (hb ∪ hb?;eco;hb?); [SC], docs/model.md
+ * choice 16), as `P0:1 -hb-> P0:2 -fr-> P1:1`: an hb step is taken from the hb psc uses (with
+ * per-space hb, the class's own hb for two accesses of one class), eco = (rf ∪ mo ∪ fr)+ is broken
+ * into its rf, mo and fr edges. The shortest such chain; null if there is none (never for a psc edge).
+ */
+export function pscChain(ws: Workspace, a: number, b: number): string | null {
+  const sk = ws.sk;
+  const n = sk.n;
+  const hbStep = (x: number, y: number) => {
+    if (has(ws.hb, x, y)) return true;
+    const k = sk.spaceClass[x]!;
+    return k >= 0 && k === sk.spaceClass[y] && has(ws.hbSpace[k]!, x, y);
+  };
+  const ref = (e: number) => eventRef(sk, e);
+  if (hbStep(a, b)) return `${ref(a)} -hb-> ${ref(b)}`;
+  const ecoEdge = (x: number, y: number) =>
+    has(ws.rfA, x, y) ? 'rf' : has(ws.mo, x, y) ? 'mo' : has(ws.fr, x, y) ? 'fr' : null;
+  let best: string[] | null = null;
+  for (let c = 0; c < n; c++) {
+    if (c !== a && !hbStep(a, c)) continue;
+    // Breadth-first over rf ∪ mo ∪ fr from c: the shortest eco chain to each event.
+    const prev = new Int32Array(n).fill(-2);
+    prev[c] = -1;
+    const queue = [c];
+    for (let q = 0; q < queue.length; q++) {
+      const x = queue[q]!;
+      for (let y = 0; y < n; y++)
+        if (prev[y] === -2 && ecoEdge(x, y)) {
+          prev[y] = x;
+          queue.push(y);
+        }
+    }
+    for (let d = 0; d < n; d++) {
+      if (d === c || prev[d] === -2 || (d !== b && !hbStep(d, b))) continue;
+      const path: number[] = [];
+      for (let x = d; x !== -1; x = prev[x]!) path.unshift(x);
+      const parts = c === a ? [ref(a)] : [ref(a), '-hb->', ref(c)];
+      for (let k = 1; k < path.length; k++)
+        parts.push(`-${ecoEdge(path[k - 1]!, path[k]!)}->`, ref(path[k]!));
+      if (d !== b) parts.push('-hb->', ref(b));
+      if (!best || parts.length < best.length) best = parts;
+    }
+  }
+  return best ? best.join(' ') : null;
+}
+
+/**
+ * One paragraph explaining why `axiom` rejects a candidate. Given the candidate's workspace, each
+ * psc step of a scoped seq_cst cycle is broken into the hb and eco edges that make it.
+ */
+export function explainWitness(sk: Skeleton, axiom: AxiomId, w: Witness, ws?: Workspace): string {
   const d = (id: number) => describeEvent(sk, id);
   const head = AXIOM_WORDS[axiom];
   switch (w.kind) {
     case 'cycle': {
-      const steps = w.events.map((e, k) => `    ${d(e)}\n      ${EDGE_WORDS[w.edges[k]!]} (${w.edges[k]})`);
+      const steps = w.events.map((e, k) => {
+        const edge = w.edges[k]!;
+        const chain = edge === 'psc' && ws ? pscChain(ws, e, w.events[(k + 1) % w.events.length]!) : null;
+        return `    ${d(e)}\n      ${EDGE_WORDS[edge]} (${chain ? `psc: ${chain}` : edge})`;
+      });
       return `${head}:\n${steps.join('\n')}\n    ${d(w.events[0]!)}  (back to the start)`;
     }
     case 'rmw':

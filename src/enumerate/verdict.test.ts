@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   and,
@@ -16,6 +18,7 @@ import {
   threads,
 } from '../events/build.ts';
 import { states } from '../models/testutil.ts';
+import { parse } from '../syntax/parser.ts';
 import { formatReport } from './report.ts';
 import { DEFAULT_RUN, runTestParallel, runTestSync } from './verdict.ts';
 
@@ -160,4 +163,27 @@ describe('verdicts', () => {
     expect(par.report.states).toEqual(whole.states);
     expect(whole.stats.consistent).toBe(40320);
   }, 30_000);
+
+  it('--explain breaks each step of a scoped seq_cst cycle into the hb and eco edges that make it', () => {
+    const run = (name: string) => {
+      const file = join(import.meta.dirname, '..', '..', 'litmus', `${name}.litmus`);
+      const { test } = parse(readFileSync(file, 'utf8'), file);
+      return runTestSync(test!, { ...DEFAULT_RUN, explain: true }).explanations;
+    };
+    const [sb] = run('SB+sc.agent');
+    expect(sb!.axiom).toBe('scoped-sc');
+    // P0 stores @x then loads @y = 0, which is overwritten by P1's store; P1 likewise.
+    expect(sb!.text).toContain('(psc: P0:1 -hb-> P0:2)');
+    expect(sb!.text).toContain('(psc: P0:2 -fr-> P1:1)');
+    expect(sb!.text).toContain('(psc: P1:1 -hb-> P1:2 -fr-> P0:1)');
+    // IRIW: a writer happens before the reader that reads it (rf of seq_cst synchronises), which
+    // reads a value the other writer overwrites.
+    const iriw = run('IRIW+sc.agent').filter((x) => x.axiom === 'scoped-sc');
+    expect(iriw.length).toBeGreaterThan(0);
+    for (const x of iriw) expect(x.text).not.toMatch(/\(psc\)/);
+    expect(iriw[0]!.text).toContain('(psc: P0:1 -hb-> P2:2 -fr-> P1:1)');
+    // eco chains longer than one edge: fr then rf.
+    const iriwF = run('IRIW+fence.sc.agent').filter((x) => x.axiom === 'scoped-sc');
+    expect(iriwF.some((x) => /-fr-> P\d:\d -rf-> P\d:\d -hb->/.test(x.text))).toBe(true);
+  });
 });

@@ -197,7 +197,7 @@ export function explain(test: Test, opts: RunOptions): Report['explanations'] {
         values[l] = Number.isNaN(vals[k]!) ? 'undef' : vals[k]!;
       });
       const state = stateText(values);
-      const text = explainWitness(ws.sk, verdict.axiom, verdict.witness);
+      const text = explainWitness(ws.sk, verdict.axiom, verdict.witness, ws);
       const key = `${state}\n${verdict.axiom}\n${text}`;
       const g = groups.get(key);
       if (g) g.count++;
