@@ -68,6 +68,12 @@ const BUDGET = 50_000;
 
 const cache = new WeakMap<Test, BarrierAnalysis>();
 
+/** `file:line` of thread `t`'s instruction `k`: UB reasons name the source line of each operation. */
+function where(test: Test, t: number, k: number): string {
+  const s = test.threads[t]!.body[k]!.span;
+  return `${s.file}:${s.line}`;
+}
+
 export function analyseBarriers(test: Test): BarrierAnalysis {
   let a = cache.get(test);
   if (!a) {
@@ -184,7 +190,9 @@ function analyse(test: Test, bruteOnly: boolean, reduce = true): BarrierAnalysis
             else if (id > 0)
               // seeds/001 "Join and Wait Ordering": "There is a barrier join J such that J -> W in
               // barrier-joined-before … otherwise, the behavior is undefined."
-              ubReasons.add(`${th.name} waits on named barrier ${id} without having joined one`);
+              ubReasons.add(
+                `${th.name} waits on named barrier ${id} without having joined one (${where(test, t, k)})`,
+              );
             // id 0 without a join: "This is a no-op on the NULL barrier".
           } else
             unsupported.push({
@@ -216,7 +224,7 @@ function analyse(test: Test, bruteOnly: boolean, reduce = true): BarrierAnalysis
           }
           // seeds/001 "Join and Drop Ordering": "There is a barrier join J such that J -> D in
           // barrier-joined-before; otherwise, the behavior is undefined."
-          else ubReasons.add(`${th.name} leaves a named barrier it has not joined`);
+          else ubReasons.add(`${th.name} leaves a named barrier it has not joined (${where(test, t, k)})`);
           break;
       }
     });
@@ -322,6 +330,7 @@ function search(
   const index = new Map<BNode, number>(flat.map((b, i) => [b, i]));
   const ubReasons = new Set(staticUb);
   const found = new Map<string, Exec>();
+  const at = (b: BNode) => where(test, b.thread, b.instr);
   let budget = BUDGET;
 
   // Fences, for the memory effect.
@@ -407,14 +416,14 @@ function search(
       let initialised = obj.autoInit !== null;
       let cur: Phase = { obj: obj.key, ops: [], complete: false };
       // Cluster barrier: the workgroups that have arrived in the current phase.
-      let arrivedWgs: string[] = [];
+      let arrivedWgs: { wg: string; b: BNode }[] = [];
       ord.forEach((b, pos) => {
         bmoPos.set(b, pos);
         if (!initialised && b.kind !== 'init') {
           // seeds/001: "The first element in barrier-modification-order<BO> is always a barrier
           // init, otherwise the behavior is undefined."; "It is undefined behavior to operate on an
           // uninitialized barrier object."
-          reasons.push(`${objKeys[oi]} is used before it is initialised`);
+          reasons.push(`${objKeys[oi]} is used before it is initialised (${at(b)})`);
           initialised = true;
           expected = Number.POSITIVE_INFINITY;
         }
@@ -431,14 +440,14 @@ function search(
           // "Decrements expected count … A barrier drop cannot cause the expected count of the
           // barrier object to become negative; otherwise, the behavior is undefined."
           expected--;
-          if (expected < 0) reasons.push(`a drop makes the expected count of ${obj.key} negative`);
+          if (expected < 0) reasons.push(`a drop makes the expected count of ${obj.key} negative (${at(b)})`);
         } else {
           // arrive: "the new expected count cannot be less than or equal to the arrive count,
           // otherwise the behavior is undefined."
           if (b.count !== null) {
             if (b.count <= arrived)
               reasons.push(
-                `signal.var sets the expected count of ${obj.key} to ${b.count} ≤ arrive count ${arrived}`,
+                `signal.var sets the expected count of ${obj.key} to ${b.count} ≤ arrive count ${arrived} (${at(b)})`,
               );
             expected = b.count;
           }
@@ -448,9 +457,12 @@ function search(
             // "only one wave per workgroup may arrive at the barrier on behalf of its entire
             // workgroup": a second arrive of one workgroup in a phase is undefined (choice 7).
             const wg = workgroupKey(test.threads[b.thread]!.placement)!;
-            if (arrivedWgs.includes(wg))
-              reasons.push(`two waves of workgroup ${wg} arrive at the cluster barrier in one phase`);
-            arrivedWgs = [...arrivedWgs, wg];
+            const first = arrivedWgs.find((x) => x.wg === wg);
+            if (first)
+              reasons.push(
+                `two waves of workgroup ${wg} arrive at the cluster barrier in one phase (${at(first.b)}, ${at(b)})`,
+              );
+            arrivedWgs = [...arrivedWgs, { wg, b }];
           }
           arrived++;
         }
@@ -547,7 +559,8 @@ function search(
         }
       const why = [...reasons];
       // "It is undefined behavior for a barrier wait to never complete."
-      for (const w of stuckWaits) why.push(`a wait of ${test.threads[w.thread]!.name} never completes`);
+      for (const w of stuckWaits)
+        why.push(`a wait of ${test.threads[w.thread]!.name} never completes (${at(w)})`);
       // "Barrier drop races": for A -> D in thread-barrier-order<BO>, A barrier-participates-in no
       // wait, or in some wait W with W -> D in barrier-executes-before.
       for (const d of flat)
@@ -557,7 +570,7 @@ function search(
             const ws = [...bpi].filter(([, p]) => p.ops.includes(a)).map(([w]) => w);
             if (ws.length > 0 && !ws.some((w) => be(w, d)))
               why.push(
-                `${test.threads[d.thread]!.name} drops ${d.obj} before a phase it arrived at completes (drop race)`,
+                `${test.threads[d.thread]!.name} drops ${d.obj} before a phase it arrived at completes (drop race: arrive ${at(a)}, drop ${at(d)})`,
               );
           }
       // The memory effect: "a release fence po-before an arrive and an acquire fence po-after a wait
