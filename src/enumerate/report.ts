@@ -252,7 +252,8 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
     // herd's reader skips a `#` comment at the end of a state line: gpumm's per-state figures go there.
     out.push(`${bindings}${bindings ? ' ' : ''}# ×${s.count}${flags ? ` ${flags}` : ''}`);
   }
-  out.push(validationWord(r));
+  const word = validationWord(r);
+  out.push(word);
   // herd counts witnesses for the test's kind: for `~exists`, the executions that do not satisfy
   // the proposition are the positive ones (check_wit in herd/top_herd.ml).
   const { positive: sat, negative: unsat, unknown } = r.witnesses;
@@ -279,7 +280,8 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
         : `Incomplete (${r.stop}): the states above are those found so far`,
     );
   if (unknown > 0) out.push(`Unknown (depends on undef): ${unknown}`);
-  if (r.complete && (r.flags.ub || unknown > 0) && r.condition) out.push(`Verdict ${r.condition.verdict}`);
+  // The verdict, when the word after the states does not give it (Undef, ??).
+  if (r.complete && r.condition && word !== 'Ok' && word !== 'No') out.push(`Verdict ${r.condition.verdict}`);
   for (const why of r.ubReasons ?? []) out.push(`Undefined behaviour: ${why}`);
   for (const e of r.expectations)
     out.push(
