@@ -298,6 +298,7 @@ P0 @ agent 0, workgroup 0 {
 Q @ agent 0, workgroup 1 {
   %0 = load atomic i8, ptr addrspace(1) @x monotonic
   %r-1 = load atomic i32, ptr addrspace(1) @Okay monotonic
+  %r_1 = load atomic i32, ptr addrspace(1) @Okay monotonic
   store i32 2, ptr addrspace(3) @l
 }
 exists (Q:%0 == -1 /\\ P0:@l == 1 /\\ Q:@l == 2 /\\ @Okay == 1)
@@ -307,7 +308,9 @@ exists (Q:%0 == -1 /\\ P0:@l == 1 /\\ Q:@l == 2 /\\ @Okay == 1)
     const out = formatReport(r);
     expect(out).toMatch(/^Test odd_name__v2_ Allowed$/m);
     expect(out).toContain('Condition exists (1:r_0=255 /\\ l.0=1 /\\ l.1=2 /\\ l_Okay=1)');
-    expect(r.herd.names['Q:r-1']).toBe('1:r_1');
+    // %r-1 is respelled r_1, which %r_1 has already: the respelled one gives way.
+    expect(r.herd.names['Q:r_1']).toBe('1:r_1');
+    expect(r.herd.names['Q:r-1']).toBe('1:r_1_2');
     const [t] = readLog(out);
     expect(t!.states.length).toBe(r.states.length);
     expect(t!.validation).toBe(r.condition!.verdict === 'holds' ? 'Ok' : 'No');

@@ -40,30 +40,33 @@ function herdIdent(name: string, prefix: string): string {
 /**
  * herd's name for each observable label: `P1:r0` → `1:r0` (the thread's position in the test, as
  * herd numbers its threads), `@x` → `x`, a thread's copy of LDS or private memory `P1:@l` → `l.1`.
- * Names herd cannot read (`%0`, `@a-b`) are spelled with `_` for the rest and a letter in front;
- * if two labels would then meet, later ones get `_2`, `_3`, … so the mapping stays one-to-one.
+ * Names herd cannot read (`%0`, `@a-b`) are spelled with `_` for the rest and a letter in front.
+ * If two labels would then meet, the one spelled as it is keeps the name and the others get `_2`,
+ * `_3`, … so the mapping stays one-to-one.
  */
 export function herdNames(test: Test, labels: readonly string[]): Map<string, string> {
   const index = new Map(test.threads.map((th, k) => [th.name, k]));
-  const out = new Map<string, string>();
-  const taken = new Set<string>();
-  for (const label of labels) {
-    if (out.has(label)) continue;
+  const thread = (name: string) => index.get(name) ?? name;
+  const wanted = [...new Set(labels)].map((label) => {
     const at = label.indexOf('@');
-    let name: string;
     if (at < 0) {
       const colon = label.indexOf(':');
-      const thread = index.get(label.slice(0, colon)) ?? label.slice(0, colon);
-      name = `${thread}:${herdIdent(label.slice(colon + 1), 'r_')}`;
-    } else {
-      const raw = herdIdent(label.slice(at + 1), 'l_');
-      const loc = VALIDATION_START.test(raw) ? `l_${raw}` : raw;
-      name = at > 0 ? `${loc}.${index.get(label.slice(0, at - 1)) ?? label.slice(0, at - 1)}` : loc;
+      const reg = label.slice(colon + 1);
+      const r = herdIdent(reg, 'r_');
+      return { label, name: `${thread(label.slice(0, colon))}:${r}`, respelled: r !== reg };
     }
-    let unique = name;
-    for (let k = 2; taken.has(unique); k++) unique = `${name}_${k}`;
+    const loc = label.slice(at + 1);
+    const raw = herdIdent(loc, 'l_');
+    const l = VALIDATION_START.test(raw) ? `l_${raw}` : raw;
+    return { label, name: at > 0 ? `${l}.${thread(label.slice(0, at - 1))}` : l, respelled: l !== loc };
+  });
+  const out = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const w of [...wanted.filter((x) => !x.respelled), ...wanted.filter((x) => x.respelled)]) {
+    let unique = w.name;
+    for (let k = 2; taken.has(unique); k++) unique = `${w.name}_${k}`;
     taken.add(unique);
-    out.set(label, unique);
+    out.set(w.label, unique);
   }
   return out;
 }
