@@ -1,5 +1,6 @@
 /**
- * The verdict on one test, as data (with its zod schema for `--json`) and as herd7-style text.
+ * The verdict on one test, as data (with its zod schema for `--json`) and as text that herd7's log
+ * tools read (docs/output.md).
  */
 
 import { z } from 'zod';
@@ -91,7 +92,10 @@ function valueText(v: number): number | 'undef' {
   return isUndef(v) ? 'undef' : v;
 }
 
-/** `P0:a=1; P1:b=undef;` — herd7's state spelling. */
+/**
+ * `P0:a=1; P1:b=undef;` — a state in gpumm's names (explanations, graph titles). The report's state
+ * lines use herd's names instead (`formatReport`, docs/output.md).
+ */
 export function stateText(values: Record<string, number | 'undef'>): string {
   return Object.entries(values)
     .map(([k, v]) => `${k}=${v};`)
