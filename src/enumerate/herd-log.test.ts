@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { md5Hex } from '../core/md5.ts';
 import type { Cond } from '../core/types.ts';
 import { cond, eq, ld, makeTest, mem, or, reg, st, threads } from '../events/build.ts';
 import { parse } from '../syntax/parser.ts';
@@ -381,6 +382,12 @@ exists (Q:%0 == -1 /\\ P0:@l == 1 /\\ Q:@l == 2 /\\ @Okay == 1)
     ).test!;
     const c = parse('AMDGPU A\n@x = global i32 0\nP0 {\n  store i32 2, ptr @x\n}\nexists (@x == 1)\n').test!;
     expect(testHash(a)).toBe(testHash(b));
+    // What is hashed: the lines of `gpumm parse` from the first location to the last `}`.
+    expect(testHash(a)).toBe(
+      md5Hex(
+        '@x = addrspace(1) global i32 0\n\nP0 @ agent 0, cluster 0, workgroup 0, wavefront 0 {\n  store i32 1, ptr @x\n}\n',
+      ),
+    );
     expect(testHash(a)).not.toBe(testHash(c));
   });
 });

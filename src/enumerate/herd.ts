@@ -149,9 +149,11 @@ export function herdCondition(
 
 /**
  * The test's hash, as herd hashes a test's initial state and code and not its name, comments or
- * condition: MD5 of the normalised test (`gpumm parse`) with the name, description, `expect:` lines
- * and condition left out — its memory, placement and code.
+ * condition: MD5 of the normalised test's memory, placement and code — the lines `gpumm parse`
+ * prints from the first location (or thread) to the last thread's `}`, with a newline after each.
  */
 export function testHash(test: Test): string {
-  return md5Hex(print({ ...test, name: '', description: '', expects: [], condition: null }));
+  const text = print({ ...test, description: '', expects: [], condition: null });
+  // Drop the header line and the empty line after it.
+  return md5Hex(text.slice(text.indexOf('\n\n') + 2));
 }
