@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CATALOGUE_DIR } from '../cli/demo.ts';
+import { litmusFilesIn } from '../cli/io.ts';
 import {
   and,
   cas,
@@ -20,7 +22,7 @@ import {
 import { states } from '../models/testutil.ts';
 import { parse } from '../syntax/parser.ts';
 import { formatReport } from './report.ts';
-import { DEFAULT_RUN, runTestParallel, runTestSync } from './verdict.ts';
+import { DEFAULT_RUN, modelDiagnostics, runTestParallel, runTestSync } from './verdict.ts';
 
 const mpRelaxed = (c: ReturnType<typeof cond>) =>
   makeTest({
@@ -185,5 +187,16 @@ describe('verdicts', () => {
     // eco chains longer than one edge: fr then rf.
     const iriwF = run('IRIW+fence.sc.agent').filter((x) => x.axiom === 'scoped-sc');
     expect(iriwF.some((x) => /-fr-> P\d:\d -rf-> P\d:\d -hb->/.test(x.text))).toBe(true);
+    // Every psc step of every scoped seq_cst explanation in the catalogue has its chain.
+    let steps = 0;
+    for (const file of litmusFilesIn(CATALOGUE_DIR)) {
+      const { test } = parse(readFileSync(file, 'utf8'), file);
+      if (!test || modelDiagnostics(test).length > 0) continue;
+      for (const x of runTestSync(test, { ...DEFAULT_RUN, explain: true }).explanations) {
+        expect(x.text, file).not.toMatch(/\(psc\)/);
+        steps += (x.text.match(/\(psc: /g) ?? []).length;
+      }
+    }
+    expect(steps).toBeGreaterThan(20);
   });
 });
