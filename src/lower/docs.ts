@@ -337,7 +337,7 @@ export function renderDivergences(baseline: string): string {
       c.what,
       '',
       `- Where: ${c.where}`,
-      `- Why it is recorded, not fixed: ${c.why}`,
+      `- Effect: ${c.why}`,
       '',
     ]),
     `## Summary (${groups.length} groups, ${groups.reduce((n, g) => n + g.cells.length, 0)} cell×target-set entries)`,
