@@ -74,6 +74,8 @@ describe('divergence causes', () => {
     for (const g of groups) {
       expect(g.causes.length, g.row).toBeGreaterThan(0);
       for (const id of g.causes) expect(() => causeById(id)).not.toThrow();
+      // The classifier, run again on the recorded sequences, gives the recorded causes.
+      expect(classify(g), `${g.row} on ${g.targets[0]}`).toEqual(g.causes);
     }
     // The behaviours issue 13 lists each have a cause.
     const used = new Set(groups.flatMap((g) => g.causes));
