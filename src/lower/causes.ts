@@ -272,7 +272,7 @@ export const CAUSES: readonly Cause[] = [
     id: 'cu-mode-waits',
     what: 'CU mode (GFX10–12): llc-22 drains the vector-memory counters around workgroup-scope release and acquire-release atomics, which the documents omit in CU mode.',
     where:
-      'SIGfx10CacheControl::insertWait adds no vector-memory wait for WORKGROUP scope in CU mode; the waits come from S_WAITCNT_lds_direct ("emit an unknown waitcnt at workgroup-scoped release operations that specify the LDS address space. SIInsertWaitcnts will later replace this with a vmcnt()") and from SIInsertWaitcnts.',
+      'Partly SIGfx10CacheControl::insertWait: at workgroup-scope release of an address-space set that includes LDS (every non-one-as syncscope, and flat instructions) it builds S_WAITCNT_lds_direct ("SIInsertWaitcnts will later replace this with a vmcnt()"); its WORKGROUP case itself adds no vector-memory wait in CU mode. llc-22 -O0 also drains vmcnt/vscnt where that does not apply (global -one-as atomics): that place was not found in SIMemoryLegalizer.cpp, so those entries record observed behaviour.',
     why: "Stronger: the documents need no wait because a CU's waves share one L0; waiting anyway removes no allowed-outcome guarantee.",
     applies: (c) => allTargets(c, /\/cu(\/|$)/),
     project: (seq) => dropCounters(seq, VM_COUNTERS),
@@ -281,7 +281,7 @@ export const CAUSES: readonly Cause[] = [
     id: 'tgsplit-waits',
     what: 'TgSplit mode (GFX90A, GFX942, GFX950): llc-22 keeps `lgkmcnt(0)` in release and seq_cst waits where the tables say "If TgSplit execution mode, omit lgkmcnt(0)".',
     where:
-      'SIGfx90ACacheControl::insertWait clears LDS from the address spaces in TgSplit mode, so the `lgkmcnt(0)` is not its LDS clause: it is SIInsertWaitcnts waiting for `flat_*` and scalar operations, which also count on lgkmcnt.',
+      'SIGfx90ACacheControl::insertWait in TgSplit mode promotes WORKGROUP to AGENT for global, scratch and GDS and removes LDS ("LDS cannot be allocated"), but keeps GDS; SIGfx6CacheControl::insertWait\'s GDS clause then adds lgkmcnt(0) at agent and system scope when the ordering crosses address spaces ("LGKMCnt |= IsCrossAddrSpaceOrdering"), which every non-one-as syncscope does.',
     why: 'Stronger: an extra wait only delays.',
     applies: (c) => allTargets(c, /\/tgsplit/),
     project: (seq) => dropCounters(seq, ['lgkmcnt']),
