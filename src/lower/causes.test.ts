@@ -56,6 +56,26 @@ describe('divergence causes', () => {
     expect(classify({ ...c, cells: ['fence acquire agent-one-as -'] })).toEqual(['one-as']);
   });
 
+  it('GFX12 volatile stores: the waits llc-22 adds around them, kmcnt included, are their own cause', () => {
+    expect(
+      classify({
+        row: 'GFX12 table, "store none none global/generic/private/constant"',
+        targets: ['gfx1200/wgp'],
+        cells: ['store none none global [volatile]'],
+        doc: ['global_store scope:SCOPE_SYS', 's_wait_storecnt 0x0'],
+        llc: [
+          's_wait_loadcnt 0x0',
+          's_wait_samplecnt 0x0',
+          's_wait_bvhcnt 0x0',
+          's_wait_storecnt 0x0',
+          's_wait_kmcnt 0x0',
+          'global_store scope:SCOPE_SYS',
+          's_wait_storecnt 0x0',
+        ],
+      }),
+    ).toEqual(['gfx12-volatile-waits']);
+  });
+
   it('a difference no cause covers is unexplained', () => {
     expect(
       classify({

@@ -79,6 +79,8 @@ const allTargets = (c: CauseContext, re: RegExp): boolean => c.targets.every((t)
 const allCells = (c: CauseContext, re: RegExp): boolean => c.cells.every((x) => re.test(x));
 const anyCell = (c: CauseContext, re: RegExp): boolean => c.cells.some((x) => re.test(x));
 const GFX12ISH = (c: CauseContext): boolean => family(c) === 'GFX12' || family(c) === 'GFX125x';
+/** Rows of non-atomic accesses (private atomics are treated as non-atomic), where volatile and nontemporal act. */
+const nonAtomicRow = (c: CauseContext): boolean => /none none|private|constant/.test(c.row);
 
 /** The causes, narrowest first (the classifier tries to drop the broadest first). */
 export const CAUSES: readonly Cause[] = [
@@ -175,7 +177,7 @@ export const CAUSES: readonly Cause[] = [
     where:
       'Not SIMemoryLegalizer: private atomics are expanded to non-atomic IR (SITargetLowering::shouldExpandAtomicRMWInIR, private address space); SIInsertWaitcnts waits for the loaded value before the store uses it.',
     why: 'Private memory is per work-item, so the expansion is atomic; the wait is a register dependency.',
-    applies: (c) => c.row.includes('private'),
+    applies: (c) => allCells(c, /^(atomicrmw|cmpxchg)\S* .* private( |$)/),
     project: (seq) => seq.filter((s) => !isWait(s)),
   },
   {
@@ -224,8 +226,20 @@ export const CAUSES: readonly Cause[] = [
     },
   },
   {
+    id: 'flat-atomic-lds-wait',
+    what: 'GFX12: after an acquire generic (flat) atomic at workgroup scope llc-22 also waits `s_wait_dscnt 0x0`, in CU mode too, where the document waits on nothing.',
+    where:
+      "SIMemoryLegalizer::expandAtomicCmpxchgOrRmw: the wait after the atomic is insertWait over MOI.getInstrAddrSpace(), which for a flat instruction includes LDS; SIGfx12CacheControl::insertWait's LDS clause adds DSCnt at workgroup scope whenever the ordering crosses address spaces, whatever the wavefront mode.",
+    why: 'A flat access may reach LDS; waiting for it only delays later accesses (stronger).',
+    applies: (c) => GFX12ISH(c) && allCells(c, / generic( |$)/),
+    project: (seq) => {
+      const at = seq.findIndex((s) => /^flat_atomic/.test(s));
+      return at < 0 ? [...seq] : [...seq.slice(0, at + 1), ...dropCounters(seq.slice(at + 1), ['dscnt'])];
+    },
+  },
+  {
     id: 'gfx12-load-wait-counters',
-    what: 'GFX12: llc-22 waits on `samplecnt`/`bvhcnt` beside `loadcnt` in release waits, but not in acquire waits; the document has them the other way in places.',
+    what: 'GFX12: llc-22 waits on `samplecnt`/`bvhcnt` beside `loadcnt` in every wait that is not an acquire (release, seq_cst, after a volatile access), and not in acquire waits (acquire fences included); the document places them otherwise.',
     where:
       'SIGfx12CacheControl::insertWait: BVHCNT and SAMPLECNT waits are added with LOADCNT only "if (Order != AtomicOrdering::Acquire && ST.hasImageInsts())" ("Acquire sequences only need to wait on the previous atomic operation").',
     why: 'samplecnt and bvhcnt count image-sample and BVH instructions, which no atomic is and no litmus test performs.',
@@ -300,7 +314,7 @@ export const CAUSES: readonly Cause[] = [
     what: 'Non-atomic volatile and nontemporal accesses: llc-22 sets other cache bits than the document (GFX6–9: `glc slc` for nontemporal; GFX11: `dlc`; GFX12: keeps `th:TH_*_NT` with `scope:SCOPE_SYS`).',
     where: '<family>CacheControl::enableVolatileAndOrNonTemporal (SIGfx6/SIGfx10/SIGfx11/SIGfx12/SIGfx940).',
     why: 'Cache-policy hints: they decide where a line is kept, and the model gives volatile and nontemporal no ordering meaning.',
-    applies: (c) => allCells(c, /volatile|nontemporal|\[\*\]/),
+    applies: (c) => nonAtomicRow(c) && allCells(c, /volatile|nontemporal|\[\*\]/),
     project: mapVmem((enc, op) => `${enc}_${op}`),
   },
   {
@@ -309,7 +323,7 @@ export const CAUSES: readonly Cause[] = [
     where:
       '<family>CacheControl::enableVolatileAndOrNonTemporal: insertWait(MI, SIAtomicScope::SYSTEM, AddrSpace, Op, false, Position::AFTER).',
     why: 'Stronger: a wait only delays.',
-    applies: (c) => !GFX12ISH(c) && anyCell(c, /volatile|\[\*\]/),
+    applies: (c) => nonAtomicRow(c) && !GFX12ISH(c) && anyCell(c, /volatile|\[\*\]/),
     project: (seq) => seq.filter((s) => !isWait(s)),
   },
   {
@@ -318,7 +332,7 @@ export const CAUSES: readonly Cause[] = [
     where:
       'SIGfx12CacheControl::enableVolatileAndOrNonTemporal: insertWaitsBeforeSystemScopeStore (S_WAIT_LOADCNT, SAMPLECNT, BVHCNT if image instructions, KMCNT, STORECNT) for volatile stores, then insertWait(SYSTEM, AFTER); finalizeStore adds the same waits before every SCOPE_SYS store.',
     why: 'Stronger: a wait only delays. The `s_wait_kmcnt` is one of these (scalar loads before a system-scope store).',
-    applies: (c) => GFX12ISH(c) && anyCell(c, /volatile|\[\*\]/),
+    applies: (c) => nonAtomicRow(c) && GFX12ISH(c) && anyCell(c, /volatile|\[\*\]/),
     project: (seq) => seq.filter((s) => !isWait(s)),
   },
 ];
