@@ -5,13 +5,29 @@
  * same data the lowering uses. `--compare-llc [path]` also runs llc-22 and prints the difference.
  */
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import type { Span } from '../core/types.ts';
+import type { Instr, Span } from '../core/types.ts';
+import { causeById } from '../lower/causes.ts';
+import {
+  type DivergenceGroup,
+  findDivergence,
+  parseDivergenceBaseline,
+  seqDiff,
+} from '../lower/divergences.ts';
 import { renderGrid } from '../lower/grid.ts';
 import { formatSeq } from '../lower/isa.ts';
 import { GridJsonSchema, gridJson, type LowerJson, LowerJsonSchema, loweredJsonOf } from '../lower/json.ts';
-import { compareWithLlc, findLlc, type LlcComparison } from '../lower/llc.ts';
-import { type LoweredThread, lowerTest } from '../lower/lower.ts';
+import {
+  barrierLabel,
+  cellLabel,
+  compareWithLlc,
+  findLlc,
+  type LlcComparison,
+  runName,
+} from '../lower/llc.ts';
+import { cellOf, type LoweredThread, lowerTest } from '../lower/lower.ts';
 import { DEFAULT_TARGET, findTarget, nearestTargetNames, type Target } from '../lower/targets.ts';
 import { type LowerCtx, type LowerDiagnostic, lowerDiag } from '../lower/types.ts';
 import { hasErrors } from '../syntax/diagnostics.ts';
@@ -126,8 +142,45 @@ function describeCtx(ctx: LowerCtx): string {
   return `${ctx.target.name} (${p.generation}, ${ctx.target.gpu}${mode}, ${ctx.lang === 'hsa' ? 'HSA' : 'OpenCL'})`;
 }
 
+/**
+ * With `--explain`: what llc-22 emits instead for an instruction on this run, and why, from the
+ * differential test's record (src/lower/baselines/llc-divergences.txt); nothing when llc-22 agrees.
+ */
+export function llcNotes(groups: readonly DivergenceGroup[], ctx: LowerCtx): (instr: Instr) => string[] {
+  const p = ctx.target.processor;
+  const run = runName({
+    proc: p,
+    lang: ctx.lang,
+    mode: p.features.wgpMode ? ctx.mode : null,
+    tgsplit: p.features.tgsplit && ctx.tgsplit === true,
+  });
+  return (instr) => {
+    if ('avNone' in instr && instr.avNone) return []; // not a cell of the differential test
+    const cell = cellOf(instr);
+    const label =
+      cell !== null
+        ? cellLabel(cell)
+        : instr.kind === 'barrier' && instr.object === null
+          ? barrierLabel(instr)
+          : null;
+    if (label === null) return [];
+    const g = findDivergence(groups, run, label);
+    if (g === null) return [];
+    return [
+      `llc-22 -O0 emits instead: ${g.llc.join('; ') || '(nothing)'}`,
+      ...g.causes.map((id) =>
+        id === 'unexplained' ? 'why: not explained' : `why (${id}): ${causeById(id).what}`,
+      ),
+    ];
+  };
+}
+
 /** Text of a lowered test: each IR instruction, then its machine code indented under it. */
-export function renderLowered(threads: LoweredThread[], explain: boolean): string {
+export function renderLowered(
+  threads: LoweredThread[],
+  explain: boolean,
+  notes: (instr: Instr) => string[] = () => [],
+): string {
   const out: string[] = [];
   for (const t of threads) {
     out.push(`${t.thread}:`);
@@ -140,7 +193,10 @@ export function renderLowered(threads: LoweredThread[], explain: boolean): strin
       const asm = formatSeq(result.seq).flatMap((l) => l.split('; '));
       if (asm.length === 0 && result.rows.length > 0) out.push('      (nothing)');
       for (const l of asm) out.push(`      ${l}`);
-      if (explain) for (const r of result.rows) out.push(`      ; ${r}`);
+      if (explain) {
+        for (const r of result.rows) out.push(`      ; ${r}`);
+        for (const n of notes(instr)) out.push(`      ; ${n}`);
+      }
     }
   }
   return `${out.join('\n')}\n`;
@@ -179,15 +235,24 @@ export function renderComparison(cmp: readonly LlcComparison[]): string {
     out.push(`      gpumm: ${c.doc.join('; ') || '(nothing)'}`);
     out.push(`      llc:   ${c.llc === null ? `(${c.note})` : c.llc.join('; ') || '(nothing)'}`);
     if (c.llc !== null && !c.same) {
-      const onlyDoc = c.doc.filter((x) => !c.llc?.includes(x));
-      const onlyLlc = c.llc.filter((x) => !c.doc.includes(x));
-      const order = onlyDoc.length + onlyLlc.length === 0 ? ' (order differs)' : '';
-      out.push(
-        `      differs: only gpumm: ${onlyDoc.join('; ') || '(none)'}; only llc: ${onlyLlc.join('; ') || '(none)'}${order}`,
-      );
+      // Hunks of a longest common subsequence: a repeated or moved instruction is shown as such.
+      for (const h of seqDiff(c.doc, c.llc))
+        out.push(`      differs: gpumm ${h.doc.join('; ') || '—'}  →  llc ${h.llc.join('; ') || '—'}`);
+      for (const id of c.causes)
+        out.push(
+          id === 'unexplained'
+            ? '      why: no recorded cause explains it'
+            : `      why (${id}): ${causeById(id).what}`,
+        );
     }
   }
   return `${out.join('\n')}\n`;
+}
+
+/** The differential test's record of where llc-22 differs (read once, for `--explain`). */
+function recordedDivergences(): DivergenceGroup[] {
+  const file = join(import.meta.dirname, '..', 'lower', 'baselines', 'llc-divergences.txt');
+  return parseDivergenceBaseline(readFileSync(file, 'utf8'));
 }
 
 /** Registers `gpumm lower`. */
@@ -330,7 +395,11 @@ export function registerLower(program: Command): void {
         );
       } else
         process.stdout.write(
-          `; ${test.name} lowered for ${describeCtx(ctx)}\n${renderLowered(threads, opts.explain ?? false)}`,
+          `; ${test.name} lowered for ${describeCtx(ctx)}\n${renderLowered(
+            threads,
+            opts.explain ?? false,
+            opts.explain && ctx.target.processor.llc ? llcNotes(recordedDivergences(), ctx) : undefined,
+          )}`,
         );
     });
 }

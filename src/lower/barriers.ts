@@ -4,7 +4,7 @@
  */
 
 import type { BarrierInstr } from '../core/types.ts';
-import { barrierInstr, type IsaInstr, wait } from './isa.ts';
+import { barrierInstr, barrierInstrM0, barrierM0, type IsaInstr, setM0, wait } from './isa.ts';
 import type { LowerCtx, LowerResult } from './types.ts';
 import { lowerDiag } from './types.ts';
 
@@ -102,16 +102,40 @@ export function lowerBarrier(b: BarrierInstr, ctx: LowerCtx): LowerResult {
     case 'signal_var': {
       if (fam !== 'gfx12.5') return namedOnly();
       const id = namedBarrierId(b.object ?? '', ctx);
+      // spec: seeds/001 "s_barrier GFX12", arrive [1, 16] — the count is "contained in the bits [22:16]
+      // of m0": seven bits. (The parser has already required it to be at least 1.)
+      if (b.count !== null && b.count > 0x7f) {
+        return {
+          diagnostic: lowerDiag(
+            'LW2013',
+            [String(b.count), b.op === 'init' ? 's_barrier_init' : 's_barrier_signal'],
+            b.span,
+            `${SEED} s_barrier GFX12, "arrive [1, 16]"`,
+          ),
+        };
+      }
+      // The object is named, not an immediate: its id goes in m0 (bits [4:0]), as llc-22 passes it.
+      // spec: seeds/001 "s_barrier GFX12" — "<N> is an immediate constant, or stored in the lower half
+      // of m0" (init, join; signal: "bits [4:0] of m0"), so one `s_mov_b32 m0` carries id and count.
       if (b.op === 'init') {
-        // spec: seeds/001 "s_barrier GFX12", "init [1, 16]" — s_barrier_init <N>.
-        return { seq: [barrierInstr('s_barrier_init', id)], rows: [row('init')] };
+        // spec: seeds/001 "s_barrier GFX12", "init [1, 16]" — s_barrier_init <N>; "The value to set as
+        // the expected count of the barrier is stored in the upper half of m0."
+        return {
+          seq: [setM0(barrierM0(id, b.count ?? 1)), barrierInstrM0('s_barrier_init', id)],
+          rows: [row('init')],
+        };
       }
       if (b.op === 'join') {
         // spec: seeds/001 "s_barrier GFX12", "join 0, [1, 16]" — s_barrier_join <N>.
-        return { seq: [barrierInstr('s_barrier_join', id)], rows: [row('join')] };
+        return { seq: [setM0(barrierM0(id, 0)), barrierInstrM0('s_barrier_join', id)], rows: [row('join')] };
       }
-      // spec: seeds/001 "s_barrier GFX12", "arrive [1, 16]" — s_barrier_signal <N> (count in m0[22:16]).
-      return { seq: [barrierInstr('s_barrier_signal', id)], rows: [row('arrive')] };
+      // spec: seeds/001 "s_barrier GFX12", "arrive [1, 16]" — s_barrier_signal <N>; "When using m0 as an
+      // operand, if there is a non-zero value contained in the bits [22:16] of m0, the expected count of
+      // the barrier object is set to that value" (a count of 0 leaves it unchanged).
+      return {
+        seq: [setM0(barrierM0(id, b.count ?? 0)), barrierInstrM0('s_barrier_signal', id)],
+        rows: [row('arrive')],
+      };
     }
     case 'leave':
       if (fam !== 'gfx12.5') return namedOnly();

@@ -4,7 +4,8 @@
  */
 
 import type { AddressSpace } from '../core/types.ts';
-import { baselineLlcVersion, parseDivergenceBaseline } from './divergences.ts';
+import { CAUSES } from './causes.ts';
+import { baselineLlcVersion, hunkText, parseDivergenceBaseline, seqDiff } from './divergences.ts';
 import { gridColumns } from './grid.ts';
 import { formatSeq } from './isa.ts';
 import { FAMILY_TABLES } from './lower.ts';
@@ -290,9 +291,11 @@ export function renderBarriers(): string {
         .join(', ') +
       ' | `s_barrier` | not available separately | not available separately | — |',
     '| GFX12 | gfx1200, gfx1201 | `s_barrier_signal -1`<br>`s_barrier_wait -1` | `s_barrier_signal -1` or `s_barrier_signal_isfirst -1` | `s_barrier_wait -1` | — (LW2006); ids other than -1: LW2007 |',
-    '| GFX12.5 | gfx1250, gfx1251 | `s_barrier_signal -1`<br>`s_barrier_wait -1` | `s_barrier_signal <N>`, N ∈ {-3, -1, 0, 1…16} | `s_barrier_wait <N>` | `s_barrier_init <N>`, `s_barrier_join <N>`, `s_barrier_leave`; objects get N = 1, 2, … in declaration order |',
+    '| GFX12.5 | gfx1250, gfx1251 | `s_barrier_signal -1`<br>`s_barrier_wait -1` | `s_barrier_signal <N>`, N ∈ {-3, -1, 0, 1…16}; `signal.var`: `s_mov_b32 m0, (count << 16) \\| N`<br>`s_barrier_signal m0` | `s_barrier_wait <N>` | `s_mov_b32 m0, (count << 16) \\| N`<br>`s_barrier_init m0`; `s_mov_b32 m0, N`<br>`s_barrier_join m0`; `s_barrier_leave`; objects get N = 1, 2, … in declaration order; a count above 127 does not fit m0[22:16] (LW2013) |',
     '',
     'Trap barriers -2 and -4 are privileged ("not accessible by the shader"): LW2007.',
+    '',
+    'Named-barrier objects are passed in m0, as llc-22 passes them: seeds/001 allows "<N> is an immediate constant, or stored in the lower half of m0" for init and join, and init and signal with a count need m0 anyway ("The value to set as the expected count of the barrier is stored in the upper half of m0"; signal: "bits [22:16] of m0"). One `s_mov_b32 m0` carries both the id (bits [4:0]) and the count. A count of 0 in signal leaves the expected count unchanged; the parser requires counts of at least 1.',
     '',
   );
   return out.join('\n');
@@ -308,59 +311,58 @@ export function renderDivergences(baseline: string): string {
     '',
     `Recorded with llc-22 from Debian LLVM ${baselineLlcVersion(baseline)}.`,
     '',
-    'src/lower/llc.test.ts compiles every cell of the cross-product with `llc-22 -mtriple=amdgcn-amd-amdhsa -mcpu=<cpu> [-mattr=+cumode|+tgsplit] -O0` for every processor llc-22 knows and compares the memory-model instructions (memory operations with cache-policy bits, waits as sets of counters, invalidates, write-backs, barriers; encodings and registers dropped). gpumm follows the document; each difference below is recorded in src/lower/baselines/llc-divergences.txt, and a new one fails the test.',
+    'src/lower/llc.test.ts compiles every cell of the cross-product, and every barrier operation with every barrier id kind, with `llc-22 -mtriple=amdgcn-amd-amdhsa -mcpu=<cpu> [-mattr=+cumode|+tgsplit] -O0` for every processor llc-22 knows, and compares llc-22\'s instructions with gpumm\'s exactly, less the details listed under "What is compared". gpumm follows the document; each difference is recorded, with its causes, in src/lower/baselines/llc-divergences.txt, and a new one fails the test. Every entry below names its causes from the list under "Causes"; an entry no cause explains fails the test too. `gpumm lower --explain` prints, under each instruction, the entry that applies to its row on the chosen target.',
+    '',
+    '## What is compared',
+    '',
+    'Each instruction is compared as llc-22 prints it, except for these details, none of which can change which memory operations a thread has performed, waited for, written back or invalidated:',
+    '',
+    '- Vector and scalar ALU instructions (`v_*`; `s_mov`, `s_and`, `s_or`, `s_add`, `s_cmp`, `s_cselect`, …; `s_nop`; `s_setreg`; `s_wait_alu` and `s_delay_alu`, which wait for ALU results): they compute register values and access no memory. `s_mov_b32 m0, …` is kept: m0 carries the barrier id and member count (and on GFX6–8 the LDS limit); its value is the constant the dropped scalar instructions before it compute (`?` when they compute none).',
+    '- Register, address and immediate operands (`v0`, `v[0:1]`, `s[4:5]`, `off`, `offset:…`, `offen`, `idxen`, `addr64`): they say where the data is, not how the access is ordered; every cell accesses one location.',
+    '- The data-width and operation suffixes of memory mnemonics: `global_load_dword` and `global_load_b32` are `global_load`, `flat_atomic_add_u32` and `flat_atomic_cmpswap_b32` are `flat_atomic`, `ds_read_b32`/`ds_load_b32` are `ds_load`, `ds_write_b32`/`ds_store_b32` are `ds_store`, `ds_add_rtn_u32` is `ds_atomic rtn`, `s_load_dword` is `s_load`: every cell accesses 32 bits, and the cache-policy modifiers, which are kept, decide where an access completes. The encoding (`buffer_`, `global_`, `flat_`, `scratch_`) is kept.',
+    '- The order of modifiers (`glc slc` = `slc glc`): the assembler accepts any order.',
+    '- How a run of consecutive waits is split: a run is printed as one `s_waitcnt` for the GFX6–11 counters, then `s_waitcnt_vscnt null, …`, then one `s_wait_<counter>` per GFX12 counter, each counter at the smallest value the run waits for. No instruction issues between the waits of a run, so the run completes exactly when every named counter has reached its value, whatever the split (`s_wait_loadcnt_dscnt 0x0` = `s_wait_loadcnt 0x0` + `s_wait_dscnt 0x0`), order or repetition. A wait repeated after another instruction is a separate wait and is compared.',
     '',
     '## OpenCL',
     '',
     'llc-22 has no switch for the documents\' "If OpenCL" clauses: the triple environment `amdgcn-amd-amdhsa-opencl` produces the same instructions as `amdgcn-amd-amdhsa` on every atomic cell (checked by src/lower/llc.test.ts; only the target-id strings differ). What llc-22 honours is per instruction: `-one-as` syncscopes, which "only synchronize with operations in the same address space" (AMDGPUUsage "Memory Scopes") — OpenCL\'s one order per address space — and the `amdgpu-synchronize-as` MMRA tags on fences. The OpenCL runs (targets ending in `/opencl`) therefore compile each atomic cell with the `-one-as` form of its syncscope, except seq_cst cells (merged ordering, for cmpxchg), which "must generate all instructions even for OpenCL" and keep their syncscope. Fences carry no address space in the IR gpumm reads, so they get no `amdgpu-synchronize-as` tag. Plain and unordered accesses (no syncscope, no language clauses), volatile/nontemporal variants (atomic rows ignore them) and barriers are compared in the HSA runs only. `gpumm lower --opencl --compare-llc` compiles the same way.',
     '',
-    'Notation: `vmem.load glc` = vector memory load with glc (`sc0`/`sc1`/`nt` on GFX942; `ret` = returning atomic, `glc=1` or `sc0=1`); `wait(a,b)` = adjacent waits draining counters a and b; `inv`/`wb` with their scope; `inv` alone = `buffer_wbinvl1_vol`, `invl2` = `buffer_invl2`, `wbl2[:sc…]` = `buffer_wbl2`, `inv:sc…` = GFX942 `buffer_inv`.',
+    '## Causes',
     '',
-    '## Recurring causes',
+    "Each cause erases exactly the detail it is about (a counter, a cache bit, an encoding) on both sequences, and applies only where its condition holds; an entry's causes are the smallest set found whose erasures make the two sequences equal (src/lower/causes.ts). LLVM places refer to llvm/lib/Target/AMDGPU/SIMemoryLegalizer.cpp at llvm/llvm-project 3cb53d76 unless another file is named.",
     '',
-    '- `-one-as` syncscopes: llc-22 orders each address space only against itself (no cross-address-space ordering), and LDS operations of a workgroup are performed in one order, so it drops the `lgkmcnt`/`dscnt` waits that order LDS accesses against global ones (the documents have no `-one-as` rows; the model reads `-one-as` the same way, docs/model.md choice 6).',
-    '- llc-22 does not narrow LDS scopes wider than workgroup to workgroup: agent/system release on local memory gets the global waits.',
-    '- GFX12: llc-22 emits `global_wb` only for system scope (the document has `global_wb scope:SCOPE_DEV` for agent scope).',
-    '- GFX6–9: llc-22 sets `glc slc` for nontemporal and waits after volatile accesses; the 2018 document has neither.',
-    '- Private atomicrmw is expanded by llc into load, op, store with a register-dependency wait between them.',
-    '- CU mode (GFX10–12): llc-22 still drains the vector-memory counters for workgroup-scope release and seq_cst (the documents omit them in CU mode), and after workgroup acq_rel atomics.',
-    '- `unordered` loads and stores: the documents use the non-atomic rows (volatile and nontemporal change the code); llc-22 ignores volatile/nontemporal on them.',
-    '- Atomic accesses to the constant address space: llc-22 fails ("Unsupported atomic address space").',
-    '- GFX90A/GFX942/GFX950 in TgSplit mode (`-mattr=+tgsplit`): llc-22 keeps `lgkmcnt(0)` in the release and seq_cst waits where the tables say "If TgSplit execution mode, omit lgkmcnt(0)" or use `vmcnt(0)` instead of `lgkmcnt(0)`; and llc-22 lowers LDS atomics that the tables forbid in TgSplit mode (LW2012, not compared).',
-    '- GFX942/GFX950 release and acq_rel atomicrmw: the table puts `sc0=1` on workgroup and system release atomics and `sc1=1` on agent release atomics; llc-22 sets neither (only `sc1` at system scope, as the monotonic row has).',
-    '- GFX90A/GFX942 seq_cst loads of LDS: llc-22 waits `lgkmcnt(0)` before the load; the row is "Same as corresponding load atomic acquire".',
-    '- GFX12.5 agent/system release and acq_rel: llc-22 emits no `s_wait_loadcnt 0x0; s_wait_storecnt 0x0` before `global_wb` (the document waits for earlier stores and returning atomics first), also when loads and stores precede in the kernel.',
-    '- GFX12.5 agent/system acquire: llc-22 emits no `s_wait_loadcnt 0x0` after `global_inv` (the document: "must happen after global_inv and before subsequent memory operations"), also when a store follows in the kernel.',
-    '- GFX12.5 volatile non-atomic accesses and unordered stores: llc-22 puts `s_wait_xcnt 0x0` before them (the document has `s_wait_xcnt` only before atomic stores and read-modify-writes; unordered is "Same as non-atomic"), and keeps `th:TH_*_NT` on volatile nontemporal ones (the volatile row has only `scope:SCOPE_SYS`).',
-    "- OpenCL fences (`/opencl` targets): the documents' OpenCL clauses for fences depend on the fence's address space, which an LLVM fence does not have, so gpumm keeps the LDS waits where the row keeps them for generic; llc-22 orders only global memory at a `-one-as` fence (no `lgkmcnt`/`dscnt` wait).",
-    '- OpenCL atomics (`/opencl` targets) otherwise diverge as their HSA twins do: most OpenCL groups list the HSA run of the same target too.',
-    '- Cells are grouped per document row: where two families share a row label (GFX12 and GFX125x) and llc-22 differs the same way, each family has its own entry.',
-    '- Barriers: without BackOffBarrier the seed lists all waits but allows removing those whose counter is known to be zero; llc-22 removes them in the test kernel.',
-    '',
+    ...CAUSES.flatMap((c) => [
+      `### \`${c.id}\` (${groups.filter((g) => g.causes.includes(c.id)).length} entries)`,
+      '',
+      c.what,
+      '',
+      `- Where: ${c.where}`,
+      `- Effect: ${c.why}`,
+      '',
+    ]),
     `## Summary (${groups.length} groups, ${groups.reduce((n, g) => n + g.cells.length, 0)} cell×target-set entries)`,
     '',
-    '| Document row | Targets | Cells |',
-    '| --- | --- | --- |',
+    '| Document row | Targets | Cells | Causes |',
+    '| --- | --- | --- | --- |',
   ];
-  const byRow = new Map<string, { targets: Set<string>; cells: number }>();
+  const byRow = new Map<string, { targets: Set<string>; cells: number; causes: Set<string> }>();
   for (const g of groups) {
-    const e = byRow.get(g.row) ?? { targets: new Set<string>(), cells: 0 };
+    const e = byRow.get(g.row) ?? { targets: new Set<string>(), cells: 0, causes: new Set<string>() };
     for (const t of g.targets) e.targets.add(t);
+    for (const c of g.causes) e.causes.add(c);
     e.cells += g.cells.length;
     byRow.set(g.row, e);
   }
-  for (const [row, e] of byRow) out.push(`| ${row} | ${e.targets.size} | ${e.cells} |`);
+  for (const [row, e] of byRow)
+    out.push(`| ${row} | ${e.targets.size} | ${e.cells} | ${[...e.causes].sort().join(', ')} |`);
   out.push('', '## Differences', '');
   groups.forEach((g, i) => {
-    const onlyDoc = g.doc.filter((x) => !g.llc.includes(x));
-    const onlyLlc = g.llc.filter((x) => !g.doc.includes(x));
     out.push(`### ${i + 1}. ${g.row}`, '');
     out.push(`- targets: ${g.targets.join(', ')}`);
     out.push(`- document (gpumm): \`${g.doc.join('; ') || '(nothing)'}\``);
     out.push(`- llc-22: \`${g.llc.join('; ') || '(nothing)'}\``);
-    out.push(
-      `- only in the document: ${onlyDoc.map((x) => `\`${x}\``).join(', ') || '—'}; only in llc-22: ${onlyLlc.map((x) => `\`${x}\``).join(', ') || '—'}`,
-    );
+    out.push(`- differences (document → llc-22): ${seqDiff(g.doc, g.llc).map(hunkText).join(' · ')}`);
+    out.push(`- causes: ${g.causes.map((c) => `\`${c}\``).join(', ')}`);
     const shown = g.cells.slice(0, 6).map((c) => `\`${c}\``);
     out.push(`- cells (${g.cells.length}): ${shown.join(', ')}${g.cells.length > 6 ? ', …' : ''}`, '');
   });

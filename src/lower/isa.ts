@@ -138,10 +138,27 @@ export interface BarrierIsaInstr {
   mnemonic: BarrierMnemonic;
   /** Barrier id operand (`-1` workgroup barrier, `1`–`16` named barriers …); null when there is none. */
   id: number | null;
+  /**
+   * The id is read from `m0` (bits [4:0]; the operand is spelt `m0`) rather than given as an
+   * immediate: the named-barrier forms, whose `m0` also carries the member count (seeds/001 "s_barrier
+   * GFX12", init and arrive [1, 16]). `id` still names the barrier, so readers of `id` need not decode
+   * `m0`. Absent means false.
+   */
+  viaM0?: boolean;
+}
+
+/**
+ * `s_mov_b32 m0, <value>`: sets up `m0` for a barrier instruction that reads it (seeds/001 "s_barrier
+ * GFX12": "<N> ... stored in the lower half of m0"; "the expected count ... is stored in the upper half
+ * of m0"; signal: count in bits [22:16]). Orders no memory.
+ */
+export interface SetM0Instr {
+  kind: 'setm0';
+  value: number;
 }
 
 /** One machine instruction that matters to the memory model. */
-export type IsaInstr = VmemInstr | LdsInstr | WaitInstr | InvInstr | WbInstr | BarrierIsaInstr;
+export type IsaInstr = VmemInstr | LdsInstr | WaitInstr | InvInstr | WbInstr | BarrierIsaInstr | SetM0Instr;
 
 /** Options for a vector memory instruction; every bit defaults to off. */
 export interface VmemBits {
@@ -224,6 +241,26 @@ export function barrierInstr(mnemonic: BarrierMnemonic, id: number | null = null
   return { kind: 'barrier', mnemonic, id };
 }
 
+/** Builds a barrier instruction that reads barrier `id` from `m0` (`s_barrier_init m0`). */
+export function barrierInstrM0(mnemonic: BarrierMnemonic, id: number): BarrierIsaInstr {
+  return { kind: 'barrier', mnemonic, id, viaM0: true };
+}
+
+/** Builds `s_mov_b32 m0, <value>`. */
+export function setM0(value: number): SetM0Instr {
+  return { kind: 'setm0', value };
+}
+
+/** `m0` of a named-barrier instruction: the member count in bits [22:16], the barrier id in the low bits. */
+export function barrierM0(id: number, count: number): number {
+  return ((count & 0x7f) << 16) | (id & 0x3f);
+}
+
+/** Hexadecimal spelling of an `m0` value, as llc prints it (`0x30001`, `0`). */
+export function hexM0(value: number): string {
+  return value === 0 ? '0' : `0x${value.toString(16)}`;
+}
+
 const GFX6_WAIT_ORDER: Counter[] = ['vmcnt', 'expcnt', 'lgkmcnt'];
 
 /**
@@ -268,7 +305,10 @@ export function formatIsa(i: IsaInstr): string {
       if (i.sc !== null) return `${i.mnemonic} ${i.sc.replace(/sc(\d)/g, 'sc$1=1')}`;
       return i.scope === null ? i.mnemonic : `${i.mnemonic} scope:${i.scope}`;
     case 'barrier':
+      if (i.viaM0) return `${i.mnemonic} m0`;
       return i.id === null ? i.mnemonic : `${i.mnemonic} ${i.id}`;
+    case 'setm0':
+      return `s_mov_b32 m0, ${hexM0(i.value)}`;
     default:
       return assertNever(i, 'ISA instruction');
   }

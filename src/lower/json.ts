@@ -77,7 +77,9 @@ export const IsaInstrSchema = z.discriminatedUnion('kind', [
       's_barrier_leave',
     ]),
     id: z.number().int().nullable(),
+    viaM0: z.boolean().optional(),
   }),
+  z.object({ kind: z.literal('setm0'), value: z.number().int() }),
 ]);
 
 const SpanSchema = z.object({
@@ -221,6 +223,8 @@ export const LowerJsonSchema = z.object({
         llc: z.array(z.string()).nullable(),
         note: z.string().nullable(),
         same: z.boolean(),
+        /** Ids of src/lower/causes.ts when llc-22 differs. */
+        causes: z.array(z.string()),
       }),
     )
     .optional(),

@@ -1,13 +1,12 @@
 /**
- * LLVM IR for one table cell or barrier, and the normalised form both llc-22's assembly and gpumm's
- * sequences are compared in: memory operations with their cache-policy bits, waits as sets of
- * counters (merged waits such as `s_wait_loadcnt_dscnt 0x0` count as the counters they wait on,
- * adjacent waits are merged), invalidates and write-backs with their scope, barriers. Register
- * operands and encodings (buffer/global/flat) are dropped. No Node APIs here.
+ * LLVM IR for one table cell or barrier, and the form both llc-22's assembly and gpumm's sequences
+ * are compared in: the instructions as written, less what docs/targets/divergences.md ("What is
+ * compared") lists with the reason it cannot change memory ordering — ALU work, address operands,
+ * data-width suffixes, modifier order, and the split of a run of waits. No Node APIs here.
  */
 
-import { ADDRSPACE_NUMBER, type BarrierInstr } from '../core/types.ts';
-import type { IsaInstr } from './isa.ts';
+import { ADDRSPACE_NUMBER, assertNever, type BarrierInstr } from '../core/types.ts';
+import { type Counter, formatIsa, hexM0, type IsaInstr } from './isa.ts';
 import type { Cell } from './types.ts';
 
 /** Begin/end markers (inline asm comments) bracketing the instruction under test. */
@@ -83,8 +82,33 @@ export function cellKernel(c: Cell, fn: string, meta: KernelMeta = {}): string {
   return `define amdgpu_kernel void @${fn}(${params}) {\n${body.join('\n')}\n  ret void\n}\n`;
 }
 
-/** A kernel performing one barrier operation between the markers; null when it has no intrinsic here. */
-export function barrierKernel(b: Pick<BarrierInstr, 'op' | 'id'>, fn: string): string | null {
+/** IR name of a named-barrier object in generated modules. */
+function barrierGlobal(object: string): string {
+  return `@nb.${object}`;
+}
+
+/** Declarations of named-barrier objects, in the order given (llc-22 numbers a kernel's objects so). */
+export function namedBarrierDecls(objects: readonly string[]): string {
+  return objects
+    .map(
+      (o) => `${barrierGlobal(o)} = internal addrspace(3) global target("amdgcn.named.barrier", 0) poison\n`,
+    )
+    .join('');
+}
+
+/**
+ * A kernel performing one barrier operation between the markers; null when it has no intrinsic.
+ * llc-22 gives a kernel's named-barrier objects the ids 1, 2, … in declaration order among the
+ * objects the kernel uses, so the kernel uses every object of `objects` (the module's, declared in
+ * that order by `namedBarrierDecls`) before the begin marker: the ids are then those gpumm gives
+ * (declaration order, lower.ts `lowerTest`).
+ */
+export function barrierKernel(
+  b: Pick<BarrierInstr, 'op' | 'id' | 'object' | 'count'>,
+  fn: string,
+  objects: readonly string[] = [],
+): string | null {
+  const obj = `ptr addrspace(3) ${barrierGlobal(b.object ?? '')}`;
   let call: string;
   switch (b.op) {
     case 'barrier':
@@ -99,10 +123,29 @@ export function barrierKernel(b: Pick<BarrierInstr, 'op' | 'id'>, fn: string): s
     case 'wait':
       call = `call void @llvm.amdgcn.s.barrier.wait(i16 ${b.id ?? -1})`;
       break;
+    case 'leave':
+      call = `call void @llvm.amdgcn.s.barrier.leave(i16 ${b.id ?? 1})`;
+      break;
+    case 'init':
+      call = `call void @llvm.amdgcn.s.barrier.init(${obj}, i32 ${b.count ?? 1})`;
+      break;
+    case 'join':
+      call = `call void @llvm.amdgcn.s.barrier.join(${obj})`;
+      break;
+    case 'signal_var':
+      call = `call void @llvm.amdgcn.s.barrier.signal.var(${obj}, i32 ${b.count ?? 0})`;
+      break;
     default:
       return null;
   }
-  return `define amdgpu_kernel void @${fn}() {\n  call void asm sideeffect "; ${MARK_BEGIN}", ""()\n  ${call}\n  call void asm sideeffect "; ${MARK_END}", ""()\n  ret void\n}\n`;
+  const named = b.object === null ? [] : objects.includes(b.object) ? objects : [...objects, b.object];
+  const use =
+    named.length === 0
+      ? ''
+      : `  call void asm sideeffect "; USE", "${named.map(() => 's').join(',')}"(${named
+          .map((o) => `ptr addrspace(3) ${barrierGlobal(o)}`)
+          .join(', ')})\n`;
+  return `define amdgpu_kernel void @${fn}() {\n${use}  call void asm sideeffect "; ${MARK_BEGIN}", ""()\n  ${call}\n  call void asm sideeffect "; ${MARK_END}", ""()\n  ret void\n}\n`;
 }
 
 /** Declarations and metadata every generated module needs. */
@@ -110,6 +153,10 @@ export const MODULE_TAIL = `declare void @llvm.amdgcn.s.barrier()
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare i1 @llvm.amdgcn.s.barrier.signal.isfirst(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
+declare void @llvm.amdgcn.s.barrier.leave(i16)
+declare void @llvm.amdgcn.s.barrier.init(ptr addrspace(3), i32)
+declare void @llvm.amdgcn.s.barrier.join(ptr addrspace(3))
+declare void @llvm.amdgcn.s.barrier.signal.var(ptr addrspace(3), i32)
 !0 = !{i32 1}
 !1 = !{!"amdgcn-av", !"none"}
 `;
@@ -146,165 +193,213 @@ export function splitFunctions(asm: string): Map<string, string[]> {
   return out;
 }
 
-/**
- * GFX12 counters compared. `kmcnt` (scalar memory) is left out: no table row waits on it, and llc's
- * waits for kernel-argument loads (register dependencies) can land between the markers.
- */
-const WAIT_COUNTERS = new Set(['loadcnt', 'storecnt', 'dscnt', 'samplecnt', 'bvhcnt', 'expcnt', 'xcnt']);
+/** Wait counters in the order a run of waits is printed: the GFX6–11 `s_waitcnt` ones first. */
+const WAIT_ORDER: readonly Counter[] = [
+  'vmcnt',
+  'expcnt',
+  'lgkmcnt',
+  'vscnt',
+  'loadcnt',
+  'samplecnt',
+  'bvhcnt',
+  'storecnt',
+  'dscnt',
+  'kmcnt',
+  'xcnt',
+];
+const LEGACY: readonly Counter[] = ['vmcnt', 'expcnt', 'lgkmcnt'];
+
+/** A run of consecutive waits: each counter at the smallest value waited for. */
+type WaitRun = Map<Counter, number>;
 
 /**
- * Normalises llc assembly lines: memory ops as `vmem.<op>[ bits]`, `lds.<op>[ ret]`, `smem.load`,
- * waits as `wait(<counters>)`, `inv[:SCOPE]`, `wb[:SCOPE]`, barriers as written. Other instructions
- * (moves, ALU) are dropped.
+ * Prints a run of waits as instructions: one `s_waitcnt` for the GFX6–11 counters, one
+ * `s_waitcnt_vscnt null, …`, one `s_wait_<counter>` for each GFX12 counter, in WAIT_ORDER. A run
+ * completes when every counter named has reached its value, and no instruction issues between its
+ * waits, so the split (GFX12 `s_wait_loadcnt_dscnt` = `s_wait_loadcnt` + `s_wait_dscnt`), the order
+ * and repeats within a run change nothing (docs/targets/divergences.md, "What is compared").
  */
-export function normaliseAsm(lines: readonly string[]): string[] {
+function printWaitRun(run: WaitRun): string[] {
   const out: string[] = [];
-  for (const l of lines) {
-    const [mn = '', ...rest] = l.split(/\s+/);
-    const ops = rest.join(' ');
-    if (mn === 's_waitcnt') {
-      const cs = [...ops.matchAll(/(vmcnt|expcnt|lgkmcnt)\((\d+)\)/g)].map((m) =>
-        m[2] === '0' ? m[1]! : `${m[1]}<=${m[2]}`,
-      );
-      if (cs.length > 0) out.push(`wait(${cs.join(',')})`);
-      continue;
-    }
-    if (mn === 's_waitcnt_vscnt') {
-      out.push('wait(vscnt)');
-      continue;
-    }
-    const w = /^s_wait_([a-z_]+)$/.exec(mn);
-    if (w && mn !== 's_wait_alu' && mn !== 's_wait_idle') {
-      const parts = w[1]!.split('_').filter((p) => WAIT_COUNTERS.has(p));
-      const zero = /^0x0$|^0$/.test(ops.trim());
-      if (parts.length > 0)
-        out.push(`wait(${parts.map((p) => (zero ? p : `${p}<=${ops.trim()}`)).join(',')})`);
-      continue;
-    }
-    if (/^buffer_wbinvl1/.test(mn)) {
-      out.push('inv');
-      continue;
-    }
-    if (mn === 'buffer_invl2') {
-      out.push('invl2');
-      continue;
-    }
-    if (mn === 'buffer_inv' || mn === 'buffer_wbl2') {
-      const sc = ['sc0', 'sc1'].filter((b) => ops.split(/[\s,]+/).includes(b));
-      const k = mn === 'buffer_inv' ? 'inv' : 'wbl2';
-      out.push(sc.length > 0 ? `${k}:${sc.join(',')}` : k);
-      continue;
-    }
-    const gl = /^buffer_gl([01])_inv$/.exec(mn);
-    if (gl) {
-      out.push(`inv:gl${gl[1]}`);
-      continue;
-    }
-    if (mn === 'global_inv' || mn === 'global_wb' || mn === 'global_wbinv') {
-      const scope = /scope:(SCOPE_\w+)/.exec(ops)?.[1];
-      const k = mn === 'global_inv' ? 'inv' : mn === 'global_wb' ? 'wb' : 'wbinv';
-      out.push(scope ? `${k}:${scope}` : k);
-      continue;
-    }
-    const vm = /^(buffer|global|flat|scratch)_(load|store|atomic)/.exec(mn);
-    if (vm) {
-      const op = vm[2]!;
-      const bits: string[] = [];
-      const words = new Set(ops.split(/[\s,]+/));
-      const atomic = op === 'atomic';
-      if (words.has('glc')) bits.push(atomic ? 'ret' : 'glc');
-      if (words.has('sc0')) bits.push(atomic ? 'ret' : 'sc0');
-      if (words.has('slc')) bits.push('slc');
-      if (words.has('sc1')) bits.push('sc1');
-      if (words.has('dlc')) bits.push('dlc');
-      if (words.has('nt')) bits.push('nt');
-      const th = /th:(TH_\w+)/.exec(ops)?.[1];
-      if (th === 'TH_ATOMIC_RETURN') bits.push('ret');
-      else if (th) bits.push(th);
-      const scope = /scope:(SCOPE_\w+)/.exec(ops)?.[1];
-      if (scope) bits.push(scope);
-      out.push(bits.length > 0 ? `vmem.${op} ${bits.join(' ')}` : `vmem.${op}`);
-      continue;
-    }
-    if (mn.startsWith('ds_')) {
-      const op = /^ds_(read|load)/.test(mn) ? 'load' : /^ds_(write|store)/.test(mn) ? 'store' : 'atomic';
-      out.push(op === 'atomic' && /_rtn/.test(mn) ? 'lds.atomic ret' : `lds.${op}`);
-      continue;
-    }
-    if (/^s_(buffer_)?load/.test(mn)) {
-      out.push('smem.load');
-      continue;
-    }
-    if (mn.startsWith('s_barrier')) {
-      out.push(ops.trim() === '' ? mn : `${mn} ${ops.trim()}`);
-    }
+  const legacy = LEGACY.filter((c) => run.has(c)).map((c) => `${c}(${run.get(c)})`);
+  if (legacy.length > 0) out.push(`s_waitcnt ${legacy.join(' ')}`);
+  for (const c of WAIT_ORDER) {
+    if (LEGACY.includes(c) || !run.has(c)) continue;
+    const v = `0x${run.get(c)!.toString(16)}`;
+    out.push(c === 'vscnt' ? `s_waitcnt_vscnt null, ${v}` : `s_wait_${c} ${v}`);
   }
-  return mergeWaits(out);
+  return out;
 }
 
-/** gpumm's sequence in the same normal form. */
-export function normaliseIsa(seq: readonly IsaInstr[]): string[] {
+/** An instruction in the compared form, or a wait to merge with its neighbours. */
+type Item = string | WaitRun;
+
+/** Merges adjacent waits and prints the sequence. */
+function printItems(items: readonly Item[]): string[] {
   const out: string[] = [];
+  let run: WaitRun | null = null;
+  const flush = (): void => {
+    if (run) out.push(...printWaitRun(run));
+    run = null;
+  };
+  for (const it of items) {
+    if (typeof it === 'string') {
+      flush();
+      out.push(it);
+      continue;
+    }
+    run ??= new Map();
+    for (const [c, v] of it) run.set(c, Math.min(v, run.get(c) ?? v));
+  }
+  flush();
+  return out;
+}
+
+/** Cache-policy modifiers in the order both sides print them (the assembler accepts any order). */
+const MODIFIER_ORDER = ['th', 'scope', 'glc', 'slc', 'dlc', 'sc0', 'sc1', 'nt'];
+
+/** Sorts modifiers into MODIFIER_ORDER (`th:…`/`scope:…` by their prefix), unknown ones last. */
+function sortModifiers(mods: string[]): string[] {
+  const rank = (m: string): number => {
+    const i = MODIFIER_ORDER.indexOf(m.split(':')[0]!);
+    return i < 0 ? MODIFIER_ORDER.length : i;
+  };
+  return [...mods].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/**
+ * Operand words that name where data comes from or goes, never how memory is ordered: registers
+ * (`v0`, `v[0:1]`, `s[4:5]`, `ttmp0`, `null`, `off`, `exec`, `vcc`), immediates and offsets
+ * (`0x0`, `offset:16`), and the MUBUF addressing flags `offen`, `idxen`, `addr64`.
+ */
+const ADDRESS_OPERAND =
+  /^(?:[vs]\d+|[vs]\[\d+:\d+\]|ttmp\d+|ttmp\[\d+:\d+\]|null|off|exec|exec_lo|exec_hi|vcc|vcc_lo|vcc_hi|-?\d+|0x[0-9a-f]+|offset:\S+|offen|idxen|addr64)$/i;
+
+/** The operand words of an instruction that are kept (modifiers), sorted. */
+function modifiers(ops: string): string[] {
+  return sortModifiers(ops.split(/[\s,]+/).filter((w) => w !== '' && !ADDRESS_OPERAND.test(w)));
+}
+
+/**
+ * Instructions dropped from llc's output: vector and scalar ALU work (moves, logic, arithmetic,
+ * compares, `s_nop`, and `s_wait_alu`/`s_delay_alu`, which wait for ALU results, not memory). They
+ * compute register values; the memory model is about which memory operations have been performed, and
+ * no such instruction performs, waits for or invalidates one. `s_mov_b32 m0, …` is kept (m0 carries
+ * the barrier id and member count), with its value when the dropped scalar instructions before it
+ * compute a constant.
+ */
+const DROPPED =
+  /^(?:v_\w+|s_(?:mov|movk|cmov|and|or|xor|andn2|orn2|and_not1|or_not1|nand|nor|xnor|not|lshl|lshr|ashr|add|addc|addk|sub|subb|mul|cmp|cmpk|cselect|bfe|bfm|min|max|abs|sext|brev|bcnt0|bcnt1|ff0|ff1|flbit|setreg|nop|delay_alu|wait_alu)\w*)$/;
+
+/** Scalar constant tracking for `m0`: the few SALU forms llc -O0 uses to build a barrier operand. */
+function evalSalu(mn: string, ops: string[], sregs: Map<string, number>): void {
+  const [dst, a, b] = ops;
+  if (dst === undefined || !/^s\d+$/.test(dst)) return;
+  const val = (o: string | undefined): number | undefined =>
+    o === undefined ? undefined : /^-?(\d+|0x[0-9a-f]+)$/i.test(o) ? Number(o) : sregs.get(o);
+  const x = val(a);
+  const y = val(b);
+  let r: number | undefined;
+  if (mn === 's_mov_b32') r = x;
+  else if (x !== undefined && y !== undefined) {
+    if (mn === 's_and_b32') r = x & y;
+    else if (mn === 's_or_b32') r = x | y;
+    else if (mn === 's_lshl_b32') r = x << y;
+    else if (mn === 's_add_u32' || mn === 's_add_i32' || mn === 's_add_co_u32') r = x + y;
+  }
+  if (r === undefined) sregs.delete(dst);
+  else sregs.set(dst, r >>> 0);
+}
+
+/** One llc line in the compared form (null when dropped); waits as runs. */
+function asmItem(line: string, sregs: Map<string, number>): Item | null {
+  const [mn = '', ...rest] = line.split(/\s+/);
+  const ops = rest.join(' ').trim();
+  const words = ops.split(/[\s,]+/).filter((w) => w !== '');
+  if (mn === 's_mov_b32' && words[0] === 'm0') {
+    const src = words[1] ?? '';
+    const v = /^-?(\d+|0x[0-9a-f]+)$/i.test(src) ? Number(src) >>> 0 : sregs.get(src);
+    return `s_mov_b32 m0, ${v === undefined ? '?' : hexM0(v)}`;
+  }
+  if (DROPPED.test(mn)) {
+    evalSalu(mn, words, sregs);
+    return null;
+  }
+  if (mn === 's_waitcnt') {
+    const run: WaitRun = new Map();
+    for (const m of ops.matchAll(/(vmcnt|expcnt|lgkmcnt)\((\d+)\)/g)) run.set(m[1] as Counter, Number(m[2]));
+    // A bare `s_waitcnt 0` waits for every counter.
+    if (run.size === 0 && /^(0|0x0)$/.test(ops)) for (const c of LEGACY) run.set(c, 0);
+    return run;
+  }
+  if (mn === 's_waitcnt_vscnt') return new Map([['vscnt', Number(words[words.length - 1] ?? '0')]]);
+  const w = /^s_wait_([a-z_]+)$/.exec(mn);
+  if (w && w[1] !== 'idle' && w[1] !== 'event') {
+    const run: WaitRun = new Map();
+    for (const c of w[1]!.split('_')) run.set(c as Counter, Number(ops));
+    return run;
+  }
+  const vm = /^(buffer|global|flat|scratch)_(load|store|atomic)_/.exec(mn);
+  if (vm) return [`${vm[1]}_${vm[2]}`, ...modifiers(ops)].join(' ');
+  if (mn.startsWith('ds_')) {
+    const op = /^ds_(read|load)_/.test(mn) ? 'load' : /^ds_(write|store)_/.test(mn) ? 'store' : 'atomic';
+    return op === 'atomic' && /_rtn_/.test(mn) ? 'ds_atomic rtn' : [`ds_${op}`, ...modifiers(ops)].join(' ');
+  }
+  if (/^s_(buffer_)?load_/.test(mn)) return ['s_load', ...modifiers(ops)].join(' ');
+  if (mn.startsWith('s_barrier')) return ops === '' ? mn : `${mn} ${ops}`;
+  return [mn, ...modifiers(ops)].join(' ');
+}
+
+/**
+ * llc assembly lines in the compared form: every instruction as written except the dropped ALU work
+ * (DROPPED) and the operands and spellings listed in docs/targets/divergences.md, "What is compared":
+ * address and data operands (ADDRESS_OPERAND), the data-width and atomic-operation suffixes of memory
+ * mnemonics (`global_load_dword` → `global_load`, `flat_atomic_add_u32` → `flat_atomic`,
+ * `ds_read_b32`/`ds_load_b32` → `ds_load`, `ds_add_rtn_u32` → `ds_atomic rtn`, `s_load_dword` →
+ * `s_load`), the order of modifiers, and runs of waits (printWaitRun).
+ */
+export function normaliseAsm(lines: readonly string[]): string[] {
+  const sregs = new Map<string, number>();
+  const items: Item[] = [];
+  for (const l of lines) {
+    const it = asmItem(l, sregs);
+    if (it !== null) items.push(it);
+  }
+  return printItems(items);
+}
+
+/** gpumm's sequence in the same form. */
+export function normaliseIsa(seq: readonly IsaInstr[]): string[] {
+  const items: Item[] = [];
   for (const i of seq) {
     switch (i.kind) {
       case 'vmem': {
         const bits: string[] = [];
-        // GFX942 atomics: sc0=1 is the returning encoding ("use it to indicate if the instruction returns").
-        if (i.op === 'atomic' && (i.returns || i.sc0)) bits.push('ret');
-        if (i.op !== 'atomic' && i.glc) bits.push('glc');
-        if (i.op !== 'atomic' && i.sc0) bits.push('sc0');
-        if (i.slc) bits.push('slc');
-        if (i.sc1) bits.push('sc1');
-        if (i.dlc) bits.push('dlc');
-        if (i.nt) bits.push('nt');
-        if (i.th !== null && i.th !== 'TH_ATOMIC_RETURN') bits.push(i.th);
-        if (i.scope !== null) bits.push(i.scope);
-        out.push(bits.length > 0 ? `vmem.${i.op} ${bits.join(' ')}` : `vmem.${i.op}`);
+        if (i.th !== null) bits.push(`th:${i.th}`);
+        if (i.scope !== null) bits.push(`scope:${i.scope}`);
+        for (const b of ['glc', 'slc', 'dlc', 'sc0', 'sc1', 'nt'] as const) if (i[b]) bits.push(b);
+        items.push([`${i.enc}_${i.op}`, ...sortModifiers(bits)].join(' '));
         break;
       }
       case 'lds':
-        out.push(i.op === 'atomic' && i.returns ? 'lds.atomic ret' : `lds.${i.op}`);
+        items.push(i.op === 'atomic' && i.returns ? 'ds_atomic rtn' : `ds_${i.op}`);
         break;
       case 'wait':
-        out.push(`wait(${i.counters.join(',')})`);
+        items.push(new Map(i.counters.map((c) => [c, 0])));
         break;
       case 'inv':
-        if (i.mnemonic === 'buffer_gl0_inv' || i.mnemonic === 'buffer_gl1_inv')
-          out.push(`inv:gl${i.mnemonic[9]}`);
-        else if (i.mnemonic === 'buffer_invl2') out.push('invl2');
-        else if (i.sc !== null) out.push(`inv:${i.sc.replace(' ', ',')}`);
-        else out.push(i.scope === null ? 'inv' : `inv:${i.scope}`);
+      case 'wb': {
+        const mods = i.sc !== null ? i.sc.split(' ') : i.scope !== null ? [`scope:${i.scope}`] : [];
+        items.push([i.mnemonic, ...mods].join(' '));
         break;
-      case 'wb':
-        if (i.mnemonic === 'buffer_wbl2') out.push(i.sc === null ? 'wbl2' : `wbl2:${i.sc.replace(' ', ',')}`);
-        else out.push(i.scope === null ? 'wb' : `wb:${i.scope}`);
-        break;
+      }
       case 'barrier':
-        out.push(i.id === null ? i.mnemonic : `${i.mnemonic} ${i.id}`);
+      case 'setm0':
+        items.push(formatIsa(i));
         break;
+      default:
+        assertNever(i, 'ISA instruction');
     }
   }
-  return mergeWaits(out);
-}
-
-/** Merges adjacent waits into one set of counters (sorted), as the hardware sees them. */
-export function mergeWaits(items: readonly string[]): string[] {
-  const out: string[] = [];
-  let pending: Set<string> | null = null;
-  const flush = (): void => {
-    if (pending) out.push(`wait(${[...pending].sort().join(',')})`);
-    pending = null;
-  };
-  for (const it of items) {
-    const m = /^wait\((.*)\)$/.exec(it);
-    if (m) {
-      pending ??= new Set();
-      for (const c of m[1]!.split(',')) pending.add(c);
-      continue;
-    }
-    flush();
-    out.push(it);
-  }
-  flush();
-  return out;
+  return printItems(items);
 }

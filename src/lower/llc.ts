@@ -6,19 +6,23 @@
  */
 
 import { spawn, spawnSync } from 'node:child_process';
-import type { Instr, Test } from '../core/types.ts';
+import type { BarrierInstr, Instr, Span, Test } from '../core/types.ts';
+import { classify } from './causes.ts';
 import { baseCells, expandCell } from './grid.ts';
 import {
   barrierKernel,
   cellKernel,
   MODULE_TAIL,
+  namedBarrierDecls,
   normaliseAsm,
   normaliseIsa,
   splitFunctions,
 } from './llc-ir.ts';
-import { cellOf, lowerCell, lowerInstr, mergedCmpxchgOrdering } from './lower.ts';
+import { cellOf, lowerCell, lowerInstr, lowerTest, mergedCmpxchgOrdering } from './lower.ts';
 import { PROCESSORS, type Processor } from './targets.ts';
 import type { Cell, Lang, LowerCtx, WaveMode } from './types.ts';
+
+const NO_SPAN: Span = { file: '', offset: 0, line: 0, col: 0, len: 0 };
 
 /** Finds a usable llc: the given path, `$GPUMM_LLC`, or `llc-22` on PATH. */
 export function findLlc(path?: string): { path: string; version: string } | { reason: string } {
@@ -105,7 +109,17 @@ export function llcRejects(c: Cell): string | null {
   return null;
 }
 
-interface Run {
+/**
+ * Barrier operations llc-22 cannot compile for a processor: on GFX6–11 (no split or named barriers)
+ * every barrier intrinsic but `s.barrier` crashes llc-22 (segmentation fault; llc.test.ts checks it).
+ */
+export function llcBarrierFails(op: BarrierInstr['op'], proc: Processor): string | null {
+  if (proc.barriers === 'gfx6-11' && op !== 'barrier')
+    return 'crashes (no split or named barriers before GFX12)';
+  return null;
+}
+
+export interface Run {
   proc: Processor;
   /** OpenCL runs compile each cell as `openclCell` gives it (see there). */
   lang: Lang;
@@ -178,12 +192,37 @@ function inOpenclRun(c: Cell): boolean {
   );
 }
 
-const BARRIER_CASES: Pick<Instr & { kind: 'barrier' }, 'op' | 'id'>[] = [
-  { op: 'barrier', id: null },
-  { op: 'signal', id: -1 },
-  { op: 'signal_isfirst', id: -1 },
-  { op: 'wait', id: -1 },
+/** A barrier operation of the differential test, with the named-barrier objects its module declares. */
+interface BarrierCase {
+  b: Pick<BarrierInstr, 'op' | 'id' | 'object' | 'count'>;
+  objects: string[];
+}
+
+/**
+ * Every barrier intrinsic, and every barrier id kind of seeds/001 "s_barrier IDs GFX12" (cluster trap
+ * -4, cluster -3, workgroup trap -2, workgroup -1, NULL 0, named 1 and 16), on every target: the ids a
+ * target rejects are compared too (gpumm's diagnostic against what llc-22 emits). Named-barrier objects
+ * get ids in declaration order; `join` uses the second of two objects, so the numbering is tested.
+ */
+export const BARRIER_CASES: readonly BarrierCase[] = [
+  { b: { op: 'barrier', id: null, object: null, count: null }, objects: [] },
+  ...(['signal', 'signal_isfirst', 'wait'] as const).flatMap((op) =>
+    [-4, -3, -2, -1, 0, 1, 16].map((id) => ({ b: { op, id, object: null, count: null }, objects: [] })),
+  ),
+  { b: { op: 'leave', id: 1, object: null, count: null }, objects: [] },
+  { b: { op: 'init', id: null, object: 'nb1', count: 3 }, objects: ['nb1', 'nb2'] },
+  { b: { op: 'join', id: null, object: 'nb2', count: null }, objects: ['nb1', 'nb2'] },
+  { b: { op: 'signal_var', id: null, object: 'nb1', count: 5 }, objects: ['nb1', 'nb2'] },
 ];
+
+/** Label of a barrier case: `barrier signal -1`, `barrier init @nb1 3`, `barrier join @nb2`. */
+export function barrierLabel(b: Pick<BarrierInstr, 'op' | 'id' | 'object' | 'count'>): string {
+  const parts = ['barrier', b.op === 'signal_var' ? 'signal.var' : b.op];
+  if (b.object !== null) parts.push(`@${b.object}`);
+  else if (b.id !== null && b.op !== 'leave') parts.push(String(b.id));
+  if (b.count !== null) parts.push(String(b.count));
+  return parts.join(' ');
+}
 
 /** Compares every cell (and the barrier cases) for one target run; returns the differences. */
 export async function diffRun(
@@ -224,29 +263,27 @@ export async function diffRun(
     }
   }
   // Barriers do not depend on the language: HSA runs only.
-  for (const b of run.lang === 'hsa' ? BARRIER_CASES : []) {
-    const instr: Instr = {
-      kind: 'barrier',
-      span: { file: '', offset: 0, line: 0, col: 0, len: 0 },
-      op: b.op,
-      id: b.id,
-      object: null,
-      count: null,
-      dst: null,
-    };
-    const r = lowerInstr(instr, ctx);
-    if ('diagnostic' in r) continue;
+  const objects = new Set<string>();
+  for (const { b, objects: objs } of run.lang === 'hsa' ? BARRIER_CASES : []) {
+    const instr: Instr = { kind: 'barrier', span: NO_SPAN, ...b, dst: null };
+    const named = Object.fromEntries(objs.map((o, i) => [o, i + 1]));
+    const r = lowerInstr(instr, { ...ctx, namedBarriers: named });
+    const doc = 'diagnostic' in r ? [`(gpumm: ${r.diagnostic.code})`] : normaliseIsa(r.seq);
+    const rows = 'diagnostic' in r ? [r.diagnostic.cite] : r.rows;
+    const fails = llcBarrierFails(b.op, run.proc);
+    if (fails !== null) {
+      rejectedCells.push({ cell: barrierLabel(b), doc, llc: [`(llc-22 ${fails})`], rows });
+      continue;
+    }
     const fn = `b${n++}`;
-    const k = barrierKernel(b, fn);
+    const k = barrierKernel(b, fn, objs);
     if (k === null) continue;
+    for (const o of objs) objects.add(o);
     fns.push(k);
-    expected.set(fn, {
-      label: `barrier ${b.op}${b.id === null ? '' : ` ${b.id}`}`,
-      doc: normaliseIsa(r.seq),
-      rows: r.rows,
-    });
+    expected.set(fn, { label: barrierLabel(b), doc, rows });
   }
-  const asm = await runLlc(llc, `${fns.join('\n')}\n${MODULE_TAIL}`, run.proc.name, run.mode, run.tgsplit);
+  const module = `${namedBarrierDecls([...objects])}${fns.join('\n')}\n${MODULE_TAIL}`;
+  const asm = await runLlc(llc, module, run.proc.name, run.mode, run.tgsplit);
   const got = splitFunctions(asm);
   const diffs: Omit<Divergence, 'targets'>[] = [...rejectedCells];
   for (const [fn, e] of expected) {
@@ -297,6 +334,8 @@ export interface LlcComparison {
   /** Why llc's sequence is missing, when it is. */
   note: string | null;
   same: boolean;
+  /** When they differ: the causes (src/lower/causes.ts) that explain it, or `unexplained`. */
+  causes: string[];
 }
 
 /** One instruction of a comparison module: its kernel name (null when not compiled) and gpumm's sequence. */
@@ -306,6 +345,9 @@ interface ComparisonItem {
   fn: string | null;
   doc: string[];
   note: string | null;
+  /** The table rows gpumm's sequence comes from, and the cell label (for the causes). */
+  rows: string[];
+  label: string;
 }
 
 /**
@@ -315,10 +357,13 @@ interface ComparisonItem {
 export function comparisonModule(test: Test, ctx: LowerCtx): { module: string; items: ComparisonItem[] } {
   const fns: string[] = [];
   const items: ComparisonItem[] = [];
+  // The named-barrier objects, in declaration order: gpumm numbers them so, and so does llc-22 when
+  // every kernel uses all of them (barrierKernel).
+  const objects = test.locations.filter((l) => l.barrier).map((l) => l.name);
+  const lowered = lowerTest(test, ctx);
   let n = 0;
-  for (const t of test.threads) {
-    for (const instr of t.body) {
-      const r = lowerInstr(instr, ctx);
+  for (const t of lowered) {
+    for (const { instr, result: r } of t.instrs) {
       const doc = 'diagnostic' in r ? [] : normaliseIsa(r.seq);
       let fn: string | null = null;
       let note: string | null = null;
@@ -331,16 +376,22 @@ export function comparisonModule(test: Test, ctx: LowerCtx): { module: string; i
         const ir = ctx.lang === 'opencl' ? openclCell(cell) : cell;
         fns.push(cellKernel(ir, fn, { avNone: 'avNone' in instr && instr.avNone }));
       } else if (instr.kind === 'barrier') {
-        const k = barrierKernel(instr, `i${n}`);
+        const k = barrierKernel(instr, `i${n}`, objects);
         if (k !== null) {
           fn = `i${n++}`;
           fns.push(k);
         } else note = 'no intrinsic to compile';
       }
-      items.push({ thread: t.name, instr, fn, doc, note });
+      const rows = 'diagnostic' in r ? [] : r.rows;
+      const label =
+        cell !== null ? cellLabel(cell) : instr.kind === 'barrier' ? barrierLabel(instr) : instr.kind;
+      items.push({ thread: t.thread, instr, fn, doc, note, rows, label });
     }
   }
-  return { module: fns.length === 0 ? '' : `${fns.join('\n')}\n${MODULE_TAIL}`, items };
+  return {
+    module: fns.length === 0 ? '' : `${namedBarrierDecls(objects)}${fns.join('\n')}\n${MODULE_TAIL}`,
+    items,
+  };
 }
 
 /** Per-instruction comparison of a test's lowering with llc's, for `gpumm lower --compare-llc`. */
@@ -351,10 +402,15 @@ export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Pr
   const tgsplit = proc.features.tgsplit && ctx.tgsplit === true;
   const asm = module === '' ? '' : await runLlc(llc, module, proc.name, mode, tgsplit);
   const got = splitFunctions(asm);
+  const run = runName({ proc, lang: ctx.lang, mode, tgsplit });
   return items.map((it) => {
     const lines = it.fn === null ? undefined : got.get(it.fn);
     const llcSeq = lines === undefined ? null : normaliseAsm(lines);
     const same = llcSeq !== null && llcSeq.join('|') === it.doc.join('|');
-    return { thread: it.thread, instr: it.instr, doc: it.doc, llc: llcSeq, note: it.note, same };
+    const causes =
+      llcSeq === null || same
+        ? []
+        : classify({ row: it.rows[0] ?? '', targets: [run], cells: [it.label], doc: it.doc, llc: llcSeq });
+    return { thread: it.thread, instr: it.instr, doc: it.doc, llc: llcSeq, note: it.note, same, causes };
   });
 }

@@ -103,7 +103,7 @@ describe('lowerTest', () => {
     const asm = p0!.instrs.map((i) =>
       'diagnostic' in i.result ? 'error' : formatSeq(i.result.seq).join('; '),
     );
-    expect(asm).toEqual(['s_barrier_join 2', 's_barrier_init 1']);
+    expect(asm).toEqual(['s_mov_b32 m0, 0x2; s_barrier_join m0', 's_mov_b32 m0, 0x10001; s_barrier_init m0']);
   });
 });
 

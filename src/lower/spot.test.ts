@@ -7,6 +7,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import type { Instr } from '../core/types.ts';
 import { barrierOf, lowerText } from './test-helpers.ts';
 import type { Lang } from './types.ts';
 
@@ -1015,8 +1016,22 @@ describe('seeds/001 barrier rows, transcribed by hand', () => {
     expect(lowerText('gfx1200', barrierOf('signal', -3))).toEqual(['error LW2007']);
     expect(lowerText('gfx1250', barrierOf('signal', -3))).toEqual(['s_barrier_signal -3']);
     expect(lowerText('gfx1250', barrierOf('wait', -2))).toEqual(['error LW2007']);
-    expect(lowerText('gfx1250', barrierOf('init', null, 'nb'))).toEqual(['s_barrier_init 1']);
-    expect(lowerText('gfx1250', barrierOf('join', null, 'nb'))).toEqual(['s_barrier_join 1']);
+    expect(lowerText('gfx1250', { ...barrierOf('init', null, 'nb'), count: 3 } as Instr)).toEqual([
+      's_mov_b32 m0, 0x30001',
+      's_barrier_init m0',
+    ]);
+    expect(lowerText('gfx1250', barrierOf('join', null, 'nb'))).toEqual([
+      's_mov_b32 m0, 0x1',
+      's_barrier_join m0',
+    ]);
+    // signal.var: the member count in m0[22:16], the id in the low bits (seeds/001 "arrive [1, 16]").
+    expect(lowerText('gfx1250', { ...barrierOf('signal_var', null, 'nb'), count: 5 } as Instr)).toEqual([
+      's_mov_b32 m0, 0x50001',
+      's_barrier_signal m0',
+    ]);
+    expect(lowerText('gfx1250', { ...barrierOf('init', null, 'nb'), count: 128 } as Instr)).toEqual([
+      'error LW2013',
+    ]);
     expect(lowerText('gfx1250', barrierOf('leave', 1))).toEqual(['s_barrier_leave']);
     expect(lowerText('gfx1200', barrierOf('join', null, 'nb'))).toEqual(['error LW2006']);
   });

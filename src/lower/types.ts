@@ -60,7 +60,8 @@ export type LowerCode =
   | 'LW2009'
   | 'LW2010'
   | 'LW2011'
-  | 'LW2012';
+  | 'LW2012'
+  | 'LW2013';
 
 /** A problem with the input to lowering (never an internal error). */
 export interface LowerDiagnostic {
@@ -112,6 +113,10 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
   LW2012: {
     message: 'the local address space cannot be used in TgSplit execution mode ({0})',
     hint: 'drop --tgsplit, or use a global pointer: in TgSplit mode no LDS is allocated',
+  },
+  LW2013: {
+    message: 'barrier member count {0} does not fit the 7 bits m0[22:16] of {1}',
+    hint: 'a named barrier counts at most 127 members',
   },
   LW2011: {
     message: 'no litmus file given',
