@@ -48,6 +48,8 @@ const R_LDS_SCOPE = 'rule: LDS scope wider than workgroup "is treated as work-gr
 const R_CLUSTER = 'rule: cluster scope is agent scope on targets without workgroup clusters';
 const R_SCRATCH_FLAT =
   'rule: scratch atomics of 32 bits or less are "converted into an atomic in the generic (flat) address space" (Memory Model GFX125x text)';
+const R_WAVE_BARRIER =
+  'rule: llvm.amdgcn.wave.barrier is a code-motion barrier with no machine instruction (LLVM IntrinsicsAMDGPU.td)';
 const R_CMPXCHG = 'rule: cmpxchg uses the atomicrmw rows with its merged success/failure ordering';
 
 /**
@@ -256,6 +258,9 @@ export function lowerInstr(instr: Instr, ctx: LowerCtx): LowerResult {
     case 'select':
     case 'extract':
       return { seq: [], rows: [] };
+    case 'wavebarrier':
+      // LLVM emits no instruction for llvm.amdgcn.wave.barrier (its assembly shows `; wave barrier`).
+      return { seq: [], rows: [R_WAVE_BARRIER] };
     default: {
       const cell = cellOf(instr);
       if (cell === null) throw new Error(`no cell for ${instr.kind}`);

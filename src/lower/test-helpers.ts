@@ -72,7 +72,7 @@ export function instrOf(desc: string): Instr {
       };
     }
     case 'fence':
-      return { kind: 'fence', span: SPAN, ordering, syncscope, avNone: false };
+      return { kind: 'fence', span: SPAN, ordering, syncscope, avNone: false, syncAs: [] };
     default:
       throw new Error(`bad test instruction: ${desc}`);
   }

@@ -153,7 +153,10 @@ export class Workspace {
   private readonly mixed: boolean;
   /** sw edges whose synchronising operations are both plain (mixed skeletons only). */
   private readonly swPlain: Relation;
-  /** Per class: sw edges through a location of that class (mixed skeletons only). */
+  /**
+   * Per class: the sw edges that order that class (mixed skeletons only): plain ones between
+   * operations that both order the class, and `-one-as` ones through a location of the class.
+   */
   private readonly swSpace: Relation[];
   /** Per class: bitset of the accesses (initial writes included) of that class. */
   private readonly classEvents: Uint32Array[];
@@ -538,6 +541,8 @@ export class Workspace {
    */
   hbFinalNow(up: Relation): boolean {
     if (!this.mixed) return equals(up, this.hb);
+    // With amdgpu-synchronize-as a per-class hb can still grow by an edge the union already holds.
+    if (this.sk.hbBaseSpace[0] !== this.sk.hbBase) return false;
     if (!this.upLow) this.upLow = relation(this.n);
     const low = this.upLow;
     unionInto(low, this.sk.hbBase, this.sw);
@@ -648,14 +653,18 @@ export class Workspace {
     for (const k of this.classesUsed) {
       const swk = this.swSpace[k]!;
       const hk = this.hbSpace[k]!;
-      // sw_k = relHead ; rs ; (rfA into reads of class k) ; acqTail, where the scopes are inclusive.
+      // sw_k = relHead ; rs ; (rfA into reads of class k) ; acqTail, where the scopes are inclusive
+      // and both synchronising operations order class k (amdgpu-synchronize-as, choice 33).
       copyInto(t3, rfA);
       restrictInPlace(t3, this.allEvents, this.classEvents[k]!);
       composeInto(t1, t2, t3);
       composeInto(swk, t1, this.acqTail);
       intersectInto(swk, swk, sk.incl);
-      unionInto(hk, sk.hbBase, swPlain);
-      unionInto(hk, hk, swk);
+      intersectInto(swk, swk, sk.syncClass[k]!);
+      // Plain (not -one-as) sw orders class k through a location of any class when both order k.
+      intersectInto(t3, sw, sk.plainSyncClass[k]!);
+      unionInto(swk, swk, t3);
+      unionInto(hk, sk.hbBaseSpace[k]!, swk);
       closureInto(hk, hk);
     }
   }
@@ -682,8 +691,7 @@ export class Workspace {
     if (!this.mixed) return into;
     for (const k of this.classesUsed) {
       if (isIrreflexive(this.hbSpace[k]!)) continue;
-      unionInto(into, this.sk.hbBase, this.swPlain);
-      unionInto(into, into, this.swSpace[k]!);
+      unionInto(into, this.sk.hbBaseSpace[k]!, this.swSpace[k]!);
       return into;
     }
     return into;
@@ -708,8 +716,10 @@ export class Workspace {
     if (this.hbReady) return;
     this.sw.bits.fill(0);
     copyInto(this.hb, this.sk.hbBaseCross);
-    if (this.mixed) for (const h of this.hbSpace) copyInto(h, this.sk.hbBase);
-    // Every per-space hb is hbBase here (the one of same-location pairs).
+    if (this.mixed)
+      for (let k = 0; k < this.hbSpace.length; k++) copyInto(this.hbSpace[k]!, this.sk.hbBaseSpace[k]!);
+    // Every per-space hb is hbBase here (the one of same-location pairs), unless
+    // amdgpu-synchronize-as gives each class its own barrier synchronisation (`hbInverse` is then unused).
     inverseInto(this.hbStaticT, this.sk.hbBase);
     this.hbReady = true;
   }
@@ -1308,7 +1318,8 @@ export function checkValuesOnly(ws: Workspace, opts: ModelOptions): Verdict {
  */
 export function quickCoherenceReject(ws: Workspace, r: number, src: number): boolean {
   const { sk, co } = ws;
-  if (!ws.syncFree) return false;
+  // hbInverse is one relation for every class only without amdgpu-synchronize-as (choice 33).
+  if (!ws.syncFree || sk.hbBaseSpace[0] !== sk.hbBase) return false;
   const hb = ws.hbOf(r);
   const AI = sk.aiOrd.bits;
   const w = hb.w;

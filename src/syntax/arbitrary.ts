@@ -16,6 +16,7 @@ import {
   RMW_OPS,
   SCOPES,
   type Span,
+  SYNC_AS,
   type SyncScope,
   type Test,
   type Thread,
@@ -97,8 +98,15 @@ function body(ctx: Ctx, prefix: string): fc.Arbitrary<Instr[]> {
           'fence',
           () =>
             fc
-              .record({ o: ord('fence'), s: syncscope, n: fc.boolean() })
-              .map(({ o, s, n }) => ({ kind: 'fence', ordering: o, syncscope: s, avNone: n, span: SPAN })),
+              .record({ o: ord('fence'), s: syncscope, n: fc.boolean(), a: fc.subarray([...SYNC_AS]) })
+              .map(({ o, s, n, a }) => ({
+                kind: 'fence',
+                ordering: o,
+                syncscope: s,
+                avNone: n,
+                syncAs: a,
+                span: SPAN,
+              })),
         ],
         [
           'bin',

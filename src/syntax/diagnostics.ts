@@ -150,7 +150,28 @@ export const DIAGNOSTICS = {
   LT2020: {
     severity: 'error',
     message: (a) => `unsupported !mmra value ${a.text}`,
-    hint: () => 'the only AMDGPU MMRA is !mmra !{!"amdgcn-av", !"none"}',
+    hint: () =>
+      'AMDGPU MMRA tags are !{!"amdgcn-av", !"none"} and, on fences, !{!"amdgpu-synchronize-as", !"global"} or !"local"; ' +
+      'several tags are a tuple of tags, !{!0, !1}',
+  },
+  LT2021: {
+    severity: 'error',
+    message: (a) => `unknown address space '${a.name}' in amdgpu-synchronize-as`,
+    hint: () =>
+      'LLVM\'s memory legalizer knows only "global" and "local" (it warns about any other name and drops it)',
+  },
+  LT2022: {
+    severity: 'warning',
+    message: (a) => `amdgpu-synchronize-as on ${a.instr === 'rmw' ? 'atomicrmw' : a.instr} is ignored`,
+    hint: () =>
+      'LLVM reads amdgpu-synchronize-as on fences only; an atomic access orders the address space it accesses',
+  },
+  LT2023: {
+    severity: 'error',
+    message: () => 'the region (GDS) address space 2 is not modelled',
+    hint: () =>
+      'amdgpu-usage-2018.rst: "The memory model does not support the region address space" and region ' +
+      'memory is "not implemented for AMDHSA"; use global (1) or local (3) memory',
   },
   // Semantic
   LT3001: {
