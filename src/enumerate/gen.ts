@@ -26,6 +26,7 @@ import {
   st,
   threads,
 } from '../events/build.ts';
+import { uniformLanes } from '../syntax/arbitrary.ts';
 import type { ObserveMode } from './outcomes.ts';
 
 export const LOAD_ORDERS: Ordering[] = ['notatomic', 'unordered', 'monotonic', 'acquire', 'seq_cst'];
@@ -145,7 +146,8 @@ export function arbTest(o: Partial<GenOptions> = {}): fc.Arbitrary<Test> {
         },
         threads: threads(bodies.map(ssa), pl),
       }),
-    );
+    )
+    .map((t) => ({ ...t, threads: uniformLanes(t.threads) }));
 }
 
 /**

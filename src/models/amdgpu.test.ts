@@ -793,3 +793,55 @@ describe('amdgpu-synchronize-as: a fence orders only the address spaces its tags
     expect(states(t([]), {}, true)).toEqual(['P1:dg=1 P1:dl=1']);
   });
 });
+
+describe('lanes: threads in one wavefront are lanes of one wave (choice 35)', () => {
+  // P0 and P1 are lanes of wavefront 0, P2 is wavefront 1, all in workgroup 0.
+  const LANES: Placement[] = [dev(0, 0, 0, 0), dev(0, 0, 0, 0), dev(0, 0, 0, 1)];
+  it('a workgroup barrier counts waves: the lanes arrive once, and share signal.isfirst', () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads(
+        [
+          [isfirst('f'), splitBarrier('wait')],
+          [isfirst('f'), splitBarrier('wait')],
+          [isfirst('f'), splitBarrier('wait')],
+        ],
+        LANES,
+      ),
+    });
+    expect(buildSkeleton(t).barrierUb).toBe(false);
+    expect(states(t)).toEqual(['P0:f=0 P1:f=0 P2:f=1', 'P0:f=1 P1:f=1 P2:f=0']);
+  });
+  it("a release fence in one lane and an acquire fence in another synchronise through the wave's barrier", () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads(
+        [
+          [st('x', 1), fence('release', { scope: 'workgroup' }), sbarrier()],
+          [sbarrier()],
+          [sbarrier(), fence('acquire', { scope: 'workgroup' }), ld('a', 'x')],
+        ],
+        LANES,
+      ),
+    });
+    expect(states(t, {}, true)).toEqual(['P2:a=1']);
+  });
+  it('the cluster barrier: two lanes of one wave arrive once for their workgroup (no UB)', () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads(
+        [
+          [splitBarrier('signal', -3), splitBarrier('wait', -3)],
+          [splitBarrier('signal', -3), splitBarrier('wait', -3)],
+          [splitBarrier('signal', -3), splitBarrier('wait', -3)],
+        ],
+        [dev(0, 0, 0, 0), dev(0, 0, 0, 0), dev(0, 0, 1, 0)],
+      ),
+    });
+    expect(buildSkeleton(t).barrierUb).toBe(false);
+  });
+  it('lanes of one wave with different barrier operations are refused (MD004; the parser says LT3023)', () => {
+    const t = makeTest({ locs: { x: 0 }, threads: threads([[sbarrier()], [], [sbarrier()]], LANES) });
+    expect(buildSkeleton(t).diagnostics.map((d) => d.code)).toEqual(['MD004']);
+  });
+});

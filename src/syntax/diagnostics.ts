@@ -291,6 +291,15 @@ export const DIAGNOSTICS = {
     hint: () =>
       'shaders use -1 (workgroup barrier), -3 (cluster barrier, GFX12.5), 0 (NULL barrier) or 1–16 (named barriers)',
   },
+  LT3023: {
+    severity: 'error',
+    message: (a) =>
+      `${a.thread} and ${a.other} are lanes of one wavefront but perform different barrier operations`,
+    hint: () =>
+      'seeds/001: "s_barrier instructions are convergent within a wave, and thus can only be performed in ' +
+      'wave-uniform control flow"; give every thread of a wavefront the same barrier operations, or put ' +
+      'them in different wavefronts (wavefront N)',
+  },
   // Command line and files (positioned in the file, or in the command line as <command-line>:1:col)
   CL1001: {
     severity: 'error',

@@ -238,6 +238,13 @@ const ERRORS: [string, string, DiagnosticCode, number, number][] = [
     24,
   ],
   ['region (GDS) location', `${HEAD}@r = addrspace(2) global i32 0\nP0 {\n}\n`, 'LT2023', 8, 19],
+  [
+    'lanes with different barriers',
+    `${HEAD}P0 {\n  call void @llvm.amdgcn.s.barrier()\n}\nP1 {\n  fence acquire\n}\n`,
+    'LT3023',
+    11,
+    1,
+  ],
   ['region (GDS) pointer', oneThread('  store i32 1, ptr addrspace(2) @x'), 'LT2023', 9, 20],
   ['store with acquire', oneThread('  store atomic i32 1, ptr @x acquire'), 'LT3001', 9, 30],
   ['load with release', oneThread('  %a = load atomic i32, ptr @x release'), 'LT3001', 9, 32],
