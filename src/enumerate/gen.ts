@@ -4,7 +4,7 @@
  */
 
 import fc from 'fast-check';
-import type { Instr, Ordering, Placement, Scope, Test } from '../core/types.ts';
+import type { Instr, Ordering, Placement, Scope, SyncAs, Test } from '../core/types.ts';
 import {
   avld,
   avst,
@@ -167,7 +167,12 @@ export function arbMpSpaces(): fc.Arbitrary<Test> {
     spaces: true,
     threadLen: 3,
   };
-  const sync = fc.record({ scope: fc.constantFrom(...GEN_SCOPES), oneAs: fc.boolean() });
+  // syncAs: a fence's amdgpu-synchronize-as tags (accesses ignore them).
+  const sync = fc.record({
+    scope: fc.constantFrom(...GEN_SCOPES),
+    oneAs: fc.boolean(),
+    syncAs: fc.subarray<SyncAs>(['global', 'local']),
+  });
   const extra = fc.option(arbInstr(o, fc.constant('e')), { nil: null });
   return fc
     .record({

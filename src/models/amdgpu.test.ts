@@ -845,3 +845,23 @@ describe('lanes: threads in one wavefront are lanes of one wave (choice 35)', ()
     expect(buildSkeleton(t).diagnostics.map((d) => d.code)).toEqual(['MD004']);
   });
 });
+
+describe('llvm.amdgcn.wave.barrier (choice 34)', () => {
+  it('wave.barrier orders no memory: between fences it synchronises nothing, unlike s.barrier', () => {
+    const wb: Instr = { kind: 'wavebarrier', span: { file: '', offset: 0, line: 0, col: 0, len: 0 } };
+    const mp = (b: Instr) =>
+      makeTest({
+        locs: { x: 0 },
+        threads: threads(
+          [
+            [st('x', 1), fence('release', { scope: 'workgroup' }), b],
+            [b, fence('acquire', { scope: 'workgroup' }), ld('a', 'x')],
+          ],
+          [dev(0, 0, 0, 0), dev(0, 0, 0, 0)],
+        ),
+      });
+    expect(buildSkeleton(mp(wb)).events.some((e) => e.kind === 'barrier')).toBe(false);
+    expect(states(mp(wb), {}, true)).toEqual(['P1:a=undef !race !undef']);
+    expect(states(mp(sbarrier()), {}, true)).toEqual(['P1:a=1']);
+  });
+});

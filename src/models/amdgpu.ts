@@ -148,7 +148,8 @@ export class Workspace {
   evalStatus: EvalStatus = 'ok';
   private readonly coCache: Int32Array;
   private readonly coT: Relation;
-  private readonly hbStaticT: Relation;
+  /** Per class, hb⁻¹ while hb is static (one relation shared by every class without synchronize-as). */
+  private readonly hbStaticT: Relation[];
   /** Per-space hb is in use (`sk.oneAsMixed`). */
   private readonly mixed: boolean;
   /** sw edges whose synchronising operations are both plain (mixed skeletons only). */
@@ -231,7 +232,8 @@ export class Workspace {
     this.coRank = new Int32Array(n).fill(-1);
     this.coCache = new Int32Array(n).fill(-2);
     this.coT = relation(n);
-    this.hbStaticT = relation(n);
+    const staticT = relation(n);
+    this.hbStaticT = SPACE_CLASSES.map((_, k) => (sk.hbBaseSpace[k] === sk.hbBase ? staticT : relation(n)));
     const mk = () => relation(n);
     this.mixed = sk.oneAsMixed;
     this.rf = mk();
@@ -719,14 +721,17 @@ export class Workspace {
     if (this.mixed)
       for (let k = 0; k < this.hbSpace.length; k++) copyInto(this.hbSpace[k]!, this.sk.hbBaseSpace[k]!);
     // Every per-space hb is hbBase here (the one of same-location pairs), unless
-    // amdgpu-synchronize-as gives each class its own barrier synchronisation (`hbInverse` is then unused).
-    inverseInto(this.hbStaticT, this.sk.hbBase);
+    // amdgpu-synchronize-as gives each class its own barrier synchronisation (choice 33).
+    this.hbStaticT.forEach((t, k) => {
+      if (k === 0 || t !== this.hbStaticT[0]) inverseInto(t, this.sk.hbBaseSpace[k]!);
+    });
     this.hbReady = true;
   }
 
-  /** Per-space hb⁻¹ while hb is static (`syncFree`): the same for every class. */
-  hbInverse(): Relation {
-    return this.hbStaticT;
+  /** Per-space hb⁻¹ of access `e`'s class while hb is static (`syncFree`). */
+  hbInverse(e: number): Relation {
+    const k = this.sk.spaceClass[e]!;
+    return this.hbStaticT[k >= 0 ? k : 0]!;
   }
 
   /** co⁻¹ for the current coherence ranks (after `refreshCo`). */
@@ -1318,8 +1323,7 @@ export function checkValuesOnly(ws: Workspace, opts: ModelOptions): Verdict {
  */
 export function quickCoherenceReject(ws: Workspace, r: number, src: number): boolean {
   const { sk, co } = ws;
-  // hbInverse is one relation for every class only without amdgpu-synchronize-as (choice 33).
-  if (!ws.syncFree || sk.hbBaseSpace[0] !== sk.hbBase) return false;
+  if (!ws.syncFree) return false;
   const hb = ws.hbOf(r);
   const AI = sk.aiOrd.bits;
   const w = hb.w;
@@ -1327,7 +1331,7 @@ export function quickCoherenceReject(ws: Workspace, r: number, src: number): boo
   ws.refreshCo();
   ws.deriveStaticHb();
   const H = hb.bits;
-  const HT = ws.hbInverse().bits;
+  const HT = ws.hbInverse(r).bits;
   const C = co.bits;
   const CT = ws.coInverse().bits;
   const writes = ws.writesAtLoc(sk.events[r]!.loc);
