@@ -102,14 +102,14 @@ export const DIAGNOSTICS = {
     severity: 'warning',
     message: (a) => `metadata '!${a.name}' is ignored`,
     hint: () =>
-      'gpumm gives meaning to !nontemporal and !mmra !{!"amdgcn-av", !"none"}; other metadata is dropped',
+      'gpumm gives meaning to !nontemporal and the !mmra tags !{!"amdgcn-av", !"none"} and !{!"amdgpu-synchronize-as", …}; other metadata is dropped',
   },
   LT2012: {
     severity: 'error',
     message: (a) => `unknown intrinsic '@${a.name}'`,
     hint: () =>
       'known: llvm.amdgcn.av.global.load.b128, llvm.amdgcn.av.global.store.b128, llvm.amdgcn.s.barrier, ' +
-      'llvm.amdgcn.s.barrier.signal, .signal.isfirst, .signal.var, .wait, .init, .join, .leave',
+      'llvm.amdgcn.s.barrier.signal, .signal.isfirst, .signal.var, .wait, .init, .join, .leave, llvm.amdgcn.wave.barrier',
   },
   LT2013: {
     severity: 'error',
