@@ -144,14 +144,16 @@ export interface Skeleton {
    */
   hbBaseSpace: Relation[];
   /**
-   * `hbBase` without the barrier synchronisation of `-one-as` fences: the static part of the hb
+   * `hbBase` without the barrier synchronisation of `-one-as` fences (and of fences that do not order
+   * both global and LDS, choice 33): the static part of the hb
    * that orders accesses of different address spaces. The same object as `hbBase` unless
    * `oneAsMixed`.
    */
   hbBaseCross: Relation;
   /**
    * Some synchronising operation is `-one-as` and the accesses span several address-space classes,
-   * so hb is one relation per class (docs/model.md, choice 6). When false every per-space hb is hb.
+   * or some fence's `amdgpu-synchronize-as` tags leave out a class an access uses, so hb is one
+   * relation per class (docs/model.md, choices 6 and 33). When false every per-space hb is hb.
    */
   oneAsMixed: boolean;
   /** Address-space class per event (`SPACE_CLASSES` index of its location), -1 for fences and barriers. */
@@ -564,8 +566,9 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
     for (const y of events)
       if (!x.oneAs && !y.oneAs && (x.orders & y.orders & CROSS_CLASSES) === CROSS_CLASSES)
         add(plainSync, x.id, y.id);
+  const every = masked ? null : allPairs(n);
   const syncClass = SPACE_CLASSES.map((_, k) => {
-    if (!masked) return allPairs(n);
+    if (every) return every;
     const r = relation(n);
     for (const x of events)
       for (const y of events) if ((x.orders & y.orders & (1 << k)) !== 0) add(r, x.id, y.id);
