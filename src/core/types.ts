@@ -212,8 +212,9 @@ export interface FenceInstr extends InstrBase {
 }
 
 /**
- * `@llvm.amdgcn.wave.barrier()`: a code-motion barrier for the wavefront (LLVM emits no
- * instruction, only the comment `; wave barrier`). It orders no memory (docs/model.md, choice 34).
+ * `@llvm.amdgcn.wave.barrier()`: keeps the wavefront converged (LLVM declares it `IntrNoMem`,
+ * `IntrConvergent`; llc emits only the comment `; wave barrier`). It orders no memory
+ * (docs/model.md, choice 34).
  */
 export interface WaveBarrierInstr extends InstrBase {
   kind: 'wavebarrier';

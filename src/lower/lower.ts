@@ -50,7 +50,7 @@ const R_CLUSTER = 'rule: cluster scope is agent scope on targets without workgro
 const R_SCRATCH_FLAT =
   'rule: scratch atomics of 32 bits or less are "converted into an atomic in the generic (flat) address space" (Memory Model GFX125x text)';
 const R_WAVE_BARRIER =
-  'rule: llvm.amdgcn.wave.barrier is a code-motion barrier with no machine instruction (LLVM IntrinsicsAMDGPU.td)';
+  'rule: llvm.amdgcn.wave.barrier accesses no memory and has no machine instruction (LLVM IntrinsicsAMDGPU.td: IntrNoMem)';
 const R_SYNC_AS =
   'rule: amdgpu-synchronize-as names the only address spaces the fence orders (LLVM SIMemoryLegalizer.cpp, getAtomicFenceInfo)';
 const R_CMPXCHG = 'rule: cmpxchg uses the atomicrmw rows with its merged success/failure ordering';

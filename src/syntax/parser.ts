@@ -1001,8 +1001,8 @@ class Parser {
         break;
       }
       case 'llvm.amdgcn.wave.barrier':
-        // LLVM IntrinsicsAMDGPU.td: a wave barrier only keeps the compiler from moving code across
-        // it; it emits no instruction and orders no memory (docs/model.md, choice 34).
+        // LLVM IntrinsicsAMDGPU.td declares it IntrNoMem, IntrHasSideEffects, IntrConvergent: it keeps
+        // the wave converged, emits no instruction and orders no memory (docs/model.md, choice 34).
         this.noDst(dst, name);
         if (args.length !== 0) argErr('none');
         instr = { kind: 'wavebarrier', span };
