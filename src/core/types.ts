@@ -189,12 +189,35 @@ export interface CmpxchgInstr extends InstrBase, AccessFlags {
   syncscope: SyncScope;
 }
 
+/**
+ * Address spaces an `!mmra !{!"amdgpu-synchronize-as", !"<as>"}` tag can name (LLVM
+ * SIMemoryLegalizer.cpp, `ASNames`: "global" → GLOBAL, "local" → LDS).
+ */
+export const SYNC_AS = ['global', 'local'] as const;
+export type SyncAs = (typeof SYNC_AS)[number];
+
 /** `fence`. */
 export interface FenceInstr extends InstrBase {
   kind: 'fence';
   ordering: Ordering;
   syncscope: SyncScope;
   avNone: boolean;
+  /**
+   * The address spaces of its `amdgpu-synchronize-as` MMRA tags, in `SYNC_AS` order without
+   * repeats; empty when it has none (then it orders every address space). LLVM
+   * SIMemoryLegalizer.cpp, `getAtomicFenceInfo`: the tags replace the fence's ordering address
+   * spaces (docs/model.md, choice 33).
+   */
+  syncAs: SyncAs[];
+}
+
+/**
+ * `@llvm.amdgcn.wave.barrier()`: keeps the wavefront converged (LLVM declares it `IntrNoMem`,
+ * `IntrConvergent`; llc emits only the comment `; wave barrier`). It orders no memory
+ * (docs/model.md, choice 34).
+ */
+export interface WaveBarrierInstr extends InstrBase {
+  kind: 'wavebarrier';
 }
 
 /**
@@ -300,7 +323,8 @@ export type Instr =
   | IcmpInstr
   | SelectInstr
   | ExtractInstr
-  | BarrierInstr;
+  | BarrierInstr
+  | WaveBarrierInstr;
 
 /** A declared memory location: `@x = addrspace(1) global i32 0`. */
 export interface Location {

@@ -4,7 +4,7 @@
  */
 
 import fc from 'fast-check';
-import type { Instr, Ordering, Placement, Scope, Test } from '../core/types.ts';
+import type { Instr, Ordering, Placement, Scope, SyncAs, Test } from '../core/types.ts';
 import {
   avld,
   avst,
@@ -26,6 +26,7 @@ import {
   st,
   threads,
 } from '../events/build.ts';
+import { uniformLanes } from '../syntax/arbitrary.ts';
 import type { ObserveMode } from './outcomes.ts';
 
 export const LOAD_ORDERS: Ordering[] = ['notatomic', 'unordered', 'monotonic', 'acquire', 'seq_cst'];
@@ -145,7 +146,8 @@ export function arbTest(o: Partial<GenOptions> = {}): fc.Arbitrary<Test> {
         },
         threads: threads(bodies.map(ssa), pl),
       }),
-    );
+    )
+    .map((t) => ({ ...t, threads: uniformLanes(t.threads) }));
 }
 
 /**
@@ -165,7 +167,12 @@ export function arbMpSpaces(): fc.Arbitrary<Test> {
     spaces: true,
     threadLen: 3,
   };
-  const sync = fc.record({ scope: fc.constantFrom(...GEN_SCOPES), oneAs: fc.boolean() });
+  // syncAs: a fence's amdgpu-synchronize-as tags (accesses ignore them).
+  const sync = fc.record({
+    scope: fc.constantFrom(...GEN_SCOPES),
+    oneAs: fc.boolean(),
+    syncAs: fc.subarray<SyncAs>(['global', 'local']),
+  });
   const extra = fc.option(arbInstr(o, fc.constant('e')), { nil: null });
   return fc
     .record({

@@ -95,16 +95,20 @@ function analyse(test: Test, bruteOnly: boolean, reduce = true): BarrierAnalysis
   const unsupported: BarrierAnalysis['unsupported'] = [];
   const ubReasons = new Set<string>();
   const objects = new Map<string, BObject>();
-  const nodes: BNode[][] = test.threads.map(() => []);
+  // Every thread's barrier operations; `nodes` keeps those of one lane per wavefront (below).
+  const laneNodes: BNode[][] = test.threads.map(() => []);
   const wgSize = new Map<string, number>();
   const clusterWgs = new Map<string, string[]>();
-  for (const th of test.threads) {
+  const rep = waveRepresentatives(test);
+  test.threads.forEach((th, t) => {
     const wg = workgroupKey(th.placement);
-    if (wg !== null) wgSize.set(wg, (wgSize.get(wg) ?? 0) + 1);
+    // seeds/001: the expected count is "the number of waves in the workgroup"; the lanes of a
+    // wavefront are one wave (docs/model.md, choice 35).
+    if (wg !== null && rep[t] === t) wgSize.set(wg, (wgSize.get(wg) ?? 0) + 1);
     const cl = clusterKey(th.placement);
     if (cl !== null && wg !== null && !clusterWgs.get(cl)?.includes(wg))
       clusterWgs.set(cl, [...(clusterWgs.get(cl) ?? []), wg]);
-  }
+  });
   test.threads.forEach((th, t) => {
     const wg = workgroupKey(th.placement);
     // Barrier-joined-before (seeds/001): the last join in program order, not followed by a drop.
@@ -113,7 +117,7 @@ function analyse(test: Test, bruteOnly: boolean, reduce = true): BarrierAnalysis
       const key = `wg:${wg}`;
       // seeds/001 "s_barrier GFX12", init -1: "Automatically initialized by the hardware when a
       // workgroup is launched. The expected count of this barrier is set to the number of waves in
-      // the workgroup" (each test thread is a wave, docs/model.md choice 7).
+      // the workgroup" (the wavefronts of the test's threads, docs/model.md choices 7 and 35).
       if (!objects.has(key))
         objects.set(key, { key, autoInit: wgSize.get(wg!) ?? 1, named: false, cluster: false });
       return key;
@@ -141,7 +145,7 @@ function analyse(test: Test, bruteOnly: boolean, reduce = true): BarrierAnalysis
       obj: string,
       count: number | null = null,
       isfirst: string | null = null,
-    ) => nodes[t]!.push({ thread: t, instr: k, kind, obj, count, isfirst });
+    ) => laneNodes[t]!.push({ thread: t, instr: k, kind, obj, count, isfirst });
     th.body.forEach((ins, k) => {
       if (ins.kind !== 'barrier') return;
       if (wg === null) {
@@ -229,12 +233,28 @@ function analyse(test: Test, bruteOnly: boolean, reduce = true): BarrierAnalysis
       }
     });
   });
+  // seeds/001: "s_barrier instructions are convergent within a wave, and thus can only be performed
+  // in wave-uniform control flow": the lanes of a wavefront perform the same barrier operations
+  // (the parser refuses tests where they differ, LT3023), once for the wave. The first lane of each
+  // wavefront performs them; the fences of every lane are placed against its own copy.
+  const nodes = laneNodes.map((ns, t) => (rep[t] === t ? ns : []));
+  const sig = (ns: BNode[]) => ns.map((b) => `${b.kind} ${b.obj} ${b.count}`).join('|');
+  laneNodes.forEach((ns, t) => {
+    // Built tests skip the parser's check (LT3023): refuse rather than guess.
+    if (rep[t] !== t && sig(ns) !== sig(laneNodes[rep[t]!]!))
+      unsupported.push({
+        thread: t,
+        instr: ns[0]?.instr ?? 0,
+        message: `${test.threads[t]!.name} is a lane of ${test.threads[rep[t]!]!.name}'s wavefront but performs other barrier operations`,
+      });
+  });
+  const lanes: Lanes = { rep, nodes: laneNodes };
   const empty: BarrierEffect = { sync: [], isfirst: new Map() };
   if (unsupported.length > 0 || nodes.every((ns) => ns.length === 0))
     return { effects: [empty], ub: ubReasons.size > 0, ubReasons: [...ubReasons], unsupported };
-  const quick = bruteOnly || ubReasons.size > 0 ? null : closedForm(test, nodes, objects);
-  if (quick) return { effects: [quick], ub: false, ubReasons: [], unsupported };
-  const r = search(test, nodes, objects, ubReasons, reduce);
+  const quick = bruteOnly || ubReasons.size > 0 ? null : closedForm(test, nodes, objects, lanes);
+  if (quick) return { effects: [withLanes(quick, lanes)], ub: false, ubReasons: [], unsupported };
+  const r = search(test, nodes, objects, ubReasons, reduce, lanes);
   if (r === null)
     return {
       effects: [empty],
@@ -242,7 +262,45 @@ function analyse(test: Test, bruteOnly: boolean, reduce = true): BarrierAnalysis
       ubReasons: [],
       unsupported: [{ thread: 0, instr: 0, message: `more than ${BUDGET} barrier executions` }],
     };
-  return { ...r, unsupported };
+  return { ...r, effects: r.effects.map((e) => withLanes(e, lanes)), unsupported };
+}
+
+/** The lanes of each wavefront: its first thread (`rep`) and every thread's own barrier operations. */
+interface Lanes {
+  rep: number[];
+  nodes: BNode[][];
+}
+
+/**
+ * For each thread, the first thread of the test in the same wavefront (same agent, cluster,
+ * workgroup and wavefront coordinates); host threads are their own.
+ */
+export function waveRepresentatives(test: Test): number[] {
+  const first = new Map<string, number>();
+  return test.threads.map((th, t) => {
+    const p = th.placement;
+    if (p.kind === 'host') return t;
+    const key = `${workgroupKey(p)}.f${p.wavefront}`;
+    const r = first.get(key);
+    if (r !== undefined) return r;
+    first.set(key, t);
+    return t;
+  });
+}
+
+/** The wavefront's `signal.isfirst` result is every lane's. */
+function withLanes(e: BarrierEffect, lanes: Lanes): BarrierEffect {
+  if (lanes.rep.every((r, t) => r === t)) return e;
+  const isfirst = new Map(e.isfirst);
+  lanes.nodes.forEach((ns, t) => {
+    const r = lanes.rep[t]!;
+    if (r === t) return;
+    ns.forEach((b, i) => {
+      const v = e.isfirst.get(`${r}:${lanes.nodes[r]![i]!.instr}`);
+      if (b.isfirst !== null && v !== undefined) isfirst.set(`${t}:${b.instr}`, v);
+    });
+  });
+  return { sync: e.sync, isfirst };
 }
 
 /**
@@ -253,7 +311,12 @@ function analyse(test: Test, bruteOnly: boolean, reduce = true): BarrierAnalysis
  * m-th wait takes phase m, and an arrive of phase j barrier-executes-before every wait of a phase
  * ≥ j. Returns null outside that case.
  */
-function closedForm(test: Test, nodes: BNode[][], objects: Map<string, BObject>): BarrierEffect | null {
+function closedForm(
+  test: Test,
+  nodes: BNode[][],
+  objects: Map<string, BObject>,
+  lanes: Lanes,
+): BarrierEffect | null {
   for (const o of objects.values()) if (o.named || o.cluster) return null;
   for (const ns of nodes) {
     let arrived = false;
@@ -271,7 +334,7 @@ function closedForm(test: Test, nodes: BNode[][], objects: Map<string, BObject>)
   const members = new Map<string, number[]>();
   nodes.forEach((_ns, t) => {
     const wg = workgroupKey(test.threads[t]!.placement);
-    if (wg === null) return;
+    if (wg === null || lanes.rep[t] !== t) return;
     const key = `wg:${wg}`;
     members.set(key, [...(members.get(key) ?? []), t]);
   });
@@ -300,8 +363,9 @@ function closedForm(test: Test, nodes: BNode[][], objects: Map<string, BObject>)
     for (const f2 of acq) {
       if (f1.t === f2.t) continue;
       if (scopeRank(f1.scope) > share(f1.t, f2.t) || scopeRank(f2.scope) > share(f2.t, f1.t)) continue;
-      const a1 = nodes[f1.t]!.filter((b) => b.kind === 'arrive');
-      const w2 = nodes[f2.t]!.filter((b) => b.kind === 'wait');
+      // Each lane's own copy of its wavefront's operations (positions in its own body).
+      const a1 = lanes.nodes[f1.t]!.filter((b) => b.kind === 'arrive');
+      const w2 = lanes.nodes[f2.t]!.filter((b) => b.kind === 'wait');
       const j = a1.findIndex((b) => b.instr > f1.k);
       let m = -1;
       w2.forEach((b, i) => {
@@ -323,6 +387,7 @@ function search(
   objects: Map<string, BObject>,
   staticUb: Set<string>,
   reduce: boolean,
+  lanes: Lanes,
 ): { effects: BarrierEffect[]; ub: boolean; ubReasons: string[] } | null {
   const T = nodes.length;
   const flat: BNode[] = nodes.flat();
@@ -579,13 +644,17 @@ function search(
       for (const f1 of relF)
         for (const f2 of acqF) {
           if (f1.thread === f2.thread || !inclF(f1, f2)) continue;
-          const ok = nodes[f1.thread]!.some(
-            (a) =>
-              a.kind === 'arrive' &&
-              executed(a) &&
-              a.instr > f1.instr &&
-              nodes[f2.thread]!.some(
-                (w) => w.kind === 'wait' && bpi.has(w) && w.instr < f2.instr && be(a, w),
+          // A lane's i-th barrier operation is its wavefront's (the first lane's) i-th.
+          const wave1 = nodes[lanes.rep[f1.thread]!]!;
+          const wave2 = nodes[lanes.rep[f2.thread]!]!;
+          const ok = lanes.nodes[f1.thread]!.some(
+            (a1, i) =>
+              a1.kind === 'arrive' &&
+              executed(wave1[i]!) &&
+              a1.instr > f1.instr &&
+              lanes.nodes[f2.thread]!.some(
+                (w2, j) =>
+                  w2.kind === 'wait' && bpi.has(wave2[j]!) && w2.instr < f2.instr && be(wave1[i]!, wave2[j]!),
               ),
           );
           if (ok) sync.push([f1.thread, f1.instr, f2.thread, f2.instr]);

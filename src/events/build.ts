@@ -18,6 +18,7 @@ import type {
   RmwOp,
   Scope,
   Span,
+  SyncAs,
   Test,
   Thread,
 } from '../core/types.ts';
@@ -37,6 +38,8 @@ export interface AccessOpts {
   oneAs?: boolean;
   avNone?: boolean;
   space?: AddressSpace;
+  /** A fence's `amdgpu-synchronize-as` address spaces. */
+  syncAs?: SyncAs[];
 }
 
 const flags = (o: AccessOpts) => ({ volatile: false, nontemporal: false, avNone: o.avNone ?? false });
@@ -108,7 +111,14 @@ export function cas(
 }
 
 export function fence(ordering: Ordering, o: AccessOpts = {}): Instr {
-  return { kind: 'fence', span, ordering, syncscope: ss(o), avNone: o.avNone ?? false };
+  return {
+    kind: 'fence',
+    span,
+    ordering,
+    syncscope: ss(o),
+    avNone: o.avNone ?? false,
+    syncAs: o.syncAs ?? [],
+  };
 }
 
 /** `call void @llvm.amdgcn.s.barrier()`: arrive and wait on the workgroup barrier. */

@@ -193,6 +193,7 @@ export function compile(sk: Skeleton): ThreadProgram[] {
             });
           break;
         case 'fence':
+        case 'wavebarrier':
           break;
         default:
           assertNever(ins, 'instruction');

@@ -78,6 +78,12 @@ export interface Event {
    * accesses of one address space against each other (docs/model.md, choice 6).
    */
   oneAs: boolean;
+  /**
+   * The address-space classes (`SPACE_CLASSES` bits) it orders as a synchronising operation: every
+   * class, except for a fence with `amdgpu-synchronize-as` tags, which orders only the classes they
+   * name (docs/model.md, choice 33).
+   */
+  orders: number;
   /** The other half of an RMW or successful cmpxchg, or -1. */
   rmw: number;
   /** Barrier operation, for `barrier` events; null otherwise. */
@@ -132,20 +138,43 @@ export interface Skeleton {
    */
   hbBase: Relation;
   /**
-   * `hbBase` without the barrier synchronisation of `-one-as` fences: the static part of the hb
+   * Per class (`SPACE_CLASSES`): `hbBase` with only the barrier synchronisation between fences that
+   * both order that class — the static part of that class's hb. Each entry is `hbBase` itself unless
+   * some fence has `amdgpu-synchronize-as` tags (choice 33).
+   */
+  hbBaseSpace: Relation[];
+  /**
+   * `hbBase` without the barrier synchronisation of `-one-as` fences (and of fences that do not order
+   * both global and LDS, choice 33): the static part of the hb
    * that orders accesses of different address spaces. The same object as `hbBase` unless
    * `oneAsMixed`.
    */
   hbBaseCross: Relation;
   /**
    * Some synchronising operation is `-one-as` and the accesses span several address-space classes,
-   * so hb is one relation per class (docs/model.md, choice 6). When false every per-space hb is hb.
+   * or some fence's `amdgpu-synchronize-as` tags leave out a class an access uses, so hb is one
+   * relation per class (docs/model.md, choices 6 and 33). When false every per-space hb is hb.
    */
   oneAsMixed: boolean;
   /** Address-space class per event (`SPACE_CLASSES` index of its location), -1 for fences and barriers. */
   spaceClass: Int8Array;
-  /** Neither operation is `-one-as`: a synchronisation edge between them orders every address space. */
+  /**
+   * Neither operation is `-one-as` and both order the global and the LDS class: a synchronisation
+   * edge between them orders accesses of different classes.
+   */
   plainSync: Relation;
+  /**
+   * Per class: both operations order the class (`orders`). A synchronisation edge between them
+   * through a location of the class orders the class's accesses. Every pair unless some fence has
+   * `amdgpu-synchronize-as` tags.
+   */
+  syncClass: Relation[];
+  /**
+   * Per class: `syncClass` and neither operation `-one-as`: a synchronisation edge between them
+   * through any location orders the class's accesses. `plainSync`'s pairs unless some fence has
+   * `amdgpu-synchronize-as` tags.
+   */
+  plainSyncClass: Relation[];
   /** Same location instance (memory accesses and initial writes only; reflexive). */
   loc: Relation;
   /** RMW read half → write half. */
@@ -329,6 +358,7 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
     release: false,
     sc: false,
     oneAs: false,
+    orders: ALL_CLASSES,
     makeAvailable: false,
     makeVisible: false,
     storeAvailable: false,
@@ -439,6 +469,10 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
           e.release = isRelease(ins.ordering);
           e.sc = ins.ordering === 'seq_cst';
           e.oneAs = ins.syncscope.oneAs;
+          // LLVM SIMemoryLegalizer.cpp, getAtomicFenceInfo: "if (SynchronizeAS) OrderingAddrSpace =
+          // *SynchronizeAS" — the tags replace the fence's ordering address spaces.
+          if (ins.syncAs.length > 0)
+            e.orders = ins.syncAs.reduce((m, a) => m | (1 << SPACE_CLASSES.indexOf(a)), 0);
           e.makeAvailable = e.release && !ins.avNone;
           e.makeVisible = e.acquire && !ins.avNone;
           events.push(e);
@@ -459,6 +493,8 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
         case 'icmp':
         case 'select':
         case 'extract':
+        // A wave barrier orders no memory (docs/model.md, choice 34): no event.
+        case 'wavebarrier':
           break;
         default:
           assertNever(ins, 'instruction');
@@ -519,9 +555,33 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
   const spaceClass = Int8Array.from(events, (e) => (e.loc >= 0 ? spaceClassOf(locs[e.loc]!.space) : -1));
   const classes = new Set<number>();
   for (const e of events) if (e.thread >= 0 && e.loc >= 0) classes.add(spaceClass[e.id]!);
-  const oneAsMixed = classes.size > 1 && events.some((e) => e.oneAs);
+  // amdgpu-synchronize-as (choice 33): a fence that leaves out a class some access uses needs the
+  // per-class hb too, whatever the number of classes.
+  let used = 0;
+  for (const c of classes) used |= 1 << c;
+  const masked = events.some((e) => (e.orders & used) !== used);
+  const oneAsMixed = (classes.size > 1 && events.some((e) => e.oneAs)) || masked;
   const plainSync = relation(n);
-  for (const x of events) for (const y of events) if (!x.oneAs && !y.oneAs) add(plainSync, x.id, y.id);
+  for (const x of events)
+    for (const y of events)
+      if (!x.oneAs && !y.oneAs && (x.orders & y.orders & CROSS_CLASSES) === CROSS_CLASSES)
+        add(plainSync, x.id, y.id);
+  const every = masked ? null : allPairs(n);
+  const syncClass = SPACE_CLASSES.map((_, k) => {
+    if (every) return every;
+    const r = relation(n);
+    for (const x of events)
+      for (const y of events) if ((x.orders & y.orders & (1 << k)) !== 0) add(r, x.id, y.id);
+    return r;
+  });
+  const plainSyncClass = SPACE_CLASSES.map((_, k) => {
+    if (!masked) return plainSync;
+    const r = relation(n);
+    for (const x of events)
+      for (const y of events)
+        if (!x.oneAs && !y.oneAs && (x.orders & y.orders & (1 << k)) !== 0) add(r, x.id, y.id);
+    return r;
+  });
 
   const barrierSync = relation(n);
   const evAt = (t: number, k: number, kind: EventKind) =>
@@ -543,6 +603,19 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
       closureInto(hbBaseCross, hbBaseCross);
     }
   }
+  // Per class, the barrier synchronisation between fences that both order the class (choice 33).
+  const hbBaseSpace = SPACE_CLASSES.map((_, k) => {
+    if (!masked) return hbBase;
+    const r = relation(n);
+    copyInto(r, hbBase);
+    const b = relation(n);
+    intersectInto(b, barrierSync, syncClass[k]!);
+    if (!isEmpty(b)) {
+      unionInto(r, r, b);
+      closureInto(r, r);
+    }
+    return r;
+  });
   if (!isEmpty(barrierSync)) {
     unionInto(hbBase, hbBase, barrierSync);
     closureInto(hbBase, hbBase);
@@ -567,10 +640,13 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
     casSuccess,
     po,
     hbBase,
+    hbBaseSpace,
     hbBaseCross,
     oneAsMixed,
     spaceClass,
     plainSync,
+    syncClass,
+    plainSyncClass,
     loc: locRel,
     rmw,
     data,
@@ -608,6 +684,21 @@ export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], b
  * (`SIAtomicAddrSpace`): constant memory is global memory; LDS and scratch are their own.
  */
 export const SPACE_CLASSES = ['global', 'local', 'private'] as const;
+
+/** Every class (`Event.orders` of an operation without `amdgpu-synchronize-as` tags). */
+const ALL_CLASSES = 0b111;
+/**
+ * The classes a fence must order to order accesses of different classes against each other: global
+ * and LDS (private memory is one thread's, so no other thread's access is ordered against it).
+ */
+const CROSS_CLASSES = 0b011;
+
+/** The relation holding every pair. */
+function allPairs(n: number): Relation {
+  const r = relation(n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) add(r, i, j);
+  return r;
+}
 
 /** The `SPACE_CLASSES` index of a location's address space. */
 export function spaceClassOf(space: LocationSpace): number {
@@ -672,6 +763,7 @@ function dataDependencies(test: Test, events: Event[], n: number): Relation {
           break;
         case 'fence':
         case 'barrier':
+        case 'wavebarrier':
           break;
         default:
           assertNever(ins, 'instruction');

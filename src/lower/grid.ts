@@ -12,6 +12,7 @@ import {
   type Ordering,
   SCOPES,
   type Scope,
+  type SyncAs,
 } from '../core/types.ts';
 import { formatSeq } from './isa.ts';
 import { lowerCell, VALID_FAILURE, VALID_ORDERINGS } from './lower.ts';
@@ -77,7 +78,15 @@ export interface BaseCell {
   failure: Ordering;
   scope: Scope;
   space: AddressSpace | null;
+  /** A fence's `amdgpu-synchronize-as` address spaces (empty: no tag). */
+  syncAs: readonly SyncAs[];
 }
+
+/**
+ * The `amdgpu-synchronize-as` variants of a fence cell: no tag, `global`, `local` (both tags order
+ * what no tag orders, but in TgSplit mode and for `-one-as`; `lower.test.ts` checks them).
+ */
+export const FENCE_SYNC_AS: readonly (readonly SyncAs[])[] = [[], ['global'], ['local']];
 
 /** Every base cell with a valid ordering, in table order. Plain accesses get the single scope `system`. */
 export function baseCells(): BaseCell[] {
@@ -91,15 +100,18 @@ export function baseCells(): BaseCell[] {
         for (const scope of scopes) {
           const spaces: (AddressSpace | null)[] = gi.instr === 'fence' ? [null] : [...ADDRESS_SPACES];
           for (const space of spaces) {
-            out.push({
-              instr: gi.instr,
-              label: gi.label,
-              returns: gi.returns,
-              ordering,
-              failure,
-              scope,
-              space,
-            });
+            for (const syncAs of gi.instr === 'fence' ? FENCE_SYNC_AS : [[]]) {
+              out.push({
+                instr: gi.instr,
+                label: gi.label,
+                returns: gi.returns,
+                ordering,
+                failure,
+                scope,
+                space,
+                syncAs,
+              });
+            }
           }
         }
       }
@@ -125,6 +137,7 @@ export function expandCell(b: BaseCell): Cell[] {
           volatile,
           nontemporal,
           returns: b.returns,
+          ...(b.syncAs.length > 0 ? { syncAs: b.syncAs } : {}),
         });
       }
     }
@@ -144,7 +157,12 @@ function cellKey(c: Cell, label: string): string {
   const ord = c.ordering === 'notatomic' ? 'none' : c.ordering;
   const order = c.instr === 'cmpxchg' ? `${ord} ${c.failure}` : ord;
   const flags = [c.volatile ? 'volatile' : '', c.nontemporal ? 'nontemporal' : ''].filter(Boolean).join(',');
-  return `${label} ${order} ${scope} ${c.space ?? '-'}${flags ? ` [${flags}]` : ''}`;
+  return `${label} ${order} ${scope} ${c.space ?? '-'}${flags ? ` [${flags}]` : ''}${syncAsText(c)}`;
+}
+
+/** ` !synchronize-as:global` … for a fence cell with `amdgpu-synchronize-as` tags, else ''. */
+export function syncAsText(c: Pick<Cell, 'syncAs'>): string {
+  return c.syncAs !== undefined && c.syncAs.length > 0 ? ` !synchronize-as:${c.syncAs.join(',')}` : '';
 }
 
 /** Lowers one cell in every column. */
@@ -185,6 +203,8 @@ export interface GridBlock {
   space: AddressSpace | null;
   volatile: boolean | null;
   nontemporal: boolean | null;
+  /** A fence's `amdgpu-synchronize-as` address spaces (empty: no tag). */
+  syncAs: readonly SyncAs[];
   /** One result per column, in `gridColumns` order. */
   results: LowerResult[];
   rows: string[];
@@ -240,6 +260,7 @@ export function gridBlocks(target: Target): {
         space: b.space,
         volatile: flagsFolded ? null : c.volatile,
         nontemporal: flagsFolded ? null : c.nontemporal,
+        syncAs: b.syncAs,
         results: results[i]!,
         rows: 'diagnostic' in first ? [first.diagnostic.cite] : first.rows,
       });
@@ -290,7 +311,7 @@ export function renderGrid(target: Target): string {
   const { columns: cols, blocks, rejected } = gridBlocks(target);
   const lines: string[] = [
     `# gpumm lowering grid for ${target.name} (${target.processor.generation}, table ${target.processor.table ?? 'none'})`,
-    `# columns: ${cols.map((c) => c.label).join(' | ')}; "[-one-as]": the -one-as scope lowers identically; "[*]": volatile/nontemporal change nothing`,
+    `# columns: ${cols.map((c) => c.label).join(' | ')}; "[-one-as]": the -one-as scope lowers identically; "[*]": volatile/nontemporal change nothing; "!synchronize-as:AS": a fence with !mmra !{!"amdgpu-synchronize-as", !"AS"}`,
     '',
   ];
   for (const b of blocks) {

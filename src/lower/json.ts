@@ -5,7 +5,7 @@
  */
 
 import { z } from 'zod';
-import { ADDRESS_SPACES, ORDERINGS, SCOPES } from '../core/types.ts';
+import { ADDRESS_SPACES, ORDERINGS, SCOPES, SYNC_AS } from '../core/types.ts';
 import { gridBlocks } from './grid.ts';
 import { CACHE_SCOPES, formatSeq } from './isa.ts';
 import type { Target } from './targets.ts';
@@ -142,6 +142,8 @@ export const GridJsonSchema = z.object({
       space: z.enum(ADDRESS_SPACES).nullable(),
       volatile: z.boolean().nullable(),
       nontemporal: z.boolean().nullable(),
+      /** A fence's `amdgpu-synchronize-as` address spaces (empty: no tag). */
+      syncAs: z.array(z.enum(SYNC_AS)),
       results: z.array(LoweredSchema),
     }),
   ),
@@ -183,6 +185,7 @@ export function gridJson(target: Target): GridJson {
       space: b.space,
       volatile: b.volatile,
       nontemporal: b.nontemporal,
+      syncAs: [...b.syncAs],
       results: b.results.map(loweredJsonOf),
     })),
     rejected: rejected.flatMap((r) =>

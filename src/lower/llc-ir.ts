@@ -76,10 +76,23 @@ export function cellKernel(c: Cell, fn: string, meta: KernelMeta = {}): string {
       break;
     case 'fence':
       params = '';
-      body.push(begin(''), `  fence${syncscopeText(c)} ${c.ordering}${meta.avNone ? ', !mmra !1' : ''}`, end);
+      body.push(begin(''), `  fence${syncscopeText(c)} ${c.ordering}${fenceMmra(c, meta)}`, end);
       break;
   }
   return `define amdgpu_kernel void @${fn}(${params}) {\n${body.join('\n')}\n  ret void\n}\n`;
+}
+
+/**
+ * A fence's `!mmra`: `amdgcn-av none` (`!1`) and its `amdgpu-synchronize-as` tags, one tag as is, several
+ * as a tuple of inline tags.
+ */
+function fenceMmra(c: Cell, meta: KernelMeta): string {
+  const tags = [
+    ...(meta.avNone ? ['!1'] : []),
+    ...(c.syncAs ?? []).map((a) => `!{!"amdgpu-synchronize-as", !"${a}"}`),
+  ];
+  if (tags.length === 0) return '';
+  return `, !mmra ${tags.length === 1 ? tags[0] : `!{${tags.join(', ')}}`}`;
 }
 
 /** IR name of a named-barrier object in generated modules. */
@@ -148,8 +161,14 @@ export function barrierKernel(
   return `define amdgpu_kernel void @${fn}() {\n${use}  call void asm sideeffect "; ${MARK_BEGIN}", ""()\n  ${call}\n  call void asm sideeffect "; ${MARK_END}", ""()\n  ret void\n}\n`;
 }
 
+/** A kernel performing `llvm.amdgcn.wave.barrier` between the markers (llc prints `; wave barrier`). */
+export function waveBarrierKernel(fn: string): string {
+  return `define amdgpu_kernel void @${fn}() {\n  call void asm sideeffect "; ${MARK_BEGIN}", ""()\n  call void @llvm.amdgcn.wave.barrier()\n  call void asm sideeffect "; ${MARK_END}", ""()\n  ret void\n}\n`;
+}
+
 /** Declarations and metadata every generated module needs. */
 export const MODULE_TAIL = `declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.wave.barrier()
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare i1 @llvm.amdgcn.s.barrier.signal.isfirst(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)

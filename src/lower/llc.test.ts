@@ -16,6 +16,7 @@ import { baseCells, expandCell } from './grid.ts';
 import { barrierInstrM0, globalInv, setM0, vmem, wait } from './isa.ts';
 import {
   BARRIER_CASES,
+  compareWithLlc,
   comparisonModule,
   differential,
   differentialRuns,
@@ -182,6 +183,35 @@ describe('the module --compare-llc compiles', () => {
       'fence syncscope("agent") release, !mmra !1\n',
     );
   });
+
+  it.skipIf('reason' in llc)(
+    'keeps amdgpu-synchronize-as tags and wave.barrier, and llc-22 compiles them as gpumm lowers them',
+    async () => {
+      const src = [
+        'AMDGPU s',
+        '@x = addrspace(1) global i32 0',
+        'P0 @ agent 0, workgroup 0 {',
+        '  fence syncscope("workgroup") release, !mmra !{!"amdgpu-synchronize-as", !"local"}',
+        '  call void @llvm.amdgcn.wave.barrier()',
+        '  fence syncscope("agent") acquire, !mmra !{!"amdgpu-synchronize-as", !"global"}',
+        '  fence syncscope("agent-one-as") acq_rel, !mmra !{!{!"amdgpu-synchronize-as", !"global"}, !{!"amdgcn-av", !"none"}}',
+        '}',
+      ].join('\n');
+      const { test, diagnostics } = parse(`${src}\n`, 's.litmus');
+      expect(diagnostics).toEqual([]);
+      const ctx = ctxOf('gfx942', 'cu');
+      const { module } = comparisonModule(test!, ctx);
+      expect(module).toContain('!mmra !{!"amdgpu-synchronize-as", !"local"}');
+      expect(module).toContain('call void @llvm.amdgcn.wave.barrier()');
+      const got = await compareWithLlc(test!, ctx, 'path' in llc ? llc.path : 'llc-22');
+      expect(got.map((g) => [g.doc, g.llc, g.same])).toEqual([
+        [['wait(lgkmcnt)'], ['wait(lgkmcnt)'], true],
+        [[], [], true],
+        [['wait(vmcnt)', 'inv:sc1'], ['wait(vmcnt)', 'inv:sc1'], true],
+        [['wbl2:sc1', 'wait(vmcnt)', 'inv:sc1'], ['wbl2:sc1', 'wait(vmcnt)', 'inv:sc1'], true],
+      ]);
+    },
+  );
 
   it.skipIf('reason' in llc)('is valid IR for llc-22', async () => {
     const asm = await runLlc('path' in llc ? llc.path : 'llc-22', module, 'gfx1200', 'wgp');

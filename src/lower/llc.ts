@@ -8,7 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { BarrierInstr, Instr, Span, Test } from '../core/types.ts';
 import { classify } from './causes.ts';
-import { baseCells, expandCell } from './grid.ts';
+import { baseCells, expandCell, syncAsText } from './grid.ts';
 import {
   barrierKernel,
   cellKernel,
@@ -17,6 +17,7 @@ import {
   normaliseAsm,
   normaliseIsa,
   splitFunctions,
+  waveBarrierKernel,
 } from './llc-ir.ts';
 import { cellOf, lowerCell, lowerInstr, lowerTest, mergedCmpxchgOrdering } from './lower.ts';
 import { PROCESSORS, type Processor } from './targets.ts';
@@ -100,7 +101,7 @@ export function cellLabel(c: Cell): string {
   const ord = c.ordering === 'notatomic' ? 'none' : c.ordering;
   const order = c.instr === 'cmpxchg' ? `${ord}/${c.failure}` : ord;
   const flags = [c.volatile ? 'volatile' : '', c.nontemporal ? 'nontemporal' : ''].filter(Boolean).join(',');
-  return `${instr} ${order} ${scope} ${c.space ?? '-'}${flags ? ` [${flags}]` : ''}`;
+  return `${instr} ${order} ${scope} ${c.space ?? '-'}${flags ? ` [${flags}]` : ''}${syncAsText(c)}`;
 }
 
 /** Cells llc-22 refuses to compile (known from its error messages), with the error. */
@@ -375,6 +376,9 @@ export function comparisonModule(test: Test, ctx: LowerCtx): { module: string; i
         fn = `i${n++}`;
         const ir = ctx.lang === 'opencl' ? openclCell(cell) : cell;
         fns.push(cellKernel(ir, fn, { avNone: 'avNone' in instr && instr.avNone }));
+      } else if (instr.kind === 'wavebarrier') {
+        fn = `i${n++}`;
+        fns.push(waveBarrierKernel(fn));
       } else if (instr.kind === 'barrier') {
         const k = barrierKernel(instr, `i${n}`, objects);
         if (k !== null) {

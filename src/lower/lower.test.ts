@@ -170,3 +170,44 @@ describe('GFX950 uses the GFX942 table (an inference: docs/targets/README.md)', 
     expect(n).toBeGreaterThan(30_000);
   });
 });
+
+describe('amdgpu-synchronize-as fences (docs/model.md, choice 33)', () => {
+  it('global keeps the global waits and caches and drops the LDS counter; local keeps only the LDS counter', () => {
+    expect(lowerText('gfx900', 'fence acq_rel agent none')).toEqual([
+      's_waitcnt vmcnt(0) lgkmcnt(0)',
+      'buffer_wbinvl1_vol',
+    ]);
+    expect(lowerText('gfx900', 'fence acq_rel agent none as:global')).toEqual([
+      's_waitcnt vmcnt(0)',
+      'buffer_wbinvl1_vol',
+    ]);
+    expect(lowerText('gfx900', 'fence acq_rel agent none as:local')).toEqual(['s_waitcnt lgkmcnt(0)']);
+    expect(lowerText('gfx1200', 'fence release system none as:local')).toEqual(['s_wait_dscnt 0x0']);
+    expect(lowerText('gfx1200', 'fence release system none as:global')).not.toContain('s_wait_dscnt 0x0');
+  });
+  it('local orders nothing with -one-as or in TgSplit mode; both tags order what no tag orders elsewhere', () => {
+    expect(lowerText('gfx900', 'fence release workgroup-one-as none as:local')).toEqual([]);
+    expect(lowerText('gfx942', 'fence acquire workgroup none as:local', 'cu', 'hsa', true)).toEqual([]);
+    expect(lowerText('gfx942', 'fence acquire workgroup none as:local', 'cu', 'hsa', false)).toEqual([
+      's_waitcnt lgkmcnt(0)',
+    ]);
+    for (const t of ['gfx900', 'gfx90a', 'gfx942', 'gfx1100', 'gfx1200', 'gfx1250'])
+      expect(lowerText(t, 'fence seq_cst agent none as:global as:local')).toEqual(
+        lowerText(t, 'fence seq_cst agent none'),
+      );
+  });
+  it('names the legalizer rule among its rows', () => {
+    const r = lowerInstr(instrOf('fence acquire agent none as:global'), ctxOf('gfx1100'));
+    expect('rows' in r && r.rows.at(-1)).toMatch(/amdgpu-synchronize-as/);
+  });
+});
+
+describe('llvm.amdgcn.wave.barrier (docs/model.md, choice 34)', () => {
+  it('lowers to nothing on every family', () => {
+    const span = { file: 't', offset: 0, line: 1, col: 1, len: 0 };
+    for (const t of ['gfx600', 'gfx900', 'gfx90a', 'gfx942', 'gfx1100', 'gfx1200', 'gfx1250']) {
+      const r = lowerInstr({ kind: 'wavebarrier', span }, ctxOf(t));
+      expect('seq' in r && r.seq).toEqual([]);
+    }
+  });
+});

@@ -7,7 +7,7 @@
  * instruction may carry). Each rule adds its own `rule:` entry to `rows`.
  */
 
-import type { Instr, Ordering, Scope, Span, Test } from '../core/types.ts';
+import type { Instr, Ordering, Scope, Span, SyncAs, Test } from '../core/types.ts';
 import { lowerBarrier } from './barriers.ts';
 import { GFX6_9_TABLE } from './gfx6-9.ts';
 import { GFX10_11_TABLE } from './gfx10-11.ts';
@@ -15,6 +15,7 @@ import { GFX12_TABLE } from './gfx12.ts';
 import { GFX90A_TABLE } from './gfx90a.ts';
 import { GFX942_TABLE } from './gfx942.ts';
 import { GFX1250_TABLE } from './gfx1250.ts';
+import type { Counter, IsaInstr } from './isa.ts';
 import type { RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
 import { makeLookup } from './table.ts';
 import type { TableFamily } from './targets.ts';
@@ -48,6 +49,10 @@ const R_LDS_SCOPE = 'rule: LDS scope wider than workgroup "is treated as work-gr
 const R_CLUSTER = 'rule: cluster scope is agent scope on targets without workgroup clusters';
 const R_SCRATCH_FLAT =
   'rule: scratch atomics of 32 bits or less are "converted into an atomic in the generic (flat) address space" (Memory Model GFX125x text)';
+const R_WAVE_BARRIER =
+  'rule: llvm.amdgcn.wave.barrier accesses no memory and has no machine instruction (LLVM IntrinsicsAMDGPU.td: IntrNoMem)';
+const R_SYNC_AS =
+  'rule: amdgpu-synchronize-as names the only address spaces the fence orders (LLVM SIMemoryLegalizer.cpp, getAtomicFenceInfo)';
 const R_CMPXCHG = 'rule: cmpxchg uses the atomicrmw rows with its merged success/failure ordering';
 
 /**
@@ -101,6 +106,7 @@ export function cellOf(instr: Instr): Cell | null {
         volatile: false,
         nontemporal: false,
         returns: false,
+        ...(instr.syncAs.length > 0 ? { syncAs: instr.syncAs } : {}),
       };
     default:
       return null;
@@ -228,7 +234,48 @@ export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): 
   const env: RowEnv = { proc, mode: proc.features.wgpMode ? ctx.mode : 'cu', lang: ctx.lang, tgsplit };
   const { table, name } = FAMILY_TABLES[proc.table];
   const built = makeLookup(table, env, name)(key);
+  if (cell.instr === 'fence' && cell.syncAs !== undefined && cell.syncAs.length > 0) {
+    const seq = synchronizeAs(built.seq, cell.syncAs, cell.syncscope.oneAs, tgsplit, proc.table);
+    return { seq, rows: [...built.rows, ...pre, R_SYNC_AS] };
+  }
   return { seq: built.seq, rows: [...built.rows, ...pre] };
+}
+
+/** The counter that LDS operations decrement: `lgkmcnt` up to GFX11, `dscnt` from GFX12. */
+function ldsCounter(table: TableFamily): Counter {
+  return table === 'gfx12' || table === 'gfx1250' ? 'dscnt' : 'lgkmcnt';
+}
+
+/**
+ * A fence with `amdgpu-synchronize-as` tags. No code-sequence table has a row for it (the documents'
+ * fence rows carry no address space: "since LLVM currently has no address space on the fence need
+ * to conservatively always generate"), so the row's sequence is narrowed as LLVM's memory legalizer
+ * narrows it (SIMemoryLegalizer.cpp, getAtomicFenceInfo: the tags replace the ordering address
+ * spaces; the scope's cross-address-space ordering stays): the LDS counter wait stays only when the
+ * tags name `local`, the fence is not `-one-as` (LDS is then ordered only against itself, which needs
+ * no wait) and LDS exists (not in TgSplit mode, where no LDS is allocated); every other wait counter,
+ * invalidate and write-back stays only when the tags name `global`.
+ */
+function synchronizeAs(
+  seq: readonly IsaInstr[],
+  syncAs: readonly SyncAs[],
+  oneAs: boolean,
+  tgsplit: boolean,
+  table: TableFamily,
+): IsaInstr[] {
+  const lds = ldsCounter(table);
+  const keepLds = syncAs.includes('local') && !oneAs && !tgsplit;
+  const keepGlobal = syncAs.includes('global');
+  const out: IsaInstr[] = [];
+  for (const i of seq) {
+    if (i.kind === 'wait') {
+      const counters = i.counters.filter((c) => (c === lds ? keepLds : keepGlobal));
+      if (counters.length > 0) out.push({ ...i, counters });
+    } else if (i.kind === 'inv' || i.kind === 'wb') {
+      if (keepGlobal) out.push(i);
+    } else out.push(i);
+  }
+  return out;
 }
 
 /** Lowers one IR instruction. Non-memory instructions lower to nothing. */
@@ -256,6 +303,9 @@ export function lowerInstr(instr: Instr, ctx: LowerCtx): LowerResult {
     case 'select':
     case 'extract':
       return { seq: [], rows: [] };
+    case 'wavebarrier':
+      // LLVM emits no instruction for llvm.amdgcn.wave.barrier (its assembly shows `; wave barrier`).
+      return { seq: [], rows: [R_WAVE_BARRIER] };
     default: {
       const cell = cellOf(instr);
       if (cell === null) throw new Error(`no cell for ${instr.kind}`);

@@ -3,7 +3,15 @@
  * so tests state rows as the spec does, independent of the tables' own data.
  */
 
-import type { AddressSpace, BarrierOp, Instr, Ordering, Scope, Span } from '../core/types.ts';
+import {
+  type AddressSpace,
+  type BarrierOp,
+  type Instr,
+  type Ordering,
+  type Scope,
+  type Span,
+  SYNC_AS,
+} from '../core/types.ts';
 import { formatSeq } from './isa.ts';
 import { lowerInstr } from './lower.ts';
 import { findTarget } from './targets.ts';
@@ -14,7 +22,8 @@ const SPAN: Span = { file: 'test', offset: 0, line: 1, col: 1, len: 0 };
 /**
  * `<instr> <ordering> <scope>[-one-as] <space> [ret|noret] [volatile] [nontemporal]`, where instr is
  * load/store/atomicrmw/cmpxchg/fence (`cmpxchg` takes `success/failure`), ordering `none` for plain
- * accesses, scope `none` for the default (system).
+ * accesses, scope `none` for the default (system); a fence takes `as:global` / `as:local`
+ * (`amdgpu-synchronize-as` tags) where the others take flags.
  */
 export function instrOf(desc: string): Instr {
   const w = desc.trim().split(/\s+/);
@@ -71,8 +80,11 @@ export function instrOf(desc: string): Instr {
         ...af,
       };
     }
-    case 'fence':
-      return { kind: 'fence', span: SPAN, ordering, syncscope, avNone: false };
+    case 'fence': {
+      // `as:global`, `as:local`: amdgpu-synchronize-as tags.
+      const syncAs = SYNC_AS.filter((a) => flags.has(`as:${a}`));
+      return { kind: 'fence', span: SPAN, ordering, syncscope, avNone: false, syncAs };
+    }
     default:
       throw new Error(`bad test instruction: ${desc}`);
   }

@@ -3,7 +3,7 @@
  * diagnostics. Messages live in one table keyed by a stable code; detection never builds prose.
  */
 
-import type { AddressSpace, Ordering, Scope, Span, SyncScope } from '../core/types.ts';
+import type { AddressSpace, Ordering, Scope, Span, SyncAs, SyncScope } from '../core/types.ts';
 import type { IsaInstr } from './isa.ts';
 import type { Target } from './targets.ts';
 
@@ -45,6 +45,11 @@ export interface Cell {
   volatile: boolean;
   nontemporal: boolean;
   returns: boolean;
+  /**
+   * A fence's `amdgpu-synchronize-as` address spaces (`FenceInstr.syncAs`); absent or empty when it
+   * has no such tag.
+   */
+  syncAs?: readonly SyncAs[];
 }
 
 /** Stable lowering diagnostic codes (see `LOWER_MESSAGES`). */

@@ -178,6 +178,24 @@ describe('metamorphic properties of the model', () => {
     );
   });
 
+  it("dropping a fence's amdgpu-synchronize-as tags never adds an allowed state (MMRAs only relax)", () => {
+    const untagged = (i: Instr): Instr => (i.kind === 'fence' ? { ...i, syncAs: [] } : i);
+    let tagged = 0;
+    fc.assert(
+      fc.property(
+        arbMpSpaces().chain((t) => fc.tuple(fc.constant(t), pick(t))),
+        ([t, [ti, k]]) => {
+          const i = t.threads[ti]!.body[k]!;
+          if (i.kind === 'fence' && i.syncAs.length > 0) tagged++;
+          const p = mapInstr(t, ti, k, untagged);
+          expect(covered(states(p), states(t))).toBe(true);
+        },
+      ),
+      { numRuns: 400 },
+    );
+    expect(tagged).toBeGreaterThan(40);
+  });
+
   it('with every operation seq_cst at system scope, exactly the sequentially consistent states are allowed', () => {
     fc.assert(
       fc.property(arbTest(), (t0) => {

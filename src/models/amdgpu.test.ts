@@ -712,3 +712,156 @@ describe('AMDGPU layer: availability, visibility, location order', () => {
     });
   });
 });
+
+describe('amdgpu-synchronize-as: a fence orders only the address spaces its tags name (choice 33)', () => {
+  const LDS = { init: 0, space: 'local' as const };
+  // Release fence; monotonic flag store / load; acquire fence; global data g, LDS data l.
+  const mpFence = (syncAs: ('global' | 'local')[], oneAs = false, flagLds = false) =>
+    makeTest({
+      locs: { g: 0, l: LDS, f: flagLds ? LDS : 0 },
+      threads: threads(
+        [
+          [
+            st('g', 1),
+            st('l', 1),
+            fence('release', { scope: 'workgroup', oneAs, syncAs }),
+            st('f', 1, 'monotonic', { scope: 'workgroup' }),
+          ],
+          [
+            ld('a', 'f', 'monotonic', { scope: 'workgroup' }),
+            fence('acquire', { scope: 'workgroup', oneAs, syncAs }),
+            ld('dg', 'g'),
+            ld('dl', 'l'),
+          ],
+        ],
+        SAME_WG,
+      ),
+    });
+  it('through a global flag: local orders the LDS data only, global the global data only, both all', () => {
+    expect(states(mpFence(['local']))).toContain('P1:a=1 P1:dg=undef P1:dl=1');
+    expect(states(mpFence(['global']))).toContain('P1:a=1 P1:dg=1 P1:dl=undef');
+    expect(states(mpFence(['global', 'local']))).toEqual([
+      'P1:a=0 P1:dg=undef P1:dl=undef',
+      'P1:a=1 P1:dg=1 P1:dl=1',
+    ]);
+  });
+  it('through an LDS flag: likewise (a plain fence orders across address spaces)', () => {
+    expect(states(mpFence(['global'], false, true))).toContain('P1:a=1 P1:dg=1 P1:dl=undef');
+    expect(states(mpFence(['local'], false, true))).toContain('P1:a=1 P1:dg=undef P1:dl=1');
+  });
+  it("with -one-as the edge orders only the flag's space, and only if the tags name it", () => {
+    expect(states(mpFence(['local'], true))).toContain('P1:a=1 P1:dg=undef P1:dl=undef');
+    expect(states(mpFence(['global'], true))).toContain('P1:a=1 P1:dg=1 P1:dl=undef');
+    expect(states(mpFence(['local'], true, true))).toContain('P1:a=1 P1:dg=undef P1:dl=1');
+  });
+  it('one address space used, the fence naming the other: per-space hb, nothing ordered', () => {
+    const t = makeTest({
+      locs: { x: 0, f: 0 },
+      threads: threads(
+        [
+          [
+            st('x', 1),
+            fence('release', { scope: 'agent', syncAs: ['local'] }),
+            st('f', 1, 'monotonic', { scope: 'agent' }),
+          ],
+          [
+            ld('a', 'f', 'monotonic', { scope: 'agent' }),
+            fence('acquire', { scope: 'agent', syncAs: ['local'] }),
+            ld('d', 'x'),
+          ],
+        ],
+        TWO_WG,
+      ),
+    });
+    expect(buildSkeleton(t).oneAsMixed).toBe(true);
+    expect(states(t)).toEqual(['P1:a=0 P1:d=undef', 'P1:a=1 P1:d=undef']);
+  });
+  it('through a workgroup barrier: LDS-only fences order the LDS data, the global data races', () => {
+    const t = (syncAs: ('global' | 'local')[]) =>
+      makeTest({
+        locs: { g: 0, l: LDS },
+        threads: threads(
+          [
+            [st('g', 1), st('l', 1), fence('release', { scope: 'workgroup', syncAs }), sbarrier()],
+            [sbarrier(), fence('acquire', { scope: 'workgroup', syncAs }), ld('dg', 'g'), ld('dl', 'l')],
+          ],
+          SAME_WG,
+        ),
+      });
+    expect(states(t(['local']), {}, true)).toEqual(['P1:dg=undef P1:dl=1 !race !undef']);
+    expect(states(t(['global']), {}, true)).toEqual(['P1:dg=1 P1:dl=undef !race !undef']);
+    expect(states(t([]), {}, true)).toEqual(['P1:dg=1 P1:dl=1']);
+  });
+});
+
+describe('lanes: threads in one wavefront are lanes of one wave (choice 35)', () => {
+  // P0 and P1 are lanes of wavefront 0, P2 is wavefront 1, all in workgroup 0.
+  const LANES: Placement[] = [dev(0, 0, 0, 0), dev(0, 0, 0, 0), dev(0, 0, 0, 1)];
+  it('a workgroup barrier counts waves: the lanes arrive once, and share signal.isfirst', () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads(
+        [
+          [isfirst('f'), splitBarrier('wait')],
+          [isfirst('f'), splitBarrier('wait')],
+          [isfirst('f'), splitBarrier('wait')],
+        ],
+        LANES,
+      ),
+    });
+    expect(buildSkeleton(t).barrierUb).toBe(false);
+    expect(states(t)).toEqual(['P0:f=0 P1:f=0 P2:f=1', 'P0:f=1 P1:f=1 P2:f=0']);
+  });
+  it("a release fence in one lane and an acquire fence in another synchronise through the wave's barrier", () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads(
+        [
+          [st('x', 1), fence('release', { scope: 'workgroup' }), sbarrier()],
+          [sbarrier()],
+          [sbarrier(), fence('acquire', { scope: 'workgroup' }), ld('a', 'x')],
+        ],
+        LANES,
+      ),
+    });
+    expect(states(t, {}, true)).toEqual(['P2:a=1']);
+  });
+  it('the cluster barrier: two lanes of one wave arrive once for their workgroup (no UB)', () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads(
+        [
+          [splitBarrier('signal', -3), splitBarrier('wait', -3)],
+          [splitBarrier('signal', -3), splitBarrier('wait', -3)],
+          [splitBarrier('signal', -3), splitBarrier('wait', -3)],
+        ],
+        [dev(0, 0, 0, 0), dev(0, 0, 0, 0), dev(0, 0, 1, 0)],
+      ),
+    });
+    expect(buildSkeleton(t).barrierUb).toBe(false);
+  });
+  it('lanes of one wave with different barrier operations are refused (MD004; the parser says LT3023)', () => {
+    const t = makeTest({ locs: { x: 0 }, threads: threads([[sbarrier()], [], [sbarrier()]], LANES) });
+    expect(buildSkeleton(t).diagnostics.map((d) => d.code)).toEqual(['MD004']);
+  });
+});
+
+describe('llvm.amdgcn.wave.barrier (choice 34)', () => {
+  it('wave.barrier orders no memory: between fences it synchronises nothing, unlike s.barrier', () => {
+    const wb: Instr = { kind: 'wavebarrier', span: { file: '', offset: 0, line: 0, col: 0, len: 0 } };
+    const mp = (b: Instr) =>
+      makeTest({
+        locs: { x: 0 },
+        threads: threads(
+          [
+            [st('x', 1), fence('release', { scope: 'workgroup' }), b],
+            [b, fence('acquire', { scope: 'workgroup' }), ld('a', 'x')],
+          ],
+          [dev(0, 0, 0, 0), dev(0, 0, 0, 0)],
+        ),
+      });
+    expect(buildSkeleton(mp(wb)).events.some((e) => e.kind === 'barrier')).toBe(false);
+    expect(states(mp(wb), {}, true)).toEqual(['P1:a=undef !race !undef']);
+    expect(states(mp(sbarrier()), {}, true)).toEqual(['P1:a=1']);
+  });
+});

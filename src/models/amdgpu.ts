@@ -148,12 +148,16 @@ export class Workspace {
   evalStatus: EvalStatus = 'ok';
   private readonly coCache: Int32Array;
   private readonly coT: Relation;
-  private readonly hbStaticT: Relation;
+  /** Per class, hb⁻¹ while hb is static (one relation shared by every class without synchronize-as). */
+  private readonly hbStaticT: Relation[];
   /** Per-space hb is in use (`sk.oneAsMixed`). */
   private readonly mixed: boolean;
   /** sw edges whose synchronising operations are both plain (mixed skeletons only). */
   private readonly swPlain: Relation;
-  /** Per class: sw edges through a location of that class (mixed skeletons only). */
+  /**
+   * Per class: the sw edges that order that class (mixed skeletons only): plain ones between
+   * operations that both order the class, and `-one-as` ones through a location of the class.
+   */
   private readonly swSpace: Relation[];
   /** Per class: bitset of the accesses (initial writes included) of that class. */
   private readonly classEvents: Uint32Array[];
@@ -228,7 +232,8 @@ export class Workspace {
     this.coRank = new Int32Array(n).fill(-1);
     this.coCache = new Int32Array(n).fill(-2);
     this.coT = relation(n);
-    this.hbStaticT = relation(n);
+    const staticT = relation(n);
+    this.hbStaticT = SPACE_CLASSES.map((_, k) => (sk.hbBaseSpace[k] === sk.hbBase ? staticT : relation(n)));
     const mk = () => relation(n);
     this.mixed = sk.oneAsMixed;
     this.rf = mk();
@@ -538,6 +543,8 @@ export class Workspace {
    */
   hbFinalNow(up: Relation): boolean {
     if (!this.mixed) return equals(up, this.hb);
+    // With amdgpu-synchronize-as a per-class hb can still grow by an edge the union already holds.
+    if (this.sk.hbBaseSpace[0] !== this.sk.hbBase) return false;
     if (!this.upLow) this.upLow = relation(this.n);
     const low = this.upLow;
     unionInto(low, this.sk.hbBase, this.sw);
@@ -648,14 +655,18 @@ export class Workspace {
     for (const k of this.classesUsed) {
       const swk = this.swSpace[k]!;
       const hk = this.hbSpace[k]!;
-      // sw_k = relHead ; rs ; (rfA into reads of class k) ; acqTail, where the scopes are inclusive.
+      // sw_k = relHead ; rs ; (rfA into reads of class k) ; acqTail, where the scopes are inclusive
+      // and both synchronising operations order class k (amdgpu-synchronize-as, choice 33).
       copyInto(t3, rfA);
       restrictInPlace(t3, this.allEvents, this.classEvents[k]!);
       composeInto(t1, t2, t3);
       composeInto(swk, t1, this.acqTail);
       intersectInto(swk, swk, sk.incl);
-      unionInto(hk, sk.hbBase, swPlain);
-      unionInto(hk, hk, swk);
+      intersectInto(swk, swk, sk.syncClass[k]!);
+      // Plain (not -one-as) sw orders class k through a location of any class when both order k.
+      intersectInto(t3, sw, sk.plainSyncClass[k]!);
+      unionInto(swk, swk, t3);
+      unionInto(hk, sk.hbBaseSpace[k]!, swk);
       closureInto(hk, hk);
     }
   }
@@ -682,8 +693,7 @@ export class Workspace {
     if (!this.mixed) return into;
     for (const k of this.classesUsed) {
       if (isIrreflexive(this.hbSpace[k]!)) continue;
-      unionInto(into, this.sk.hbBase, this.swPlain);
-      unionInto(into, into, this.swSpace[k]!);
+      unionInto(into, this.sk.hbBaseSpace[k]!, this.swSpace[k]!);
       return into;
     }
     return into;
@@ -708,15 +718,20 @@ export class Workspace {
     if (this.hbReady) return;
     this.sw.bits.fill(0);
     copyInto(this.hb, this.sk.hbBaseCross);
-    if (this.mixed) for (const h of this.hbSpace) copyInto(h, this.sk.hbBase);
-    // Every per-space hb is hbBase here (the one of same-location pairs).
-    inverseInto(this.hbStaticT, this.sk.hbBase);
+    if (this.mixed)
+      for (let k = 0; k < this.hbSpace.length; k++) copyInto(this.hbSpace[k]!, this.sk.hbBaseSpace[k]!);
+    // Every per-space hb is hbBase here (the one of same-location pairs), unless
+    // amdgpu-synchronize-as gives each class its own barrier synchronisation (choice 33).
+    this.hbStaticT.forEach((t, k) => {
+      if (k === 0 || t !== this.hbStaticT[0]) inverseInto(t, this.sk.hbBaseSpace[k]!);
+    });
     this.hbReady = true;
   }
 
-  /** Per-space hb⁻¹ while hb is static (`syncFree`): the same for every class. */
-  hbInverse(): Relation {
-    return this.hbStaticT;
+  /** Per-space hb⁻¹ of access `e`'s class while hb is static (`syncFree`). */
+  hbInverse(e: number): Relation {
+    const k = this.sk.spaceClass[e]!;
+    return this.hbStaticT[k >= 0 ? k : 0]!;
   }
 
   /** co⁻¹ for the current coherence ranks (after `refreshCo`). */
@@ -1316,7 +1331,7 @@ export function quickCoherenceReject(ws: Workspace, r: number, src: number): boo
   ws.refreshCo();
   ws.deriveStaticHb();
   const H = hb.bits;
-  const HT = ws.hbInverse().bits;
+  const HT = ws.hbInverse(r).bits;
   const C = co.bits;
   const CT = ws.coInverse().bits;
   const writes = ws.writesAtLoc(sk.events[r]!.loc);

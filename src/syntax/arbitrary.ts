@@ -16,6 +16,7 @@ import {
   RMW_OPS,
   SCOPES,
   type Span,
+  SYNC_AS,
   type SyncScope,
   type Test,
   type Thread,
@@ -23,6 +24,28 @@ import {
 import { ALLOWED_ORDERINGS } from './parser.ts';
 
 const SPAN: Span = { file: '', offset: 0, line: 0, col: 0, len: 0 };
+
+/**
+ * Moves each thread whose barrier operations differ from those of an earlier thread of its
+ * wavefront to a wavefront of its own (lanes of one wave perform the same barrier operations:
+ * LT3023, docs/model.md choice 35). Threads whose barrier operations agree stay lanes of one wave.
+ */
+export function uniformLanes(threads: Thread[]): Thread[] {
+  const sig = (t: Thread) =>
+    t.body.flatMap((i) => (i.kind === 'barrier' ? [`${i.op} ${i.id} ${i.object} ${i.count}`] : [])).join('|');
+  const first = new Map<string, string>();
+  return threads.map((t, k) => {
+    const p = t.placement;
+    if (p.kind === 'host') return t;
+    const key = `${p.agent}.${p.cluster}.${p.workgroup}.${p.wavefront}`;
+    const s = sig(t);
+    const f = first.get(key);
+    if (f === undefined) first.set(key, s);
+    if (f === undefined || f === s) return t;
+    return { ...t, placement: { ...p, wavefront: 100 + k } };
+  });
+}
+
 const GLOBALS = ['x', 'y', 'z'];
 
 const int = fc.integer({ min: -5, max: 9 });
@@ -97,8 +120,15 @@ function body(ctx: Ctx, prefix: string): fc.Arbitrary<Instr[]> {
           'fence',
           () =>
             fc
-              .record({ o: ord('fence'), s: syncscope, n: fc.boolean() })
-              .map(({ o, s, n }) => ({ kind: 'fence', ordering: o, syncscope: s, avNone: n, span: SPAN })),
+              .record({ o: ord('fence'), s: syncscope, n: fc.boolean(), a: fc.subarray([...SYNC_AS]) })
+              .map(({ o, s, n, a }) => ({
+                kind: 'fence',
+                ordering: o,
+                syncscope: s,
+                avNone: n,
+                syncAs: a,
+                span: SPAN,
+              })),
         ],
         [
           'bin',
@@ -375,7 +405,8 @@ export const arbitraryTest: fc.Arbitrary<Test> = fc
         (instrs): Thread => ({ name: `P${ti}`, placement: p, body: instrs, span: SPAN }),
       );
     });
-    return fc.tuple(...threadArbs).chain((threads) => {
+    return fc.tuple(...threadArbs).chain((generated) => {
+      const threads = uniformLanes(generated);
       const terms: Cond[] = [];
       for (const t of threads) {
         for (const i of t.body) {

@@ -102,14 +102,14 @@ export const DIAGNOSTICS = {
     severity: 'warning',
     message: (a) => `metadata '!${a.name}' is ignored`,
     hint: () =>
-      'gpumm gives meaning to !nontemporal and !mmra !{!"amdgcn-av", !"none"}; other metadata is dropped',
+      'gpumm gives meaning to !nontemporal and the !mmra tags !{!"amdgcn-av", !"none"} and !{!"amdgpu-synchronize-as", …}; other metadata is dropped',
   },
   LT2012: {
     severity: 'error',
     message: (a) => `unknown intrinsic '@${a.name}'`,
     hint: () =>
       'known: llvm.amdgcn.av.global.load.b128, llvm.amdgcn.av.global.store.b128, llvm.amdgcn.s.barrier, ' +
-      'llvm.amdgcn.s.barrier.signal, .signal.isfirst, .signal.var, .wait, .init, .join, .leave',
+      'llvm.amdgcn.s.barrier.signal, .signal.isfirst, .signal.var, .wait, .init, .join, .leave, llvm.amdgcn.wave.barrier',
   },
   LT2013: {
     severity: 'error',
@@ -150,7 +150,28 @@ export const DIAGNOSTICS = {
   LT2020: {
     severity: 'error',
     message: (a) => `unsupported !mmra value ${a.text}`,
-    hint: () => 'the only AMDGPU MMRA is !mmra !{!"amdgcn-av", !"none"}',
+    hint: () =>
+      'AMDGPU MMRA tags are !{!"amdgcn-av", !"none"} and, on fences, !{!"amdgpu-synchronize-as", !"global"} or !"local"; ' +
+      'several tags are a tuple of tags, !{!0, !1}',
+  },
+  LT2021: {
+    severity: 'error',
+    message: (a) => `unknown address space '${a.name}' in amdgpu-synchronize-as`,
+    hint: () =>
+      'LLVM\'s memory legalizer knows only "global" and "local" (it warns about any other name and drops it)',
+  },
+  LT2022: {
+    severity: 'warning',
+    message: (a) => `amdgpu-synchronize-as on ${a.instr === 'rmw' ? 'atomicrmw' : a.instr} is ignored`,
+    hint: () =>
+      'LLVM reads amdgpu-synchronize-as on fences only; an atomic access orders the address space it accesses',
+  },
+  LT2023: {
+    severity: 'error',
+    message: () => 'the region (GDS) address space 2 is not modelled',
+    hint: () =>
+      'amdgpu-usage-2018.rst: "The memory model does not support the region address space" and region ' +
+      'memory is "not implemented for AMDHSA"; use global (1) or local (3) memory',
   },
   // Semantic
   LT3001: {
@@ -269,6 +290,15 @@ export const DIAGNOSTICS = {
     message: (a) => a.what ?? '',
     hint: () =>
       'shaders use -1 (workgroup barrier), -3 (cluster barrier, GFX12.5), 0 (NULL barrier) or 1–16 (named barriers)',
+  },
+  LT3023: {
+    severity: 'error',
+    message: (a) =>
+      `${a.thread} and ${a.other} are lanes of one wavefront but perform different barrier operations`,
+    hint: () =>
+      'seeds/001: "s_barrier instructions are convergent within a wave, and thus can only be performed in ' +
+      'wave-uniform control flow"; give every thread of a wavefront the same barrier operations, or put ' +
+      'them in different wavefronts (wavefront N)',
   },
   // Command line and files (positioned in the file, or in the command line as <command-line>:1:col)
   CL1001: {

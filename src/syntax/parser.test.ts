@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIAGNOSTICS, type DiagnosticCode } from './diagnostics.ts';
 import { parse } from './parser.ts';
-import { print } from './printer.ts';
+import { print, printInstr } from './printer.ts';
 import { stripSpans } from './testing.ts';
 
 const HEAD = `AMDGPU T
@@ -230,6 +230,22 @@ const ERRORS: [string, string, DiagnosticCode, number, number][] = [
   ['unknown icmp predicate', oneThread('  %a = icmp lt i32 1, 2'), 'LT2018', 9, 13],
   ['two conditions', oneThread('  fence acquire', 'exists (true)\nexists (true)\n'), 'LT2019', 12, 1],
   ['bad mmra', oneThread('  fence release, !mmra !{!"amdgcn-av", !"workgroup"}'), 'LT2020', 9, 24],
+  [
+    'unknown synchronize-as space',
+    oneThread('  fence release, !mmra !{!"amdgpu-synchronize-as", !"private"}'),
+    'LT2021',
+    9,
+    24,
+  ],
+  ['region (GDS) location', `${HEAD}@r = addrspace(2) global i32 0\nP0 {\n}\n`, 'LT2023', 8, 19],
+  [
+    'lanes with different barriers',
+    `${HEAD}P0 {\n  call void @llvm.amdgcn.s.barrier()\n}\nP1 {\n  fence acquire\n}\n`,
+    'LT3023',
+    11,
+    1,
+  ],
+  ['region (GDS) pointer', oneThread('  store i32 1, ptr addrspace(2) @x'), 'LT2023', 9, 20],
   ['store with acquire', oneThread('  store atomic i32 1, ptr @x acquire'), 'LT3001', 9, 30],
   ['load with release', oneThread('  %a = load atomic i32, ptr @x release'), 'LT3001', 9, 32],
   ['fence monotonic', oneThread('  fence monotonic'), 'LT3001', 9, 9],
@@ -361,9 +377,47 @@ describe('parse: diagnostics (code and position for every error kind)', () => {
     expect(r.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(['warning LT2011']);
   });
 
+  it('reads amdgpu-synchronize-as tags on fences: one tag, a tuple of tags, with amdgcn-av, defined later', () => {
+    const t = ok(
+      oneThread(
+        [
+          '  fence syncscope("workgroup") release, !mmra !{!"amdgpu-synchronize-as", !"local"}',
+          '  fence acquire, !mmra !2',
+          '  fence acq_rel, !mmra !{!1, !{!"amdgcn-av", !"none"}}',
+          '  fence seq_cst',
+          '  call void @llvm.amdgcn.wave.barrier()',
+        ].join('\n'),
+        '!1 = !{!"amdgpu-synchronize-as", !"global"}\n!2 = !{!3, !1}\n!3 = !{!"amdgpu-synchronize-as", !"local"}\n',
+      ),
+    );
+    const body = t.threads[0]!.body;
+    expect(body.map((i) => (i.kind === 'fence' ? [i.syncAs, i.avNone] : i.kind))).toEqual([
+      [['local'], false],
+      [['global', 'local'], false],
+      [['global'], true],
+      [[], false],
+      'wavebarrier',
+    ]);
+    // The printed form parses back to the same instructions.
+    const again = ok(print(t));
+    expect(again.threads[0]!.body.map(printInstr)).toEqual(body.map(printInstr));
+  });
+
+  it('warns that amdgpu-synchronize-as on an access is ignored, as LLVM ignores it', () => {
+    const r = parse(
+      oneThread('  store atomic i32 1, ptr @x monotonic, !mmra !{!"amdgpu-synchronize-as", !"local"}'),
+      'f',
+    );
+    expect(r.test).not.toBeNull();
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.code}@${d.span.line}:${d.span.col}`)).toEqual([
+      'warning LT2022@9:47',
+    ]);
+  });
+
   it('has a test row for every LT code of the diagnostics table', () => {
     const covered = new Set<string>(ERRORS.map((e) => e[2]));
     covered.add('LT2011'); // the warning, tested above
+    covered.add('LT2022'); // the warning, tested above
     const missing = Object.keys(DIAGNOSTICS).filter((c) => c.startsWith('LT') && !covered.has(c));
     expect(missing).toEqual([]);
   });

@@ -30,6 +30,8 @@ import {
   SCOPES,
   type Scope,
   type Span,
+  SYNC_AS,
+  type SyncAs,
   type SyncScope,
   type Test,
   type Thread,
@@ -55,6 +57,13 @@ const SPACE_BY_NUMBER: Record<number, AddressSpace> = {
   4: 'constant',
   5: 'private',
 };
+
+/**
+ * The region (GDS) address space. spec: amdgpu-usage-2018.rst "Memory Model": "The memory model
+ * does not support the region address space which is treated as non-atomic"; "Address Spaces":
+ * Region is "not implemented for AMDHSA". gpumm refuses it (LT2023) rather than guess.
+ */
+const REGION_ADDRSPACE = 2;
 
 /** Orderings each instruction accepts (LLVM LangRef: load/store atomic, atomicrmw, cmpxchg, fence). */
 export const ALLOWED_ORDERINGS = {
@@ -92,13 +101,14 @@ const COORDS: Record<string, 'agent' | 'cluster' | 'workgroup' | 'wavefront'> = 
 
 /** A metadata reference on an instruction, resolved once every `!N = …` line has been read. */
 interface PendingMeta {
-  instr: { nontemporal?: boolean; avNone: boolean };
+  instr: { kind: Instr['kind']; nontemporal?: boolean; avNone: boolean; syncAs?: SyncAs[] };
   kind: 'nontemporal' | 'mmra';
   ref: string;
   span: Span;
 }
 
-type MetaNode = { strings: string[]; text: string; span: Span };
+/** A metadata node: the strings it holds (those of nodes it names included), and the names it refers to. */
+type MetaNode = { strings: string[]; refs: string[]; elems: number; text: string; span: Span };
 
 /** Parses a litmus file. `file` names the source in diagnostics. */
 export function parse(text: string, file = '<input>'): ParseResult {
@@ -332,6 +342,7 @@ class Parser {
     }
     const spaceTok = c.prevSpan();
     const space = SPACE_BY_NUMBER[spaceNum];
+    if (spaceNum === REGION_ADDRSPACE) throw new LineError(diag('LT2023', spaceTok, {}));
     if (space === undefined || space === 'generic') {
       throw new LineError(diag('LT2016', spaceTok, { n: String(spaceNum) }));
     }
@@ -382,7 +393,7 @@ class Parser {
   }
 
   /** `!{ elem, … }` where elements are `!"str"`, `i32 1`, or `!N`; returns the strings it holds. */
-  private parseMetaNode(c: Cursor): MetaNode {
+  private parseMetaNode(c: Cursor, nested = false): MetaNode {
     const open = c.next();
     if (open.kind !== 'metaOpen') {
       throw new LineError(
@@ -390,9 +401,21 @@ class Parser {
       );
     }
     const strings: string[] = [];
+    const refs: string[] = [];
     const parts: string[] = [];
     if (c.peek().text !== '}') {
       for (;;) {
+        if (c.peek().kind === 'metaOpen' && !nested) {
+          // An inline node inside a node (a tuple of MMRA tags written inline): one level only.
+          const inner = this.parseMetaNode(c, true);
+          const name = `inline:${inner.span.offset}`;
+          this.metaDefs.set(name, inner);
+          strings.push(...inner.strings);
+          refs.push(name);
+          parts.push(inner.text);
+          if (this.metaSeparator(c)) break;
+          continue;
+        }
         const t = c.next();
         if (t.kind === 'metaString') {
           strings.push(t.text);
@@ -400,6 +423,7 @@ class Parser {
         } else if (t.kind === 'meta') {
           const def = this.metaDefs.get(t.text);
           if (def) strings.push(...def.strings);
+          refs.push(t.text);
           parts.push(`!${t.text}`);
         } else if (t.kind === 'ident' && /^i\d+$/.test(t.text)) {
           const v = c.next();
@@ -411,13 +435,19 @@ class Parser {
             diag('LT2003', t.span, { expected: 'a metadata element (!"…", i32 N, !N)', found: describe(t) }),
           );
         }
-        const sep = c.next();
-        if (sep.text === '}') break;
-        if (sep.text !== ',')
-          throw new LineError(diag('LT2003', sep.span, { expected: "',' or '}'", found: describe(sep) }));
+        if (this.metaSeparator(c)) break;
       }
     } else c.next();
-    return { strings, text: `!{${parts.join(', ')}}`, span: open.span };
+    return { strings, refs, elems: parts.length, text: `!{${parts.join(', ')}}`, span: open.span };
+  }
+
+  /** Reads the `,` or `}` after a metadata element; true at the `}`. */
+  private metaSeparator(c: Cursor): boolean {
+    const sep = c.next();
+    if (sep.text === '}') return true;
+    if (sep.text !== ',')
+      throw new LineError(diag('LT2003', sep.span, { expected: "',' or '}'", found: describe(sep) }));
+    return false;
   }
 
   private resolveMeta(): void {
@@ -441,9 +471,46 @@ class Parser {
       instr.nontemporal = true;
       return;
     }
-    const s = node.strings;
-    if (s.length === 2 && s[0] === 'amdgcn-av' && s[1] === 'none') instr.avNone = true;
-    else this.diagnostics.push(diag('LT2020', span, { text: node.text }));
+    const tags = this.mmraTags(node);
+    if (tags === null) {
+      this.diagnostics.push(diag('LT2020', span, { text: node.text }));
+      return;
+    }
+    for (const [prefix, suffix] of tags) {
+      if (prefix === 'amdgcn-av' && suffix === 'none') instr.avNone = true;
+      else if (prefix === 'amdgpu-synchronize-as') {
+        // LLVM SIMemoryLegalizer.cpp reads this tag on fences only (`getAtomicFenceInfo`, names in
+        // `ASNames`); on other instructions it has no effect, an unknown name is warned about and dropped.
+        const as = SYNC_AS.find((a) => a === suffix);
+        if (as === undefined) this.diagnostics.push(diag('LT2021', span, { name: suffix }));
+        else if (!instr.syncAs) this.diagnostics.push(diag('LT2022', span, { instr: instr.kind }));
+        else if (!instr.syncAs.includes(as)) {
+          instr.syncAs.push(as);
+          instr.syncAs.sort((a, b) => SYNC_AS.indexOf(a) - SYNC_AS.indexOf(b));
+        }
+      } else this.diagnostics.push(diag('LT2020', span, { text: node.text }));
+    }
+  }
+
+  /**
+   * The tags of an `!mmra` node (LLVM MemoryModelRelaxationAnnotations.rst: a tag is a pair of
+   * strings `!{!"prefix", !"suffix"}`; several tags are a tuple of tags), or null when it is neither.
+   */
+  private mmraTags(node: MetaNode): [string, string][] | null {
+    if (node.refs.length === 0)
+      return node.elems === 2 && node.strings.length === 2 ? [[node.strings[0]!, node.strings[1]!]] : null;
+    if (node.refs.length !== node.elems) return null;
+    const tags: [string, string][] = [];
+    for (const r of node.refs) {
+      const def = this.metaDefs.get(r);
+      if (!def) {
+        this.diagnostics.push(diag('LT3013', node.span, { name: r }));
+        return [];
+      }
+      if (def.refs.length > 0 || def.elems !== 2 || def.strings.length !== 2) return null;
+      tags.push([def.strings[0]!, def.strings[1]!]);
+    }
+    return tags;
   }
 
   private startsCondition(toks: Token[]): boolean {
@@ -694,7 +761,7 @@ class Parser {
         this.noDst(dst, 'fence');
         const syncscope = this.parseSyncScope(c);
         const ordering = this.parseOrdering(c, 'fence');
-        const instr: Instr = { kind: 'fence', ordering, syncscope, avNone: false, span };
+        const instr: Instr = { kind: 'fence', ordering, syncscope, avNone: false, syncAs: [], span };
         this.skipAttachments(c, instr);
         return instr;
       }
@@ -854,7 +921,12 @@ class Parser {
           this.diagnostics.push(diag('LT2011', t.span, { name: t.text }));
           continue;
         }
-        if (node) this.applyMeta(instr, kind, node, ref.span);
+        if (node && node.refs.length > 0 && kind === 'mmra') {
+          // A tuple of tags may name nodes defined further down: resolve it with the others.
+          const name = `inline:${ref.span.offset}`;
+          this.metaDefs.set(name, node);
+          this.pendingMeta.push({ instr, kind, ref: name, span: ref.span });
+        } else if (node) this.applyMeta(instr, kind, node, ref.span);
         else if (refName !== null) this.pendingMeta.push({ instr, kind, ref: refName, span: ref.span });
         continue;
       }
@@ -928,6 +1000,13 @@ class Parser {
         instr = { kind: 'avload', dst: d, type: retType, ptr: p.ptr, scope: avScope(s), span };
         break;
       }
+      case 'llvm.amdgcn.wave.barrier':
+        // LLVM IntrinsicsAMDGPU.td declares it IntrNoMem, IntrHasSideEffects, IntrConvergent: it keeps
+        // the wave converged, emits no instruction and orders no memory (docs/model.md, choice 34).
+        this.noDst(dst, name);
+        if (args.length !== 0) argErr('none');
+        instr = { kind: 'wavebarrier', span };
+        break;
       default: {
         const b = this.parseBarrierCall(name, args, dst, argErr, span);
         if (!b) throw new LineError(diag('LT2012', callee.span, { name }));
@@ -1131,6 +1210,7 @@ class Parser {
     const tok = c.peek();
     const n = this.parseAddrspace(c);
     const s = SPACE_BY_NUMBER[n];
+    if (n === REGION_ADDRSPACE) throw new LineError(diag('LT2023', tok.span, {}));
     if (!s) throw new LineError(diag('LT2016', tok.span, { n: String(n) }));
     return s;
   }

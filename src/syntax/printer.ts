@@ -11,6 +11,7 @@ import {
   type Condition,
   type CondTerm,
   type Expectation,
+  type FenceInstr,
   type Instr,
   type Location,
   type Operand,
@@ -82,6 +83,16 @@ function meta(i: { nontemporal?: boolean; avNone: boolean }): string {
   );
 }
 
+/** A fence's `!mmra`: one tag inline, several as a tuple of inline tags. */
+function fenceMeta(i: FenceInstr): string {
+  const tags = [
+    ...(i.avNone ? ['!{!"amdgcn-av", !"none"}'] : []),
+    ...i.syncAs.map((a) => `!{!"amdgpu-synchronize-as", !"${a}"}`),
+  ];
+  if (tags.length === 0) return '';
+  return `, !mmra ${tags.length === 1 ? tags[0] : `!{${tags.join(', ')}}`}`;
+}
+
 const VOL = (v: boolean): string => (v ? ' volatile' : '');
 
 /** One instruction in LLVM IR spelling. */
@@ -108,7 +119,7 @@ export function printInstr(i: Instr): string {
         `${i.type} ${op(i.expected)}, ${i.type} ${op(i.desired)}${printSyncScope(i.syncscope)} ${i.success} ${i.failure}${meta(i)}`
       );
     case 'fence':
-      return `fence${printSyncScope(i.syncscope)} ${i.ordering}${meta(i)}`;
+      return `fence${printSyncScope(i.syncscope)} ${i.ordering}${fenceMeta(i)}`;
     case 'avstore':
       return `call void @llvm.amdgcn.av.global.store.b128(${ptr(i.ptr)}, ${i.type} ${op(i.value)}, metadata !"${avScope(i.scope)}")`;
     case 'avload':
@@ -123,6 +134,8 @@ export function printInstr(i: Instr): string {
       return `%${i.dst} = extractvalue ${i.type} %${i.src}, ${i.index}`;
     case 'barrier':
       return printBarrier(i);
+    case 'wavebarrier':
+      return 'call void @llvm.amdgcn.wave.barrier()';
     default:
       return assertNever(i, 'instruction');
   }

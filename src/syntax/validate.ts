@@ -76,7 +76,41 @@ export function checkTest(
     }
   }
   if (test.condition) checkCond(test.condition.cond, test, locs, threads, copies, brokenRegs, out);
+  checkWaveBarriers(test, out);
   return out;
+}
+
+/**
+ * Threads in one wavefront are lanes of one wave. seeds/001: "s_barrier instructions are convergent
+ * within a wave, and thus can only be performed in wave-uniform control flow" — so every lane of a
+ * wavefront must perform the same barrier operations (docs/model.md, choice 35).
+ */
+function checkWaveBarriers(test: Test, out: Diagnostic[]): void {
+  const first = new Map<string, Thread>();
+  const ops = (t: Thread) =>
+    t.body.flatMap((i) =>
+      i.kind === 'barrier' ? [{ i, sig: `${i.op} ${i.id} ${i.object} ${i.count}` }] : [],
+    );
+  for (const t of test.threads) {
+    const p = t.placement;
+    if (p.kind === 'host') continue;
+    const key = `${p.agent}.${p.cluster}.${p.workgroup}.${p.wavefront}`;
+    const f = first.get(key);
+    if (!f) {
+      first.set(key, t);
+      continue;
+    }
+    const a = ops(f);
+    const b = ops(t);
+    const k = b.findIndex((x, i) => a[i]?.sig !== x.sig);
+    if (k < 0 && a.length === b.length) continue;
+    out.push(
+      diag('LT3023', k >= 0 ? b[k]!.i.span : t.span, {
+        thread: t.name,
+        other: f.name,
+      }),
+    );
+  }
 }
 
 function nearHint(name: string, known: string[]): string {
