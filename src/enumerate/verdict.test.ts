@@ -22,7 +22,7 @@ import {
 import { states } from '../models/testutil.ts';
 import { parse } from '../syntax/parser.ts';
 import { formatReport } from './report.ts';
-import { DEFAULT_RUN, modelDiagnostics, runTestParallel, runTestSync } from './verdict.ts';
+import { DEFAULT_RUN, explain, modelDiagnostics, runTestParallel, runTestSync } from './verdict.ts';
 
 const mpRelaxed = (c: ReturnType<typeof cond>) =>
   makeTest({
@@ -95,6 +95,51 @@ describe('verdicts', () => {
     const r = runTestSync(t);
     expect(r.states.map((s) => s.values['P0:ok'])).toEqual([0, 1]);
     expect(r.flags.undef).toBe(true);
+  });
+
+  it('observables: the condition terms in condition order, then every register a read writes (choice 28)', () => {
+    // P1's add is no read and P0's cmpxchg result is named only through its pair: the pair's
+    // register is the read's; the condition's terms come first, in the condition's order.
+    const t = makeTest({
+      locs: { x: 0, y: 0 },
+      threads: threads([
+        [ld('a', 'x'), cas('p', 'y', 0, 1, 'monotonic'), extract('ok', 'p', 1)],
+        [rmw('b', 'add', 'x', 1, 'monotonic'), ld('c', 'y', 'monotonic')],
+      ]),
+      cond: cond('exists', and(eq(mem('y'), 1), eq(reg('P1', 'c'), 0), eq(reg('P0', 'ok'), 1))),
+    });
+    const r = runTestSync(t);
+    expect(Object.keys(r.states[0]!.values)).toEqual(['@y', 'P1:c', 'P0:ok', 'P0:a', 'P0:p', 'P1:b']);
+    // --observe condition keeps the condition's terms only.
+    const c = runTestSync(t, { ...DEFAULT_RUN, observe: 'condition' });
+    expect(Object.keys(c.states[0]!.values)).toEqual(['@y', 'P1:c', 'P0:ok']);
+  });
+
+  it('--explain names the first violated axiom in checking order and groups identical explanations (choice 29)', () => {
+    // LB with release/acquire (system scope): the selected candidate breaks no-thin-air, hb-acyclic and the value
+    // rules at once; the explanation names the first in AMDGPU_AXIOMS order.
+    const lb = makeTest({
+      locs: { x: 0, y: 0 },
+      threads: threads([
+        [ld('a', 'x', 'acquire'), st('y', 1, 'release')],
+        [ld('b', 'y', 'acquire'), st('x', 1, 'release')],
+      ]),
+      cond: cond('exists', and(eq(reg('P0', 'a'), 1), eq(reg('P1', 'b'), 1))),
+    });
+    const first = explain(lb, DEFAULT_RUN);
+    expect(first.map((g) => [g.state, g.axiom, g.count])).toEqual([['P0:a=1; P1:b=1;', 'no-thin-air', 1]]);
+    const noOota = explain(lb, { ...DEFAULT_RUN, model: { ...DEFAULT_RUN.model, noThinAir: false } });
+    expect(noOota.map((g) => [g.state, g.axiom, g.count])).toEqual([['P0:a=1; P1:b=1;', 'hb-acyclic', 1]]);
+    // Every candidate is examined, also one whose read takes undef where the value rules give a
+    // write; the two coherence orders of x behind one state and witness make one group of two.
+    const undefRead = makeTest({
+      locs: { x: 0 },
+      threads: threads([[st('x', 1, 'monotonic')], [st('x', 2, 'monotonic')], [ld('a', 'x', 'monotonic')]]),
+      cond: cond('exists', eq(reg('P2', 'a'), 'undef')),
+    });
+    expect(explain(undefRead, DEFAULT_RUN).map((g) => [g.state, g.axiom, g.count])).toEqual([
+      ['P2:a=undef;', 'value-rules', 2],
+    ]);
   });
 
   it('a seq_cst load is no MakeAvailable and a seq_cst store no MakeVisible', () => {

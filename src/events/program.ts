@@ -40,6 +40,7 @@ type Step =
       /** `cmpxchg weak`: may fail even when the values match (LLVM LangRef: "may fail spuriously"). */
       weak: boolean;
       okDst: number;
+      width: number;
     }
   | { k: 'bin'; dst: number; op: BinOp; a: Op; b: Op; width: number }
   | { k: 'icmp'; dst: number; pred: IcmpPred; a: Op; b: Op; width: number }
@@ -140,6 +141,7 @@ export function compile(sk: Skeleton): ThreadProgram[] {
             ok: w >= 0,
             weak: ins.weak,
             okDst,
+            width: widthOf(ins.type),
           });
           break;
         }
@@ -234,10 +236,11 @@ function binop(op: BinOp, a: number, b: number, width: number): number {
 }
 
 function rmwop(op: RmwOp, old: number, v: number, width: number): number {
+  // An exchange stores its operand whatever it read (LangRef, atomicrmw: "xchg: *ptr = val"), so an
+  // undef read leaves the stored value defined (docs/model.md choice 26); wrap keeps an undef operand.
+  if (op === 'xchg') return wrap(v, width);
   if (isUndef(old) || isUndef(v)) return UNDEF;
   switch (op) {
-    case 'xchg':
-      return wrap(v, width);
     case 'add':
     case 'sub':
     case 'and':
@@ -450,7 +453,9 @@ export class Evaluator {
             }
             if (s.okDst >= 0) this.set(t, s.okDst, s.ok ? 1 : 0);
             if (s.write >= 0) {
-              writeVal[s.write] = this.val(s.desired, t);
+              // A success stores the new value whatever it read, also an undef (choice 26; whether an
+              // undef read succeeds is the variant's choice, choice 11).
+              writeVal[s.write] = wrap(this.val(s.desired, t), s.width);
               known[s.write] = 1;
             }
           } else if (s.k === 'bin') {

@@ -1100,9 +1100,11 @@ export const AMDGPU_AXIOMS: readonly Axiom[] = [
     check(ws) {
       if (ws.hbIrreflexive()) return null;
       const s = ws.hbEdges(ws.s1);
+      // hbBase also holds init and barrier-sync edges (between threads): those read as hb, not po.
       return cycleWitness(ws, s, [
-        ['po', ws.sk.hbBase],
+        ['po', ws.sk.po],
         ['sw', ws.sw],
+        ['hb', ws.sk.hbBase],
       ]);
     },
   },
