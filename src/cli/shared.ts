@@ -1,8 +1,8 @@
 /** Helpers shared by the subcommands: exit handling and command-line diagnostics. */
-import type { CommanderError } from 'commander';
+import { type CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Span } from '../core/types.ts';
 import { diag } from '../syntax/diagnostics.ts';
-import { formatDiagnostic } from './format.ts';
+import { DEFAULT_ERROR_LIMIT, formatDiagnostic } from './format.ts';
 
 /** Thrown by a subcommand to end with a status after it has printed what it had to say. */
 export class CliExit extends Error {
@@ -42,4 +42,19 @@ export function reportInternalError(e: unknown): void {
   );
   if (process.env.GPUMM_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
   process.exitCode = 70;
+}
+
+/** `--error-limit N`, shared by every command that prints diagnostics of litmus files. */
+export function errorLimitOption(): Option {
+  return new Option(
+    '--error-limit <n>',
+    'stop printing diagnostics after n errors and count the rest (0: print all)',
+  )
+    .argParser((v: string) => {
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || !Number.isSafeInteger(n))
+        throw new InvalidArgumentError('expected a number of errors (0 for no limit)');
+      return n;
+    })
+    .default(DEFAULT_ERROR_LIMIT);
 }

@@ -230,6 +230,28 @@ const ERRORS: [string, string, DiagnosticCode, number, number][] = [
   ['unknown icmp predicate', oneThread('  %a = icmp lt i32 1, 2'), 'LT2018', 9, 13],
   ['two conditions', oneThread('  fence acquire', 'exists (true)\nexists (true)\n'), 'LT2019', 12, 1],
   ['bad mmra', oneThread('  fence release, !mmra !{!"amdgcn-av", !"workgroup"}'), 'LT2020', 9, 24],
+  // The 257th bracket or negation is the one reported (MAX_NESTING = 256).
+  [
+    'brackets nested too deep',
+    oneThread('  fence acquire', `exists ${'('.repeat(1300)}@x == 1${')'.repeat(1300)}\n`),
+    'LT2021',
+    11,
+    8 + 256,
+  ],
+  [
+    'negations nested too deep',
+    oneThread('  fence acquire', `exists ${'~'.repeat(5000)}@x == 1\n`),
+    'LT2021',
+    11,
+    8 + 256,
+  ],
+  [
+    'vector type nested too deep',
+    `${HEAD}@v = global ${'<1 x '.repeat(300)}i32${'>'.repeat(300)} 0\nP0 {\n}\n`,
+    'LT2021',
+    8,
+    13 + 5 * 256,
+  ],
   ['store with acquire', oneThread('  store atomic i32 1, ptr @x acquire'), 'LT3001', 9, 30],
   ['load with release', oneThread('  %a = load atomic i32, ptr @x release'), 'LT3001', 9, 32],
   ['fence monotonic', oneThread('  fence monotonic'), 'LT3001', 9, 9],
@@ -299,7 +321,9 @@ const ERRORS: [string, string, DiagnosticCode, number, number][] = [
     33,
   ],
   ['expectation twice', `${HEAD}expect: racy\nexpect: race-free\nP0 {\n}\n`, 'LT3019', 9, 9],
-  ['no threads', `${HEAD}`, 'LT3020', 8, 1],
+  // A file-wide diagnostic points at the last non-blank character, so its caret sits under text.
+  ['no threads', `${HEAD}`, 'LT3020', 7, 66],
+  ['no threads, one-character file', 'x', 'LT3020', 1, 1],
   ['trap barrier id', oneThread('  call void @llvm.amdgcn.s.barrier.signal(i32 -2)'), 'LT3022', 9, 47],
   ['barrier id out of range', oneThread('  call void @llvm.amdgcn.s.barrier.wait(i16 17)'), 'LT3022', 9, 45],
   [
