@@ -7,6 +7,7 @@
  * `diagnosticPrinter` stops after an error limit, as compilers do.
  */
 import type { Span } from '../core/types.ts';
+import { isControlChar } from '../syntax/lexer.ts';
 
 /**
  * What the formatter needs of a diagnostic. Every stage's diagnostics fit: the litmus front end's
@@ -26,27 +27,14 @@ export const SOURCE_WINDOW = 100;
 const TAB_STOP = 8;
 
 /**
- * How one code point is shown, or null when it is shown as itself. Escaped: C0 controls (ESC
- * starts the ANSI sequences that recolour or rewrite a terminal), DEL, C1 controls (U+009B is a
- * one-character CSI), lone surrogates, the bidirectional controls that reorder what is shown
- * (Unicode TR9; "Trojan Source", CVE-2021-42574), the line and paragraph separators, and the
- * byte-order mark.
+ * How one code point is shown, or null when it is shown as itself. Escaped: the control
+ * characters of `isControlChar` (ESC starts the ANSI sequences that recolour or rewrite a
+ * terminal), lone surrogates and the byte-order mark.
  */
 function escapeOf(cp: number): string | null {
   const hex = (w: number) => cp.toString(16).padStart(w, '0');
-  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return `\\x${hex(2)}`;
-  if (
-    (cp >= 0xd800 && cp <= 0xdfff) ||
-    cp === 0x061c ||
-    cp === 0x200e ||
-    cp === 0x200f ||
-    (cp >= 0x202a && cp <= 0x202e) ||
-    (cp >= 0x2066 && cp <= 0x2069) ||
-    cp === 0x2028 ||
-    cp === 0x2029 ||
-    cp === 0xfeff
-  )
-    return `\\u{${hex(4)}}`;
+  if (cp < 0xa0 && isControlChar(cp)) return `\\x${hex(2)}`;
+  if (isControlChar(cp) || (cp >= 0xd800 && cp <= 0xdfff) || cp === 0xfeff) return `\\u{${hex(4)}}`;
   return null;
 }
 

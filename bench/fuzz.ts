@@ -1,0 +1,52 @@
+/**
+ * The longer fuzz run of the front end: `npx tsx bench/fuzz.ts [--count N] [--seed S] [--scale K]`.
+ * N inputs (default 10,000) are catalogue files under 1–6 random mutations, edits and hostile
+ * ones (terminal escape sequences, lone surrogates, huge tokens, deep nesting, thousands of
+ * repeated lines, scaled by K, default 2); each must keep every promise `frontEndViolations`
+ * checks (src/cli/fuzz.ts), under error limits 0, 1, 3 and 20. The first broken one is shrunk and
+ * printed with the seed that replays it; the exit status is then 1.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { frontEndViolations } from '../src/cli/fuzz.ts';
+import { litmusFilesIn } from '../src/cli/io.ts';
+import { hostileMutation, mutate } from '../src/syntax/mutate.ts';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number): number => {
+  const i = args.indexOf(name);
+  const v = i >= 0 ? Number(args[i + 1]) : fallback;
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+};
+const count = option('--count', 10_000);
+const seed = option('--seed', Date.now() % 1_000_000);
+const scale = option('--scale', 2);
+
+const catalogue = litmusFilesIn(join(import.meta.dirname, '..', 'litmus')).map((f) =>
+  readFileSync(f, 'utf8'),
+);
+let longest = 0;
+const t0 = performance.now();
+const result = fc.check(
+  fc.property(
+    fc.nat(catalogue.length - 1),
+    fc.array(hostileMutation(scale), { minLength: 1, maxLength: 6 }),
+    fc.constantFrom(0, 1, 3, 20),
+    (fi, ms, limit) => {
+      const text = ms.reduce(mutate, catalogue[fi]!);
+      longest = Math.max(longest, text.length);
+      const v = frontEndViolations(text, limit);
+      if (v.length > 0) throw new Error(v.slice(0, 5).join('\n'));
+    },
+  ),
+  { numRuns: count, seed },
+);
+const secs = ((performance.now() - t0) / 1000).toFixed(1);
+console.log(
+  `${result.numRuns} inputs (seed ${seed}, scale ${scale}, longest ${longest} characters) in ${secs} s`,
+);
+if (result.failed) {
+  console.log(fc.defaultReportMessage(result));
+  process.exitCode = 1;
+} else console.log('every promise kept');
