@@ -59,6 +59,7 @@ export function hostileMutation(scale = 1) {
       depth: fc.integer({ min: 200, max: 300 * Math.max(1, scale) }),
       open: fc.constantFrom('(', '~', '<1 x ', '{ '),
     }),
+    fc.record({ kind: fc.constant('crlf' as const), at: fc.nat() }),
     fc.record({
       kind: fc.constant('repeatLine' as const),
       at: fc.nat(),
@@ -126,6 +127,9 @@ export function mutate(text: string, m: HostileMutation): string {
       if (i < 0) return text;
       return `${text.slice(0, i)}${m.open.repeat(m.depth)}i32${close.repeat(m.depth)}${text.slice(i + 3)}`;
     }
+    case 'crlf':
+      // Windows line ends: the columns of a line must not count its \r.
+      return text.replace(/\r?\n/g, '\r\n');
     case 'repeatLine':
       // concat, not splice(…, ...xs): spreading 100,000 arguments overflows the stack.
       return lines
