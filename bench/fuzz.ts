@@ -5,13 +5,17 @@
  * repeated lines, scaled by K, default 2); each must keep every promise `frontEndViolations`
  * checks (src/cli/fuzz.ts), under error limits 0, 1, 3 and 20. The first broken one is shrunk and
  * printed with the seed that replays it; the exit status is then 1.
+ * Then a flood: a file with `--flood M` (default 130,000) uses of an undefined location, timed to
+ * parse, to print with the default error limit, and to format every diagnostic.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { DEFAULT_ERROR_LIMIT, diagnosticPrinter, formatDiagnostics } from '../src/cli/format.ts';
 import { frontEndViolations } from '../src/cli/fuzz.ts';
 import { litmusFilesIn } from '../src/cli/io.ts';
 import { hostileMutation, mutate } from '../src/syntax/mutate.ts';
+import { parse } from '../src/syntax/parser.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -22,6 +26,7 @@ const option = (name: string, fallback: number): number => {
 const count = option('--count', 10_000);
 const seed = option('--seed', Date.now() % 1_000_000);
 const scale = option('--scale', 2);
+const flood = option('--flood', 130_000);
 
 const catalogue = litmusFilesIn(join(import.meta.dirname, '..', 'litmus')).map((f) =>
   readFileSync(f, 'utf8'),
@@ -50,3 +55,24 @@ if (result.failed) {
   console.log(fc.defaultReportMessage(result));
   process.exitCode = 1;
 } else console.log('every promise kept');
+
+const floodText = `AMDGPU flood\nP0 {\n${'  store i32 1, ptr @nope\n'.repeat(flood)}}\n`;
+let t = performance.now();
+const parsed = parse(floodText, 'flood.litmus');
+const parseMs = performance.now() - t;
+t = performance.now();
+let printed = 0;
+const printer = diagnosticPrinter(DEFAULT_ERROR_LIMIT, (s) => {
+  printed += s.length;
+});
+printer.print(parsed.diagnostics, floodText);
+printer.finish();
+const limitMs = performance.now() - t;
+t = performance.now();
+const all = formatDiagnostics(parsed.diagnostics, floodText).length;
+const allMs = performance.now() - t;
+console.log(
+  `flood of ${parsed.diagnostics.length} diagnostics: parse ${parseMs.toFixed(0)} ms; ` +
+    `print with --error-limit ${DEFAULT_ERROR_LIMIT} ${limitMs.toFixed(0)} ms (${printed} characters); ` +
+    `format all ${allMs.toFixed(0)} ms (${(all / 1e6).toFixed(1)} MB)`,
+);

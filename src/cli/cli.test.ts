@@ -92,7 +92,8 @@ describe('gpumm CLI', () => {
     expect(errorsIn(lower.stderr)).toBe(1);
     const wrong = gpumm('parse', '--error-limit', '-1', bad);
     expect(wrong.status).toBe(2);
-    expect(wrong.stderr).toMatch(/<command-line>:1:\d+: error CL1003: .*--error-limit/);
+    // The caret under the bad value: parse --error-limit -1 …
+    expect(wrong.stderr).toMatch(/<command-line>:1:21: error CL1003: .*--error-limit/);
   });
 
   it('a hostile file cannot write control sequences to the terminal', () => {

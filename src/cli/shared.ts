@@ -17,11 +17,18 @@ export class CliExit extends Error {
  */
 export function commandLineDiagnostic(e: CommanderError, argv: readonly string[]): string {
   const joined = argv.join(' ');
-  const bad = /'([^']+)'/.exec(e.message)?.[1];
+  // Commander quotes the option, then its value ("option '--error-limit <n>' argument 'x' is
+  // invalid"): the caret goes under the last quoted word found in order in the command line.
+  let bad: string | undefined;
   let col = 1;
-  if (bad !== undefined) {
-    const at = joined.indexOf(bad);
-    if (at >= 0) col = at + 1;
+  let from = 0;
+  for (const m of e.message.matchAll(/'([^']+)'/g)) {
+    const word = m[1]!.split(' ')[0]!;
+    const at = joined.indexOf(word, from);
+    if (at < 0) continue;
+    bad = word;
+    col = at + 1;
+    from = at + word.length;
   }
   const span: Span = { file: '<command-line>', offset: col - 1, line: 1, col, len: bad?.length ?? 0 };
   const what = e.message.replace(/^error: /, '');
