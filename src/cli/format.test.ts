@@ -47,6 +47,19 @@ describe('formatDiagnostic', () => {
     expect(out.split('\n')[2]).toMatch(/\| {3}\^{4}$/); // after "| " and "@x", under all four characters of \x1b
   });
 
+  it("bounds another stage's message and hint that quote a huge name", () => {
+    const name = 'y'.repeat(1_000_000);
+    const out = formatDiagnostic({
+      code: 'LW1001',
+      severity: 'error',
+      message: `@${name}`,
+      hint: name,
+      span: at(0, 1, 1),
+    });
+    expect(out.length).toBeLessThan(2200);
+    expect(out).toMatch(/^f\.litmus:1:1: error LW1001: @y+…y+\n {2}hint: y+…y+$/);
+  });
+
   it('expands tabs and counts a character outside the BMP as one column', () => {
     const src = '\t\u{1f600}\tfrob x';
     const d = diag('LT2004', at(4, 5, 4), { name: 'frob' });

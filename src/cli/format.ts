@@ -7,6 +7,7 @@
  * `diagnosticPrinter` stops after an error limit, as compilers do.
  */
 import type { Span } from '../core/types.ts';
+import { clipQuote } from '../syntax/diagnostics.ts';
 import { isControlChar } from '../syntax/lexer.ts';
 
 /**
@@ -162,9 +163,17 @@ function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }
 
+/**
+ * Longest message or hint printed. The front end's are short (each quote is cut in `diag`); this
+ * bounds the other stages' too, whose messages may quote names from the test.
+ */
+const MAX_PRINTED = 1000;
+
 export function formatDiagnostic(d: Printable, source?: string): string {
   const { file, line, col } = d.span;
-  const head = escapeText(`${file}:${line}:${col}: ${d.severity} ${d.code}: ${d.message}`);
+  const head = escapeText(
+    `${clipQuote(file, MAX_PRINTED)}:${line}:${col}: ${d.severity} ${d.code}: ${clipQuote(d.message, MAX_PRINTED)}`,
+  );
   const lines = [head];
   const excerpt = source === undefined ? null : sourceExcerpt(source, d.span);
   if (excerpt) {
@@ -172,7 +181,7 @@ export function formatDiagnostic(d: Printable, source?: string): string {
     lines.push(`${gutter} | ${excerpt.text}`);
     lines.push(`${' '.repeat(gutter.length)} | ${excerpt.caret}`);
   }
-  if (d.hint) lines.push(`  hint: ${escapeText(d.hint)}`);
+  if (d.hint) lines.push(`  hint: ${escapeText(clipQuote(d.hint, MAX_PRINTED))}`);
   return lines.join('\n');
 }
 

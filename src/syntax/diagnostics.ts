@@ -303,13 +303,13 @@ export type DiagnosticCode = keyof typeof DIAGNOSTICS;
 export const MAX_QUOTE = 120;
 
 /**
- * `s` cut to at most MAX_QUOTE characters: its start, an ellipsis, and its last few characters (so
+ * `s` cut to at most `max` characters: its start, an ellipsis, and its last few characters (so
  * a closing quote survives), never splitting a surrogate pair.
  */
-export function clipQuote(s: string): string {
-  if (s.length <= MAX_QUOTE) return s;
+export function clipQuote(s: string, max = MAX_QUOTE): string {
+  if (s.length <= max) return s;
   const tail = 12;
-  let head = MAX_QUOTE - tail - 1;
+  let head = max - tail - 1;
   let from = s.length - tail;
   if (isHighSurrogate(s.charCodeAt(head - 1))) head--;
   if (isLowSurrogate(s.charCodeAt(from))) from++;
