@@ -6,7 +6,8 @@
  * checks (src/cli/fuzz.ts), under error limits 0, 1, 3 and 20. The first broken one is shrunk and
  * printed with the seed that replays it; the exit status is then 1.
  * Then a flood: a file with `--flood M` (default 130,000) uses of an undefined location, timed to
- * parse, to print with the default error limit, and to format every diagnostic.
+ * parse, to print with the default error limit, and to format every diagnostic; and files of M
+ * threads and of M locations, timed to parse (linear: names are looked up in maps).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,3 +77,17 @@ console.log(
     `print with --error-limit ${DEFAULT_ERROR_LIMIT} ${limitMs.toFixed(0)} ms (${printed} characters); ` +
     `format all ${allMs.toFixed(0)} ms (${(all / 1e6).toFixed(1)} MB)`,
 );
+
+for (const [what, text] of [
+  ['threads', `AMDGPU threads\n${Array.from({ length: flood }, (_, i) => `P${i} {\n}\n`).join('')}`],
+  [
+    'locations',
+    `AMDGPU locations\n${Array.from({ length: flood }, (_, i) => `@x${i} = global i32 0\n`).join('')}P0 {\n}\n`,
+  ],
+] as const) {
+  t = performance.now();
+  const r = parse(text, 'many.litmus');
+  console.log(
+    `${flood} ${what}: parse ${(performance.now() - t).toFixed(0)} ms, ${r.diagnostics.length} diagnostics`,
+  );
+}

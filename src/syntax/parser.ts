@@ -126,6 +126,9 @@ class Parser {
   private readonly expects: Expectation[] = [];
   private readonly locations: Location[] = [];
   private readonly threads: Thread[] = [];
+  /** Lookups by name, so that a file of 100,000 threads or locations does not parse in quadratic time. */
+  private readonly threadByName = new Map<string, Thread>();
+  private readonly locationByName = new Map<string, Location>();
   private condition: Condition | null = null;
   private readonly metaDefs = new Map<string, MetaNode>();
   private readonly pendingMeta: PendingMeta[] = [];
@@ -418,12 +421,21 @@ class Parser {
     }
     if (barrier) init = 'undef';
     this.skipAttachments(c, null);
-    const prior = this.locations.find((l) => l.name === nameTok.text);
+    const prior = this.locationByName.get(nameTok.text);
     if (prior)
       throw new LineError(
         diag('LT3004', nameTok.span, { name: nameTok.text, line: String(prior.span.line) }),
       );
-    this.locations.push({ name: nameTok.text, space: locSpace, type, init, barrier, span: nameTok.span });
+    const location: Location = {
+      name: nameTok.text,
+      space: locSpace,
+      type,
+      init,
+      barrier,
+      span: nameTok.span,
+    };
+    this.locations.push(location);
+    this.locationByName.set(location.name, location);
   }
 
   /** `!N = !{…}` metadata definitions, referenced by `!nontemporal !N` / `!mmra !N`. */
@@ -524,13 +536,14 @@ class Parser {
     }
     c.expectPunct('{');
     c.expectEnd();
-    const prior = this.threads.find((t) => t.name === nameTok.text);
+    const prior = this.threadByName.get(nameTok.text);
     if (prior)
       throw new LineError(
         diag('LT3007', nameTok.span, { name: nameTok.text, line: String(prior.span.line) }),
       );
     const thread: Thread = { name: nameTok.text, placement, body: [], span: nameTok.span };
     this.threads.push(thread);
+    this.threadByName.set(thread.name, thread);
     this.regs = new Map();
     this.threadName = thread.name;
     return thread;
