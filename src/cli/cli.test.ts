@@ -70,6 +70,43 @@ describe('gpumm CLI', () => {
     }
   });
 
+  it('--error-limit: parse, run and lower stop after n errors (default 20, 0 = all) and count the rest', () => {
+    const bad = tmpFile('many.litmus', `AMDGPU many\nP0 {\n${'  store i32 1, ptr @nope\n'.repeat(30)}}\n`);
+    const one = tmpFile('one.litmus', 'x');
+    const errorsIn = (s: string) => s.match(/: error LT\d{4}: /g)?.length ?? 0;
+    const byDefault = gpumm('parse', bad);
+    expect(byDefault.status).toBe(2);
+    expect(byDefault.stdout).toBe('');
+    expect(errorsIn(byDefault.stderr)).toBe(20);
+    expect(byDefault.stderr).toMatch(/\ngpumm: 10 more errors not shown \(--error-limit 20; /);
+    const all = gpumm('parse', '--error-limit', '0', bad);
+    expect(errorsIn(all.stderr)).toBe(30);
+    expect(all.stderr).not.toMatch(/not shown/);
+    // The limit counts over all files of the command.
+    const run = gpumm('run', '--error-limit', '3', one, bad);
+    expect(run.status).toBe(2);
+    expect(errorsIn(run.stderr)).toBe(3);
+    expect(run.stderr).toMatch(/gpumm: 30 more errors not shown/);
+    const lower = gpumm('lower', '-t', 'gfx1200', '--error-limit', '1', bad);
+    expect(lower.status).toBe(2);
+    expect(errorsIn(lower.stderr)).toBe(1);
+    const wrong = gpumm('parse', '--error-limit', '-1', bad);
+    expect(wrong.status).toBe(2);
+    // The caret under the bad value: parse --error-limit -1 …
+    expect(wrong.stderr).toMatch(/<command-line>:1:21: error CL1003: .*--error-limit/);
+  });
+
+  it('a hostile file cannot write control sequences to the terminal', () => {
+    const f = tmpFile(
+      'hostile.litmus',
+      'AMDGPU t\nP0 {\n  store i32 1, ptr @a\x1b]0;owned\x07\x1b[2J\u202e\n}\n',
+    );
+    const r = gpumm('parse', f);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('\\x1b]0;owned\\x07\\x1b[2J\\u{202e}');
+    expect(r.stderr).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/);
+  });
+
   it('demo runs the whole catalogue under the model and every expectation holds', () => {
     const r = gpumm('demo');
     expect(r.stderr).toBe('');

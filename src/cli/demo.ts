@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../enumerate/verdict.ts';
-import { litmusFilesIn, loadTests } from './io.ts';
+import { litmusFilesIn, loadTests, stderrPrinter } from './io.ts';
 import { CliExit } from './shared.ts';
 
 /** The catalogue folder shipped with gpumm. */
@@ -29,7 +29,9 @@ export function registerDemo(program: Command): void {
     .action((opts: { only?: string }) => {
       const t0 = performance.now();
       const files = litmusFilesIn(CATALOGUE_DIR).map((f) => relative(process.cwd(), f) || f);
-      const { loaded, ok } = loadTests(files);
+      const printer = stderrPrinter();
+      const { loaded, ok } = loadTests(files, printer);
+      printer.finish();
       if (!ok) throw new CliExit(2);
       const tests = loaded
         .map((l) => l.test)

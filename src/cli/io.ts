@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Span, Test } from '../core/types.ts';
 import { type Diagnostic, diag, hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
-import { formatDiagnostics } from './format.ts';
+import { DEFAULT_ERROR_LIMIT, type DiagnosticPrinter, diagnosticPrinter } from './format.ts';
 
 export function fileSpan(file: string): Span {
   return { file, offset: 0, line: 1, col: 1, len: 0 };
@@ -52,23 +52,31 @@ export interface LoadedTest {
   test: Test;
 }
 
+/** A printer of diagnostics to stderr that stops after `limit` errors (0: never). */
+export function stderrPrinter(limit = DEFAULT_ERROR_LIMIT): DiagnosticPrinter {
+  return diagnosticPrinter(limit, (text) => process.stderr.write(text));
+}
+
 /**
- * Reads and parses every file, writing each file's diagnostics (warnings included) to stderr.
+ * Reads and parses every file, giving each file's diagnostics (warnings included) to `printer`.
  * `ok` is false when some file could not be read or has errors; the caller then exits 2 before
  * writing anything (nothing half-written).
  */
-export function loadTests(files: readonly string[]): { loaded: LoadedTest[]; ok: boolean } {
+export function loadTests(
+  files: readonly string[],
+  printer: DiagnosticPrinter,
+): { loaded: LoadedTest[]; ok: boolean } {
   const loaded: LoadedTest[] = [];
   let ok = true;
   for (const file of files) {
     const src = readSource(file);
     if ('diagnostic' in src) {
-      process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
+      printer.print([src.diagnostic]);
       ok = false;
       continue;
     }
     const { test, diagnostics } = parse(src.text, file);
-    if (diagnostics.length > 0) process.stderr.write(`${formatDiagnostics(diagnostics, src.text)}\n`);
+    printer.print(diagnostics, src.text);
     if (!test || hasErrors(diagnostics)) {
       ok = false;
       continue;

@@ -34,8 +34,8 @@ import { hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
 import { printInstr } from '../syntax/printer.ts';
 import { formatDiagnostics, type Printable } from './format.ts';
-import { readSource } from './io.ts';
-import { CliExit } from './shared.ts';
+import { readSource, stderrPrinter } from './io.ts';
+import { CliExit, errorLimitOption } from './shared.ts';
 
 interface LowerOptions {
   target?: string;
@@ -47,6 +47,7 @@ interface LowerOptions {
   json?: boolean;
   table?: boolean;
   compareLlc?: string | boolean;
+  errorLimit: number;
 }
 
 /** The command line as a span, for diagnostics about options or a missing file (LW2011). */
@@ -275,6 +276,7 @@ export function registerLower(program: Command): void {
       'print JSON (schemas in src/lower/json.ts: LowerJsonSchema; GridJsonSchema with --table)',
     )
     .option('--table', "print the target's whole code-sequence table as a grid")
+    .addOption(errorLimitOption())
     .option('--compare-llc [path]', 'also run llc-22 (or the llc at path) and print the difference')
     .action(async (file: string | undefined, opts: LowerOptions) => {
       // A reader that stops early (`| head`) is not an error.
@@ -327,15 +329,18 @@ export function registerLower(program: Command): void {
         throw new CliExit(2);
       }
       const { test, diagnostics } = parse(src.text, file);
-      if (diagnostics.length > 0) process.stderr.write(`${formatDiagnostics(diagnostics, src.text)}\n`);
-      if (!test || hasErrors(diagnostics)) throw new CliExit(2);
+      const printer = stderrPrinter(opts.errorLimit);
+      printer.print(diagnostics, src.text);
+      if (!test || hasErrors(diagnostics)) {
+        printer.finish();
+        throw new CliExit(2);
+      }
       const threads = lowerTest(test, ctx);
       const found = threads.flatMap((t) =>
         t.instrs.flatMap((i) => ('diagnostic' in i.result ? [i.result.diagnostic] : [])),
       );
-      if (found.length > 0) {
-        process.stderr.write(`${formatDiagnostics(found.map(printable), src.text)}\n`);
-      }
+      printer.print(found.map(printable), src.text);
+      printer.finish();
       // Nothing half-written: any error means no output at all. Warnings (no table row) still lower.
       if (found.some((d) => d.severity === 'error')) throw new CliExit(2);
       if (opts.compareLlc !== undefined && opts.compareLlc !== false) {

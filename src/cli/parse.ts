@@ -1,8 +1,8 @@
 /** `gpumm parse FILE…`: prints each test in normalised form, or every diagnostic of every file. */
 import type { Command } from 'commander';
 import { print } from '../syntax/printer.ts';
-import { loadTests } from './io.ts';
-import { CliExit } from './shared.ts';
+import { loadTests, stderrPrinter } from './io.ts';
+import { CliExit, errorLimitOption } from './shared.ts';
 
 export function registerParse(program: Command): void {
   program
@@ -10,8 +10,11 @@ export function registerParse(program: Command): void {
     .description('parse litmus files and print them in normalised form (or their diagnostics)')
     .argument('<files...>', 'litmus files')
     .option('--json', 'print the AST as JSON instead of litmus text')
-    .action((files: string[], opts: { json?: boolean }) => {
-      const { loaded, ok } = loadTests(files);
+    .addOption(errorLimitOption())
+    .action((files: string[], opts: { json?: boolean; errorLimit: number }) => {
+      const printer = stderrPrinter(opts.errorLimit);
+      const { loaded, ok } = loadTests(files, printer);
+      printer.finish();
       const outputs = loaded.map((l) => print(l.test));
       const asts = loaded.map((l) => l.test);
       // Nothing half-written: output appears only when every file parsed.

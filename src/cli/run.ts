@@ -23,9 +23,9 @@ import {
 } from '../enumerate/verdict.ts';
 import type { ModelDiagnostic, ModelDiagnosticCode } from '../events/skeleton.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
-import { formatDiagnostics, type Printable } from './format.ts';
-import { fileSpan, loadTests } from './io.ts';
-import { CliExit, optionValueDiagnostic } from './shared.ts';
+import type { Printable } from './format.ts';
+import { fileSpan, loadTests, stderrPrinter } from './io.ts';
+import { CliExit, errorLimitOption, optionValueDiagnostic } from './shared.ts';
 
 interface RunCliOptions {
   json?: boolean;
@@ -40,6 +40,7 @@ interface RunCliOptions {
   thinAir?: boolean;
   valueRules: 'literal' | 'repaired';
   workers?: number;
+  errorLimit: number;
 }
 
 function positiveInt(v: string): number {
@@ -184,6 +185,7 @@ export function registerRun(program: Command): void {
         .choices(['all', 'condition'])
         .default('all'),
     )
+    .addOption(errorLimitOption())
     .option('--no-thin-air', 'drop the no-thin-air axiom acyclic(po ∪ rf) (on by default)')
     .addOption(
       new Option(
@@ -200,24 +202,23 @@ export function registerRun(program: Command): void {
         valueRules: opts.valueRules,
       };
       // Parse everything first: bad input means exit 2 and nothing half-written.
-      const { loaded, ok } = loadTests(files);
+      const printer = stderrPrinter(opts.errorLimit);
+      const { loaded, ok } = loadTests(files, printer);
       let bad = !ok;
       let undecidable = false;
       const tests: Test[] = [];
       for (const { file, text, test } of loaded) {
         const md = modelDiagnostics(test);
-        if (md.length > 0)
-          process.stderr.write(
-            `${formatDiagnostics(
-              md.map((d) => printableModelDiagnostic(d, file)),
-              text,
-            )}\n`,
-          );
+        printer.print(
+          md.map((d) => printableModelDiagnostic(d, file)),
+          text,
+        );
         const fatal = md.filter((d) => !UNDECIDED_CODES.includes(d.code));
         if (fatal.length > 0) bad = true;
         else if (md.length > 0) undecidable = true;
         else tests.push(test);
       }
+      printer.finish();
       if (bad) throw new CliExit(2);
       if (opts.graph === 'svg' && spawnSync('dot', ['-V']).error) {
         process.stderr.write(

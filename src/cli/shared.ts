@@ -1,8 +1,8 @@
 /** Helpers shared by the subcommands: exit handling and command-line diagnostics. */
-import type { CommanderError } from 'commander';
+import { type CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Span } from '../core/types.ts';
 import { type DiagnosticCode, diag } from '../syntax/diagnostics.ts';
-import { formatDiagnostic } from './format.ts';
+import { DEFAULT_ERROR_LIMIT, formatDiagnostic } from './format.ts';
 
 /** Thrown by a subcommand to end with a status after it has printed what it had to say. */
 export class CliExit extends Error {
@@ -17,11 +17,18 @@ export class CliExit extends Error {
  */
 export function commandLineDiagnostic(e: CommanderError, argv: readonly string[]): string {
   const joined = argv.join(' ');
-  const bad = /'([^']+)'/.exec(e.message)?.[1];
+  // Commander quotes the option, then its value ("option '--error-limit <n>' argument 'x' is
+  // invalid"): the caret goes under the last quoted word found in order in the command line.
+  let bad: string | undefined;
   let col = 1;
-  if (bad !== undefined) {
-    const at = joined.indexOf(bad);
-    if (at >= 0) col = at + 1;
+  let from = 0;
+  for (const m of e.message.matchAll(/'([^']+)'/g)) {
+    const word = m[1]!.split(' ')[0]!;
+    const at = joined.indexOf(word, from);
+    if (at < 0) continue;
+    bad = word;
+    col = at + 1;
+    from = at + word.length;
   }
   const span: Span = { file: '<command-line>', offset: col - 1, line: 1, col, len: bad?.length ?? 0 };
   const what = e.message.replace(/^error: /, '');
@@ -70,4 +77,19 @@ export function reportInternalError(e: unknown): void {
   );
   if (process.env.GPUMM_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
   process.exitCode = 70;
+}
+
+/** `--error-limit N`, shared by every command that prints diagnostics of litmus files. */
+export function errorLimitOption(): Option {
+  return new Option(
+    '--error-limit <n>',
+    'stop printing diagnostics after n errors and count the rest (0: print all)',
+  )
+    .argParser((v: string) => {
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || !Number.isSafeInteger(n))
+        throw new InvalidArgumentError('expected a number of errors (0 for no limit)');
+      return n;
+    })
+    .default(DEFAULT_ERROR_LIMIT);
 }

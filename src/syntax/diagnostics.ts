@@ -173,6 +173,12 @@ export const DIAGNOSTICS = {
       'amdgpu-usage-2018.rst: "The memory model does not support the region address space" and region ' +
       'memory is "not implemented for AMDHSA"; use global (1) or local (3) memory',
   },
+  LT2024: {
+    severity: 'error',
+    message: (a) => `nested more than ${a.limit} levels deep`,
+    hint: () =>
+      'brackets and negations in a condition or a type nest at most this deep; flatten the expression',
+  },
   // Semantic
   LT3001: {
     severity: 'error',
@@ -329,10 +335,40 @@ export const DIAGNOSTICS = {
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;
 
+/**
+ * Longest argument a message quotes whole. Arguments are mostly text from the input (a name, a
+ * token), which can be a megabyte long; the span still points at all of it.
+ */
+export const MAX_QUOTE = 120;
+
+/**
+ * `s` cut to at most `max` characters: its start, an ellipsis, and its last few characters (so
+ * a closing quote survives), never splitting a surrogate pair.
+ */
+export function clipQuote(s: string, max = MAX_QUOTE): string {
+  if (s.length <= max) return s;
+  const tail = 12;
+  let head = max - tail - 1;
+  let from = s.length - tail;
+  if (isHighSurrogate(s.charCodeAt(head - 1))) head--;
+  if (isLowSurrogate(s.charCodeAt(from))) from++;
+  return `${s.slice(0, head)}…${s.slice(from)}`;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
 /** Builds a diagnostic from its code, where it is, and the values its wording needs. */
 export function diag(code: DiagnosticCode, span: Span, args: Args = {}): Diagnostic {
   const e: Entry = DIAGNOSTICS[code];
-  return { code, severity: e.severity, message: e.message(args), hint: e.hint(args), span };
+  const clipped: Args = {};
+  for (const [k, v] of Object.entries(args)) clipped[k] = v === undefined ? v : clipQuote(v);
+  return { code, severity: e.severity, message: e.message(clipped), hint: e.hint(clipped), span };
 }
 
 /** True when any diagnostic is an error (warnings do not stop a test from being used). */

@@ -34,6 +34,38 @@ export interface Line {
   tokens: Token[];
 }
 
+/**
+ * Characters a terminal acts on or that reorder the text it shows: C0 controls (tab included),
+ * DEL, C1 controls (U+009B is a one-character CSI), the bidirectional controls of Unicode TR9
+ * ("Trojan Source", CVE-2021-42574), and the line and paragraph separators.
+ */
+export function isControlChar(cp: number): boolean {
+  return (
+    cp < 0x20 ||
+    (cp >= 0x7f && cp < 0xa0) ||
+    cp === 0x061c ||
+    cp === 0x200e ||
+    cp === 0x200f ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069) ||
+    cp === 0x2028 ||
+    cp === 0x2029
+  );
+}
+
+/**
+ * Offset of the first control character (tab aside) in `s[from, to)`, or -1. Text that reaches
+ * the output as written (the test name, strings) holds none, so `gpumm parse` and `gpumm run`
+ * never print one.
+ */
+function firstControl(s: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 0x09 && isControlChar(c)) return i;
+  }
+  return -1;
+}
+
 const IDENT_START = /[A-Za-z_]/;
 const IDENT_CHAR = /[A-Za-z0-9_.\-$+]/;
 const NAME_CHAR = /[A-Za-z0-9_.\-$]/;
@@ -52,7 +84,7 @@ export function lex(text: string, file: string): { lines: Line[]; diagnostics: D
     let lineText = text.slice(offset, end);
     if (lineText.endsWith('\r')) lineText = lineText.slice(0, -1);
     const tokens = HEADER.test(lineText)
-      ? lexHeader(lineText, offset, lineNo, file)
+      ? lexHeader(lineText, offset, lineNo, file, diagnostics)
       : lexLine(lineText, offset, lineNo, file, diagnostics);
     lines.push({ line: lineNo, offset, text: lineText, tokens });
     if (end >= text.length) break;
@@ -65,7 +97,7 @@ export function lex(text: string, file: string): { lines: Line[]; diagnostics: D
 /** `AMDGPU <name>`: the name is free text (herd names such as `2+2W` start with a digit). */
 const HEADER = /^\s*AMDGPU\s/;
 
-function lexHeader(s: string, base: number, line: number, file: string): Token[] {
+function lexHeader(s: string, base: number, line: number, file: string, out: Diagnostic[]): Token[] {
   const at = s.indexOf('AMDGPU');
   const toks: Token[] = [
     { kind: 'ident', text: 'AMDGPU', span: { file, offset: base + at, line, col: at + 1, len: 6 } },
@@ -74,6 +106,11 @@ function lexHeader(s: string, base: number, line: number, file: string): Token[]
   const cut = rest.search(/;|\/\//);
   if (cut >= 0) rest = rest.slice(0, cut);
   const name = rest.trim();
+  const bad = firstControl(s, at + 6, at + 6 + rest.length);
+  if (bad >= 0) {
+    out.push(diag('LT1002', { file, offset: base + bad, line, col: bad + 1, len: 1 }, { char: s[bad] }));
+    return toks;
+  }
   if (name !== '') {
     const col = at + 6 + rest.indexOf(name);
     toks.push({
@@ -95,6 +132,12 @@ function lexLine(s: string, base: number, line: number, file: string, out: Diagn
     len,
   });
   let i = 0;
+  /** Reports a control character inside a string (which would reach the output as written). */
+  const control = (from: number, to: number): boolean => {
+    const bad = firstControl(s, from, to);
+    if (bad >= 0) out.push(diag('LT1002', span(bad, 1), { char: s[bad] }));
+    return bad >= 0;
+  };
   const readWhile = (re: RegExp, from: number): number => {
     let j = from;
     while (j < s.length && re.test(s[j]!)) j++;
@@ -114,6 +157,7 @@ function lexLine(s: string, base: number, line: number, file: string, out: Diagn
         out.push(diag('LT1001', span(start, s.length - start)));
         return toks;
       }
+      if (control(i + 1, close)) return toks;
       toks.push({ kind: 'string', text: s.slice(i + 1, close), span: span(start, close + 1 - start) });
       i = close + 1;
       continue;
@@ -160,6 +204,7 @@ function lexLine(s: string, base: number, line: number, file: string, out: Diagn
           out.push(diag('LT1001', span(start, s.length - start)));
           return toks;
         }
+        if (control(i + 2, close)) return toks;
         toks.push({ kind: 'metaString', text: s.slice(i + 2, close), span: span(start, close + 1 - start) });
         i = close + 1;
         continue;
@@ -182,7 +227,9 @@ function lexLine(s: string, base: number, line: number, file: string, out: Diagn
       i++;
       continue;
     }
-    out.push(diag('LT1002', span(start, 1), { char: c }));
+    // The whole code point, so that a character outside the BMP is not quoted as half a pair.
+    const char = String.fromCodePoint(s.codePointAt(i)!);
+    out.push(diag('LT1002', span(start, char.length), { char }));
     return toks; // recover at the next line
   }
   return toks;

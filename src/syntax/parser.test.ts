@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSTICS, type DiagnosticCode } from './diagnostics.ts';
+import { clipQuote, DIAGNOSTICS, type DiagnosticCode, MAX_QUOTE } from './diagnostics.ts';
 import { parse } from './parser.ts';
 import { print, printInstr } from './printer.ts';
 import { stripSpans } from './testing.ts';
@@ -229,6 +229,8 @@ const ERRORS: [string, string, DiagnosticCode, number, number][] = [
   ['integer out of range', oneThread('  store i32 99999999999999999999, ptr @x'), 'LT2017', 9, 13],
   ['unknown icmp predicate', oneThread('  %a = icmp lt i32 1, 2'), 'LT2018', 9, 13],
   ['two conditions', oneThread('  fence acquire', 'exists (true)\nexists (true)\n'), 'LT2019', 12, 1],
+  ['escape sequence in a string', `${HEAD}"d\x1b[2J"\n`, 'LT1002', 8, 3],
+  ['bidi control in the test name', 'AMDGPU t\u202eevil\nP0 {\n}\n', 'LT1002', 1, 9],
   ['bad mmra', oneThread('  fence release, !mmra !{!"amdgcn-av", !"workgroup"}'), 'LT2020', 9, 24],
   [
     'unknown synchronize-as space',
@@ -246,6 +248,28 @@ const ERRORS: [string, string, DiagnosticCode, number, number][] = [
     1,
   ],
   ['region (GDS) pointer', oneThread('  store i32 1, ptr addrspace(2) @x'), 'LT2023', 9, 20],
+  // The 257th bracket or negation is the one reported (MAX_NESTING = 256).
+  [
+    'brackets nested too deep',
+    oneThread('  fence acquire', `exists ${'('.repeat(1300)}@x == 1${')'.repeat(1300)}\n`),
+    'LT2024',
+    11,
+    8 + 256,
+  ],
+  [
+    'negations nested too deep',
+    oneThread('  fence acquire', `exists ${'~'.repeat(5000)}@x == 1\n`),
+    'LT2024',
+    11,
+    8 + 256,
+  ],
+  [
+    'vector type nested too deep',
+    `${HEAD}@v = global ${'<1 x '.repeat(300)}i32${'>'.repeat(300)} 0\nP0 {\n}\n`,
+    'LT2024',
+    8,
+    13 + 5 * 256,
+  ],
   ['store with acquire', oneThread('  store atomic i32 1, ptr @x acquire'), 'LT3001', 9, 30],
   ['load with release', oneThread('  %a = load atomic i32, ptr @x release'), 'LT3001', 9, 32],
   ['fence monotonic', oneThread('  fence monotonic'), 'LT3001', 9, 9],
@@ -315,7 +339,9 @@ const ERRORS: [string, string, DiagnosticCode, number, number][] = [
     33,
   ],
   ['expectation twice', `${HEAD}expect: racy\nexpect: race-free\nP0 {\n}\n`, 'LT3019', 9, 9],
-  ['no threads', `${HEAD}`, 'LT3020', 8, 1],
+  // A file-wide diagnostic points at the last non-blank character, so its caret sits under text.
+  ['no threads', `${HEAD}`, 'LT3020', 7, 66],
+  ['no threads, one-character file', 'x', 'LT3020', 1, 1],
   ['trap barrier id', oneThread('  call void @llvm.amdgcn.s.barrier.signal(i32 -2)'), 'LT3022', 9, 47],
   ['barrier id out of range', oneThread('  call void @llvm.amdgcn.s.barrier.wait(i16 17)'), 'LT3022', 9, 45],
   [
@@ -420,5 +446,43 @@ describe('parse: diagnostics (code and position for every error kind)', () => {
     covered.add('LT2022'); // the warning, tested above
     const missing = Object.keys(DIAGNOSTICS).filter((c) => c.startsWith('LT') && !covered.has(c));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('parse: any file', () => {
+  it('quotes at most MAX_QUOTE characters of a huge name, and the span covers all of it', () => {
+    const name = `@${'x'.repeat(1_000_000)}`;
+    const r = parse(`AMDGPU t\nP0 {\n  store i32 1, ptr ${name}\n}\n`, 'f.litmus');
+    const d = r.diagnostics.find((x) => x.code === 'LT3003')!;
+    expect(d.span.len).toBe(name.length);
+    expect(d.message.length).toBeLessThan(MAX_QUOTE + 40);
+    expect(d.message).toMatch(/^undefined location '@x+…x+'$/);
+  });
+
+  it('clipQuote never splits a surrogate pair', () => {
+    for (let k = 0; k < 4; k++) {
+      const s = `${'a'.repeat(k)}${'\u{1f600}'.repeat(100)}`;
+      expect(clipQuote(s)).not.toMatch(/\p{Cs}/u);
+      expect(clipQuote(s).length).toBeLessThanOrEqual(MAX_QUOTE);
+    }
+  });
+
+  it('reports every one of 130,000 errors (no stack overflow collecting them)', () => {
+    const lexical = parse(`${'$\n'.repeat(130_000)}AMDGPU t\nP0 {\n}\n`, 'f.litmus');
+    expect(lexical.diagnostics.filter((d) => d.code === 'LT1002')).toHaveLength(130_000);
+    const undefinedUses = parse(
+      `AMDGPU t\nP0 {\n${'  store i32 1, ptr @nope\n'.repeat(130_000)}}\n`,
+      'f.litmus',
+    );
+    expect(undefinedUses.diagnostics.filter((d) => d.code === 'LT3003')).toHaveLength(130_000);
+  });
+
+  it('keeps at most a few strings per metadata node, however nodes nest', () => {
+    const defs = Array.from({ length: 64 }, (_, i) => `!${i + 1} = !{!${i}, !${i}}`).join('\n');
+    const r = parse(
+      `AMDGPU t\n!0 = !{!"a", !"b"}\n${defs}\nP0 {\n  fence release, !mmra !64\n}\n`,
+      'f.litmus',
+    );
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['LT2020']);
   });
 });

@@ -50,6 +50,12 @@ class LineError {
   constructor(readonly diagnostic: Diagnostic) {}
 }
 
+/**
+ * How deeply brackets and negations may nest in a condition or a type. Like clang's
+ * -fbracket-depth (256): far beyond any real test, far below the JavaScript stack.
+ */
+export const MAX_NESTING = 256;
+
 const SPACE_BY_NUMBER: Record<number, AddressSpace> = {
   0: 'generic',
   1: 'global',
@@ -110,6 +116,12 @@ interface PendingMeta {
 /** A metadata node: the strings it holds (those of nodes it names included), and the names it refers to. */
 type MetaNode = { strings: string[]; refs: string[]; elems: number; text: string; span: Span };
 
+/**
+ * Strings kept per metadata node. Meaning needs at most two (an MMRA pair), and a node that nests
+ * others (`!2 = !{!1, !1}`) would otherwise double its strings at each level.
+ */
+const MAX_META_STRINGS = 8;
+
 /** Parses a litmus file. `file` names the source in diagnostics. */
 export function parse(text: string, file = '<input>'): ParseResult {
   return new Parser(text, file).run();
@@ -124,6 +136,9 @@ class Parser {
   private readonly expects: Expectation[] = [];
   private readonly locations: Location[] = [];
   private readonly threads: Thread[] = [];
+  /** Lookups by name, so that a file of 100,000 threads or locations does not parse in quadratic time. */
+  private readonly threadByName = new Map<string, Thread>();
+  private readonly locationByName = new Map<string, Location>();
   private condition: Condition | null = null;
   private readonly metaDefs = new Map<string, MetaNode>();
   private readonly pendingMeta: PendingMeta[] = [];
@@ -136,6 +151,8 @@ class Parser {
    * reported again (one mistake, one diagnostic).
    */
   private readonly brokenRegs = new Set<string>();
+  /** Open brackets and negations around the point being parsed (see `nested`). */
+  private depth = 0;
 
   constructor(
     private readonly text: string,
@@ -143,7 +160,8 @@ class Parser {
   ) {
     const lexed = lex(text, file);
     this.lines = lexed.lines;
-    this.diagnostics.push(...lexed.diagnostics);
+    // A loop, not push(...xs): spreading 100,000 diagnostics as arguments overflows the stack.
+    for (const d of lexed.diagnostics) this.diagnostics.push(d);
   }
 
   run(): ParseResult {
@@ -238,14 +256,55 @@ class Parser {
       condition: this.condition,
       file: this.file,
     };
-    this.diagnostics.push(...checkTest(test, this.uses, this.eofSpan(), this.brokenRegs));
+    for (const d of checkTest(test, this.uses, this.eofSpan(), this.brokenRegs)) this.diagnostics.push(d);
+    // "Expected …, found the end of the line" on a last line without a line break points one past
+    // the file; such a span moves onto the file's last character, so every span lies inside the file.
+    if (this.text.length > 0) {
+      for (const d of this.diagnostics)
+        if (d.span.offset >= this.text.length) d.span = this.spanAt(this.text.length - 1, 0);
+    }
     this.diagnostics.sort((a, b) => a.span.offset - b.span.offset);
     return { test: hasErrors(this.diagnostics) ? null : test, diagnostics: this.diagnostics };
   }
 
+  /**
+   * Where a diagnostic about the file as a whole points: its last non-blank character (the caret
+   * then sits under text), or its start when the file is blank.
+   */
   private eofSpan(): Span {
-    const last = this.lines[this.lines.length - 1]!;
-    return { file: this.file, offset: this.text.length, line: last.line, col: last.text.length + 1, len: 0 };
+    let at = this.text.length - 1;
+    while (at >= 0 && /\s/.test(this.text[at]!)) at--;
+    return at < 0 ? { file: this.file, offset: 0, line: 1, col: 1, len: 0 } : this.spanAt(at, 1);
+  }
+
+  /** The span of `len` characters at `offset`, with its line and column found from the lexer's lines. */
+  private spanAt(offset: number, len: number): Span {
+    let lo = 0;
+    let hi = this.lines.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.lines[mid]!.offset <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const line = this.lines[lo]!;
+    return { file: this.file, offset, line: line.line, col: offset - line.offset + 1, len };
+  }
+
+  /**
+   * Parses something inside a bracket or negation opened by `open`. Conditions and types are the
+   * parser's only recursion; past MAX_NESTING levels the line gets LT2024 instead of a stack
+   * overflow, and so every later walk over the tree (validation, printing, evaluation) stays
+   * shallow too.
+   */
+  private nested<T>(open: Token, parse: () => T): T {
+    if (this.depth >= MAX_NESTING)
+      throw new LineError(diag('LT2024', open.span, { limit: String(MAX_NESTING) }));
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
   }
 
   private trailing(t: Token): never {
@@ -373,12 +432,21 @@ class Parser {
     }
     if (barrier) init = 'undef';
     this.skipAttachments(c, null);
-    const prior = this.locations.find((l) => l.name === nameTok.text);
+    const prior = this.locationByName.get(nameTok.text);
     if (prior)
       throw new LineError(
         diag('LT3004', nameTok.span, { name: nameTok.text, line: String(prior.span.line) }),
       );
-    this.locations.push({ name: nameTok.text, space: locSpace, type, init, barrier, span: nameTok.span });
+    const location: Location = {
+      name: nameTok.text,
+      space: locSpace,
+      type,
+      init,
+      barrier,
+      span: nameTok.span,
+    };
+    this.locations.push(location);
+    this.locationByName.set(location.name, location);
   }
 
   /** `!N = !{…}` metadata definitions, referenced by `!nontemporal !N` / `!mmra !N`. */
@@ -418,11 +486,11 @@ class Parser {
         }
         const t = c.next();
         if (t.kind === 'metaString') {
-          strings.push(t.text);
+          if (strings.length < MAX_META_STRINGS) strings.push(t.text);
           parts.push(`!"${t.text}"`);
         } else if (t.kind === 'meta') {
           const def = this.metaDefs.get(t.text);
-          if (def) strings.push(...def.strings);
+          if (def) for (const x of def.strings) if (strings.length < MAX_META_STRINGS) strings.push(x);
           refs.push(t.text);
           parts.push(`!${t.text}`);
         } else if (t.kind === 'ident' && /^i\d+$/.test(t.text)) {
@@ -535,13 +603,14 @@ class Parser {
     }
     c.expectPunct('{');
     c.expectEnd();
-    const prior = this.threads.find((t) => t.name === nameTok.text);
+    const prior = this.threadByName.get(nameTok.text);
     if (prior)
       throw new LineError(
         diag('LT3007', nameTok.span, { name: nameTok.text, line: String(prior.span.line) }),
       );
     const thread: Thread = { name: nameTok.text, placement, body: [], span: nameTok.span };
     this.threads.push(thread);
+    this.threadByName.set(thread.name, thread);
     this.regs = new Map();
     this.threadName = thread.name;
     return thread;
@@ -1244,14 +1313,14 @@ class Parser {
       const n = c.next();
       const x = c.next();
       if (n.kind !== 'int' || x.text !== 'x') throw new LineError(diag('LT2009', t.span, { name: '<…>' }));
-      const elem = this.parseType(c);
+      const elem = this.nested(t, () => this.parseType(c));
       c.expectPunct('>');
       return `<${n.text} x ${elem}>`;
     }
     if (t.kind === 'punct' && t.text === '{') {
       const parts: string[] = [];
       for (;;) {
-        parts.push(this.parseType(c));
+        parts.push(this.nested(t, () => this.parseType(c)));
         const sep = c.next();
         if (sep.text === '}') break;
         if (sep.text !== ',')
@@ -1347,11 +1416,11 @@ class Parser {
     const t = c.peek();
     if (t.text === '~' || (t.kind === 'ident' && t.text === 'not')) {
       c.next();
-      return { kind: 'not', arg: this.parseUnary(c) };
+      return { kind: 'not', arg: this.nested(t, () => this.parseUnary(c)) };
     }
     if (t.text === '(') {
       c.next();
-      const e = this.parseOr(c);
+      const e = this.nested(t, () => this.parseOr(c));
       c.expectPunct(')');
       return e;
     }

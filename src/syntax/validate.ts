@@ -75,7 +75,10 @@ export function checkTest(
       set.add(key);
     }
   }
-  if (test.condition) checkCond(test.condition.cond, test, locs, threads, copies, brokenRegs, out);
+  if (test.condition) {
+    const regs = new Map(test.threads.map((t) => [t.name, new Set(definedRegs(t))]));
+    checkCond(test.condition.cond, test, locs, threads, regs, copies, brokenRegs, out);
+  }
   checkWaveBarriers(test, out);
   return out;
 }
@@ -170,6 +173,7 @@ function checkCond(
   test: Test,
   locs: Map<string, Location>,
   threads: Map<string, Thread>,
+  regs: Map<string, ReadonlySet<string>>,
   copies: Map<string, Set<string>>,
   brokenRegs: ReadonlySet<string>,
   out: Diagnostic[],
@@ -179,14 +183,14 @@ function checkCond(
     case 'false':
       return;
     case 'not':
-      checkCond(c.arg, test, locs, threads, copies, brokenRegs, out);
+      checkCond(c.arg, test, locs, threads, regs, copies, brokenRegs, out);
       return;
     case 'and':
     case 'or':
-      for (const a of c.args) checkCond(a, test, locs, threads, copies, brokenRegs, out);
+      for (const a of c.args) checkCond(a, test, locs, threads, regs, copies, brokenRegs, out);
       return;
     case 'cmp':
-      checkTerm(c.lhs, locs, threads, copies, brokenRegs, out);
+      checkTerm(c.lhs, locs, threads, regs, copies, brokenRegs, out);
   }
 }
 
@@ -194,6 +198,7 @@ function checkTerm(
   t: CondTerm,
   locs: Map<string, Location>,
   threads: Map<string, Thread>,
+  regsOf: Map<string, ReadonlySet<string>>,
   copies: Map<string, Set<string>>,
   brokenRegs: ReadonlySet<string>,
   out: Diagnostic[],
@@ -210,8 +215,8 @@ function checkTerm(
     return;
   }
   if (t.kind === 'reg') {
-    const regs = definedRegs(thread!);
-    if (!regs.includes(t.reg) && !brokenRegs.has(`${t.thread}:${t.reg}`)) {
+    if (!regsOf.get(thread!.name)!.has(t.reg) && !brokenRegs.has(`${t.thread}:${t.reg}`)) {
+      const regs = [...regsOf.get(thread!.name)!];
       const near = nearestNames(t.reg, regs);
       out.push(
         diag('LT3011', t.span, {
