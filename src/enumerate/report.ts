@@ -2,7 +2,7 @@
  * The verdict on one test, as data (with its zod schema for `--json`) and as herd7-style text.
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Expectation, Test } from '../core/types.ts';
 import { analyseBarriers } from '../events/barriers.ts';
 import { isUndef } from '../events/program.ts';
