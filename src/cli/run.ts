@@ -5,13 +5,12 @@
  * cannot be decided (budget exhausted, interrupted, or a feature the model does not cover yet).
  */
 
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Test } from '../core/types.ts';
 import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
-import { toDot } from '../enumerate/graph.ts';
+import { dotToSvg, toDot } from '../enumerate/graph.ts';
 import type { ObserveMode } from '../enumerate/outcomes.ts';
 import { formatReport, type Report, ReportSchema } from '../enumerate/report.ts';
 import {
@@ -219,12 +218,6 @@ export function registerRun(program: Command): void {
         else tests.push(test);
       }
       if (bad) throw new CliExit(2);
-      if (opts.graph === 'svg' && spawnSync('dot', ['-V']).error) {
-        process.stderr.write(
-          '<command-line>: error: --graph svg needs Graphviz `dot` on PATH\n  hint: install graphviz, or use --graph dot\n',
-        );
-        throw new CliExit(2);
-      }
 
       let current: Enumeration | null = null;
       let interrupted = false;
@@ -288,9 +281,7 @@ export function registerRun(program: Command): void {
           if (opts.graph && en) {
             const dot = graphOf(test, report, en, opts.state);
             if (dot) {
-              let out = dot;
-              if (opts.graph === 'svg')
-                out = spawnSync('dot', ['-Tsvg'], { input: dot, encoding: 'utf8' }).stdout;
+              const out = opts.graph === 'svg' ? await dotToSvg(dot) : dot;
               if (opts.out) writeFileSync(opts.out, out);
               else texts.push(out);
             }
