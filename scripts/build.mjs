@@ -49,9 +49,11 @@ try {
   const order = [...outputs.filter((o) => !entries.includes(o)), ...entries];
   mkdirSync(outdir, { recursive: true });
   for (const o of order) renameSync(join(tmp, o), join(outdir, o));
+  // The sources in the bundle, and this script: a change to how the bundle is made dates it too.
   const inputs = Object.keys(result.metafile.inputs)
     .filter((i) => !i.includes('node_modules'))
-    .map((i) => relative(root, join(root, i)));
+    .map((i) => relative(root, join(root, i)))
+    .concat(relative(root, fileURLToPath(import.meta.url)));
   const manifest = join(tmp, basename(BUNDLE_MANIFEST));
   writeFileSync(manifest, `${JSON.stringify({ builtAt, inputs }, null, 1)}\n`);
   renameSync(manifest, join(root, BUNDLE_MANIFEST));
