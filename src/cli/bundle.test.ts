@@ -107,6 +107,18 @@ describe('the bundle (scripts/build.mjs, run by npm ci)', () => {
       true,
     );
     expect(freshBundle(ROOT)).toBe(join(ROOT, BUNDLE_MAIN));
+    const debug = { ...process.env, GPUMM_DEBUG: '1' };
+    expect(node(['bin/gpumm.js', '--version'], debug).stderr).toBe(
+      `gpumm: running ${join(ROOT, BUNDLE_MAIN)}\n`,
+    );
+    expect(node(['bin/gpumm.js', '--version'], { ...debug, GPUMM_FROM_SOURCE: '1' }).stderr).toBe(
+      'gpumm: running the sources through tsx\n',
+    );
+  });
+
+  it('npm ci builds it: the prepare script, which npm ci runs in the package folder', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.scripts.prepare).toBe('node scripts/build.mjs');
   });
 
   it('runs --help, and the demo finds the catalogue from dist/cli', () => {
