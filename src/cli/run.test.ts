@@ -221,4 +221,19 @@ exists (@x == 0)
       /^<command-line>:1:25: error CL1004: /,
     );
   });
+
+  it('--graph svg draws the graph as SVG with no Graphviz installed (an empty PATH)', () => {
+    const f = tmpFile('sb.litmus', SB('monotonic', ''));
+    const r = spawnSync(process.execPath, [BIN, 'run', '--graph', 'svg', f], {
+      encoding: 'utf8',
+      cwd: join(import.meta.dirname, '..', '..'),
+      env: { ...process.env, PATH: '' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^<\?xml[^>]*>\s*<!DOCTYPE svg[\s\S]*<svg [\s\S]*<\/svg>\s*$/);
+    // The title and the edges of the DOT graph, drawn.
+    expect(r.stdout).toContain('<title>SB: P0:r0=0; P1:r0=0;</title>');
+    expect(r.stdout).toMatch(/<text[^>]*>rf<\/text>/);
+  });
 });

@@ -5,13 +5,12 @@
  * cannot be decided (budget exhausted, interrupted, or a feature the model does not cover yet).
  */
 
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Test } from '../core/types.ts';
 import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
-import { toDot } from '../enumerate/graph.ts';
+import { dotToSvg, toDot } from '../enumerate/graph.ts';
 import type { ObserveMode } from '../enumerate/outcomes.ts';
 import { formatReport, type Report, ReportSchema } from '../enumerate/report.ts';
 import {
@@ -20,11 +19,13 @@ import {
   PROGRESS_MS,
   runTest,
   runTestParallel,
+  type SearchProgress,
 } from '../enumerate/verdict.ts';
 import type { ModelDiagnostic, ModelDiagnosticCode } from '../events/skeleton.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import type { Printable } from './format.ts';
 import { fileSpan, loadTests, stderrPrinter } from './io.ts';
+import { roughDuration, startProgress } from './progress.ts';
 import { CliExit, errorLimitOption, optionValueDiagnostic } from './shared.ts';
 
 interface RunCliOptions {
@@ -41,6 +42,7 @@ interface RunCliOptions {
   valueRules: 'literal' | 'repaired';
   workers?: number;
   errorLimit: number;
+  quiet?: boolean;
 }
 
 function positiveInt(v: string): number {
@@ -76,16 +78,6 @@ const STOP_HINTS: Record<string, string> = {
   timeout: 'raise --timeout, or try --workers n for a test of many seconds',
   interrupted: 'the states printed are those found so far',
 };
-
-/** `12.3 s`, `42 min`, `5.1 h`, `230 days`, `≫ 1000 years` — a rough duration for the estimate line. */
-export function roughDuration(secs: number): string {
-  if (secs < 120) return `${secs.toFixed(1)} s`;
-  if (secs < 2 * 3600) return `${Math.round(secs / 60)} min`;
-  if (secs < 2 * 86400) return `${(secs / 3600).toFixed(1)} h`;
-  if (secs < 1000 * 86400) return `${Math.round(secs / 86400)} days`;
-  if (secs < 1000 * 365 * 86400) return `${Math.round(secs / (365 * 86400))} years`;
-  return '≫ 1000 years';
-}
 
 /** Model diagnostics that mean "cannot decide yet" (exit 3) rather than bad input (exit 2). */
 const UNDECIDED_CODES: readonly ModelDiagnosticCode[] = ['MD004'];
@@ -177,6 +169,10 @@ export function registerRun(program: Command): void {
       'split each test over n worker threads (pays only for tests of seconds; one done within 0.25 s in-process never starts them)',
       positiveInt,
     )
+    .option(
+      '-q, --quiet',
+      'no progress on stderr: no live bars (shown only when stderr is a terminal), estimate or projected-time lines',
+    )
     .addOption(
       new Option(
         '--observe <what>',
@@ -220,12 +216,6 @@ export function registerRun(program: Command): void {
       }
       printer.finish();
       if (bad) throw new CliExit(2);
-      if (opts.graph === 'svg' && spawnSync('dot', ['-V']).error) {
-        process.stderr.write(
-          '<command-line>: error: --graph svg needs Graphviz `dot` on PATH\n  hint: install graphviz, or use --graph dot\n',
-        );
-        throw new CliExit(2);
-      }
 
       let current: Enumeration | null = null;
       let interrupted = false;
@@ -236,9 +226,13 @@ export function registerRun(program: Command): void {
       process.on('SIGINT', onSigint);
       const reports: Report[] = [];
       const texts: string[] = [];
+      const progress = opts.quiet ? null : await startProgress(process.stderr, tests.length);
+      // Lines for stderr while the bars are drawn go above them.
+      const say = (text: string) => (progress ? progress.log(text) : process.stderr.write(text));
       try {
         for (const test of tests) {
           if (interrupted) break;
+          progress?.test(test.name);
           let en: Pick<Enumeration, 'collector'> | null = null;
           const runOpts = {
             model,
@@ -252,8 +246,8 @@ export function registerRun(program: Command): void {
           const hooks = {
             onStart: (estimate: number) => {
               const secs = (estimate * MICROS_PER_CANDIDATE) / 1e6;
-              if (secs > 1)
-                process.stderr.write(
+              if (secs > 1 && !opts.quiet)
+                say(
                   `${test.name}: estimate ${estimate.toExponential(2)} candidates before pruning (up to ~${roughDuration(secs)}; the search prunes most of them)\n`,
                 );
             },
@@ -262,6 +256,8 @@ export function registerRun(program: Command): void {
               current = e;
             },
             onSlow: (projectedMs: number, fraction: number) => {
+              // The bars show as much, and keep it current.
+              if (progress || opts.quiet) return;
               const eta = Number.isFinite(projectedMs)
                 ? `~${(projectedMs / 1000).toFixed(1)}s in all (a rough guess: it assumes equal subtrees)`
                 : 'unknown';
@@ -269,18 +265,19 @@ export function registerRun(program: Command): void {
                 `${test.name}: ${(fraction * 100).toFixed(1)}% of the search space after ${PROGRESS_MS} ms; projected ${eta} (Ctrl-C prints the states found so far)\n`,
               );
             },
+            onProgress: (p: SearchProgress) => progress?.update(p),
           };
           let report: Report;
           if (opts.workers && opts.workers > 1) {
             hooks.onStart(estimateCandidates(test));
-            const par = await runTestParallel(test, runOpts, opts.workers);
+            const par = await runTestParallel(test, runOpts, opts.workers, undefined, hooks);
             report = par.report;
             en = par.merged;
           } else report = await runTest(test, runOpts, hooks);
           reports.push(report);
           if (!report.complete) {
             undecidable = true;
-            process.stderr.write(
+            say(
               `${test.name}: undecided (${report.stop}) after ${report.stats.consistent} executions and ` +
                 `${report.states.length} final states; estimate ${report.stats.estimate.toExponential(2)} candidates before pruning\n` +
                 `  hint: ${STOP_HINTS[report.stop] ?? 'raise the budget'}\n`,
@@ -300,15 +297,15 @@ export function registerRun(program: Command): void {
             }
             const dot = graphOf(test, report, en, opts.state);
             if (dot) {
-              let out = dot;
-              if (opts.graph === 'svg')
-                out = spawnSync('dot', ['-Tsvg'], { input: dot, encoding: 'utf8' }).stdout;
+              const out = opts.graph === 'svg' ? await dotToSvg(dot) : dot;
               if (opts.out) writeFileSync(opts.out, out);
               else texts.push(out);
             }
           } else if (!opts.json) texts.push(formatReport(report));
+          progress?.done();
         }
       } finally {
+        progress?.stop();
         process.off('SIGINT', onSigint);
       }
       if (opts.json) process.stdout.write(`${JSON.stringify(RunJsonSchema.parse(reports), null, 2)}\n`);

@@ -74,3 +74,13 @@ export function toDot(ws: Workspace, title: string): string {
   lines.push('}');
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * SVG for DOT text, drawn by Graphviz compiled to WebAssembly (@viz-js/viz): pictures need no
+ * system Graphviz, and the browser explorer draws with the same renderer. Loaded on first use, so
+ * commands that draw nothing do not pay for its 1.2 MB.
+ */
+export async function dotToSvg(dot: string): Promise<string> {
+  const { instance } = await import('@viz-js/viz');
+  return (await instance()).renderString(dot, { format: 'svg' });
+}

@@ -40,6 +40,8 @@ export async function enumerateParallel(
     maxStates?: number;
     observe?: ObserveMode;
     keepExamples?: boolean;
+    /** Called as each slice's result arrives: slices done, of how many, and the merge so far. */
+    onSlice?: (done: number, total: number, merged: SliceMerger) => void;
   } = {},
 ): Promise<{ collector: SliceMerger['collector']; stats: SliceMerger['stats']; stop: SliceMerger['stop'] }> {
   const workers = opts.workers ?? defaultWorkers();
@@ -59,9 +61,11 @@ export async function enumerateParallel(
     const merger = new SliceMerger(
       new Enumeration(test, { ...DEFAULT_ENUMERATE, observe: base.observe }).collector.labels,
     );
+    let done = 0;
     await Promise.all(
       slices.map(async (slice, i) => {
         merger.add(i, (await pool.run({ ...base, slice } satisfies SliceTask)) as SliceResult);
+        opts.onSlice?.(++done, slices.length, merger);
       }),
     );
     return { collector: merger.collector, stats: merger.stats, stop: merger.stop };

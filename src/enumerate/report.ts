@@ -3,7 +3,7 @@
  * tools read (docs/output.md).
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Expectation, Test } from '../core/types.ts';
 import { analyseBarriers } from '../events/barriers.ts';
 import { isUndef } from '../events/program.ts';

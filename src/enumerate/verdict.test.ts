@@ -22,7 +22,14 @@ import {
 import { states } from '../models/testutil.ts';
 import { parse } from '../syntax/parser.ts';
 import { formatReport } from './report.ts';
-import { DEFAULT_RUN, explain, modelDiagnostics, runTestParallel, runTestSync } from './verdict.ts';
+import {
+  DEFAULT_RUN,
+  explain,
+  modelDiagnostics,
+  runTestParallel,
+  runTestSync,
+  type SearchProgress,
+} from './verdict.ts';
 
 const mpRelaxed = (c: ReturnType<typeof cond>) =>
   makeTest({
@@ -194,6 +201,24 @@ describe('verdicts', () => {
       expect(r.states).toEqual(whole.states);
       expect(r.stats.consistent).toBe(whole.stats.consistent);
     }
+  }, 30_000);
+
+  it('--workers: progress is reported as each slice is merged, ending with the whole search', async () => {
+    const t = makeTest({
+      locs: { x: 0 },
+      threads: threads(
+        Array.from({ length: 4 }, (_, i) => [st('x', i + 1, 'monotonic'), ld('r', 'x', 'monotonic')]),
+      ),
+    });
+    const seen: SearchProgress[] = [];
+    const r = await runTestParallel(t, { ...DEFAULT_RUN, keepExamples: false }, 2, 0, {
+      onProgress: (p) => seen.push(p),
+    });
+    expect(r.pooled).toBe(true);
+    // One call per slice (2 per worker), the share done growing to the whole.
+    expect(seen.map((p) => p.fraction)).toEqual([0.25, 0.5, 0.75, 1]);
+    expect(seen.at(-1)!.states).toBe(r.report.states.length);
+    expect(seen.at(-1)!.executions).toBe(r.report.stats.consistent);
   }, 30_000);
 
   it('--workers: a search reduced by thread symmetry stays in-process (slices cannot share orbits)', async () => {

@@ -50,6 +50,28 @@ export function modelDiagnostics(test: Test): ModelDiagnostic[] {
 /** Rough cost of one candidate of the unpruned space, for the up-front estimate (see docs/benchmarks.md). */
 export const MICROS_PER_CANDIDATE = 2;
 
+/** How far a running search has got, for live progress displays. */
+export interface SearchProgress {
+  /** Share of the search space done, 0 to 1 (see `Enumeration.progress`). */
+  fraction: number;
+  /** Distinct final states found so far. */
+  states: number;
+  /** Consistent executions found so far. */
+  executions: number;
+  /** Since the search started. */
+  elapsedMs: number;
+}
+
+/** The progress of an in-process enumeration started at `t0`. */
+function progressOf(en: Enumeration, t0: number): SearchProgress {
+  return {
+    fraction: en.progress(),
+    states: en.collector.size,
+    executions: en.stats.consistent,
+    elapsedMs: performance.now() - t0,
+  };
+}
+
 /** Yields to the event loop so signal handlers run between slices. */
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -65,6 +87,8 @@ export async function runTest(
     register?: (en: Enumeration) => void;
     /** Called once if the run is still going after `PROGRESS_MS`, with the projected total time. */
     onSlow?: (projectedMs: number, fractionDone: number) => void;
+    /** Called between slices of the search. */
+    onProgress?: (p: SearchProgress) => void;
   } = {},
 ): Promise<Report> {
   const estimate = estimateCandidates(test);
@@ -80,6 +104,7 @@ export async function runTest(
       const f = en.progress();
       hooks.onSlow?.(f > 0 ? elapsed / f : Number.POSITIVE_INFINITY, f);
     }
+    hooks.onProgress?.(progressOf(en, t0));
     await tick();
   }
   return finish(test, opts, en, estimate, t0);
@@ -127,15 +152,27 @@ export async function runTestParallel(
   opts: RunOptions,
   workers: number,
   inProcessFirstMs = IN_PROCESS_FIRST_MS,
+  hooks: {
+    /**
+     * Called between slices of the in-process search, then as each worker slice is merged (the
+     * pool starts the search afresh, so the share done starts again from 0).
+     */
+    onProgress?: (p: SearchProgress) => void;
+  } = {},
 ): Promise<{ report: Report; merged: Pick<Enumeration, 'collector' | 'stats' | 'stop'>; pooled: boolean }> {
   const estimate = estimateCandidates(test);
   const t0 = performance.now();
   if (inProcessFirstMs > 0) {
     const first = enumerationFor(test, opts);
-    while (!first.step(1 << 14) && performance.now() - t0 < inProcessFirstMs);
+    while (!first.step(1 << 14) && performance.now() - t0 < inProcessFirstMs)
+      hooks.onProgress?.(progressOf(first, t0));
     // Worker slices fix the first choices, which thread symmetry cannot reduce across: a search
     // reduced by symmetry stays in-process (a counter of 10 RMWs: 3.6 M executions, 164 nodes).
-    if (first.symmetric !== 'no') while (!first.step(1 << 14)) await tick();
+    if (first.symmetric !== 'no')
+      while (!first.step(1 << 14)) {
+        hooks.onProgress?.(progressOf(first, t0));
+        await tick();
+      }
     if (first.stop) return { report: finish(test, opts, first, estimate, t0), merged: first, pooled: false };
   }
   const { enumerateParallel } = await import('./pool.ts');
@@ -147,6 +184,13 @@ export async function runTestParallel(
     maxStates: opts.maxStates ?? Number.POSITIVE_INFINITY,
     keepExamples: opts.keepExamples ?? true,
     observe: opts.observe ?? 'all',
+    onSlice: (done, total, m) =>
+      hooks.onProgress?.({
+        fraction: done / total,
+        states: m.collector.size,
+        executions: m.stats.consistent,
+        elapsedMs: performance.now() - t0,
+      }),
   });
   return { report: finish(test, opts, merged, estimate, t0), merged, pooled: true };
 }

@@ -4,7 +4,7 @@
  * with these schemas, and tests parse the printed text with them. No Node APIs here.
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { ADDRESS_SPACES, ORDERINGS, SCOPES, SYNC_AS } from '../core/types.ts';
 import { gridBlocks } from './grid.ts';
 import { CACHE_SCOPES, formatSeq } from './isa.ts';
