@@ -460,6 +460,9 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
       }
     } catch (e) {
       if (!(e instanceof CompileError)) throw e;
+      // Bind what failed to an empty relation so one mistake is reported once, not at every use.
+      if (ins.kind === 'let' || ins.kind === 'rec')
+        env = env.extend(ins.bindings.map((b) => [b.name, { kind: 'value', step: zero('rel') }]));
     }
   };
   for (const ins of model.instrs) visit(ins);

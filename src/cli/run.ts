@@ -7,7 +7,9 @@
 
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { runCat, variantsOf } from '../cat/report.ts';
 import type { Test } from '../core/types.ts';
 import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
@@ -23,6 +25,7 @@ import {
 } from '../enumerate/verdict.ts';
 import type { ModelDiagnostic, ModelDiagnosticCode } from '../events/skeleton.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
+import { CAT_MODELS, checkCatAgainst, loadCatFile, MODELS_DIR } from './cat.ts';
 import { formatDiagnostics, type Printable } from './format.ts';
 import { fileSpan, loadTests } from './io.ts';
 import { CliExit } from './shared.ts';
@@ -40,6 +43,8 @@ interface RunCliOptions {
   thinAir?: boolean;
   valueRules: 'literal' | 'repaired';
   workers?: number;
+  cat?: string;
+  model: string;
 }
 
 function positiveInt(v: string): number {
@@ -193,6 +198,18 @@ export function registerRun(program: Command): void {
         .choices(['literal', 'repaired'])
         .default('literal'),
     )
+    .option(
+      '--cat <file>',
+      'run the tests under a cat model (herd7 language; docs/cat.md) instead of the fast search',
+    )
+    .addOption(
+      new Option(
+        '--model <name>',
+        'the model: the fast AMDGPU search, or a cat model of models/ (docs/cat.md)',
+      )
+        .choices(['amdgpu', ...Object.keys(CAT_MODELS)])
+        .default('amdgpu'),
+    )
     .action(async (files: string[], opts: RunCliOptions) => {
       const model: ModelOptions = {
         ...DEFAULT_OPTIONS,
@@ -219,6 +236,9 @@ export function registerRun(program: Command): void {
         else tests.push(test);
       }
       if (bad) throw new CliExit(2);
+      const catFile = opts.cat ?? (CAT_MODELS[opts.model] ? join(MODELS_DIR, CAT_MODELS[opts.model]!) : null);
+      const catModel = catFile ? loadCatFile(catFile) : null;
+      if (catModel && catFile) checkCatAgainst(catModel, catFile, tests, variantsOf(model));
       if (opts.graph === 'svg' && spawnSync('dot', ['-V']).error) {
         process.stderr.write(
           '<command-line>: error: --graph svg needs Graphviz `dot` on PATH\n  hint: install graphviz, or use --graph dot\n',
@@ -270,7 +290,17 @@ export function registerRun(program: Command): void {
             },
           };
           let report: Report;
-          if (opts.workers && opts.workers > 1) {
+          if (catModel) {
+            report = runCat(test, catModel, model, {
+              maxExecutions: runOpts.maxExecutions,
+              maxStates: runOpts.maxStates,
+              observe: runOpts.observe,
+              timeoutMs: runOpts.timeoutMs,
+              keepExamples: false,
+              explain: runOpts.explain,
+              estimate: estimateCandidates(test),
+            });
+          } else if (opts.workers && opts.workers > 1) {
             hooks.onStart(estimateCandidates(test));
             const par = await runTestParallel(test, runOpts, opts.workers);
             report = par.report;
