@@ -342,7 +342,7 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
   const compileRec = (bs: Binding[], env: Env): Env => {
     for (const b of bs) if (b.params) err('CAT3007', b.span, { name: b.name });
     let types: ValueType[] = bs.map(() => 'rel');
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0; attempt < 3; attempt++) {
       const outer = list;
       const inner: Step[] = [];
       list = inner;
@@ -350,13 +350,20 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
       for (const h of holders) h.mono = true;
       const recEnv = env.extend(bs.map((b, k) => [b.name, { kind: 'value', step: holders[k]! }]));
       let bodies: Step[];
+      const mark = diagnostics.length;
       try {
         bodies = bs.map((b) => compile(b.body, recEnv));
+      } catch (e) {
+        // First guess (every member a relation) wrong: try every member a set, then report.
+        if (!(e instanceof CompileError) || attempt > 0 || types.every((t) => t === 'set')) throw e;
+        diagnostics.length = mark;
+        types = bs.map(() => 'set');
+        continue;
       } finally {
         list = outer;
       }
       const got = bodies.map((b) => (emptyLit.has(b) ? types[bodies.indexOf(b)]! : b.type));
-      if (got.some((t, k) => t !== types[k]) && attempt === 0) {
+      if (got.some((t, k) => t !== types[k]) && attempt < 2) {
         types = got;
         continue;
       }
@@ -395,6 +402,12 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
       }
       return env.extend(bs.map((b, k) => [b.name, { kind: 'value', step: results[k]! }]));
     }
+    // Three attempts always settle the types (rel, set, then what the bodies gave).
+    return err('CAT3002', bs[0]!.span, {
+      expected: 'a set or a relation',
+      found: 'neither',
+      what: bs[0]!.name,
+    });
   };
 
   /** Non-recursive bindings: values compiled in `env`, functions closed over it. */
