@@ -230,8 +230,12 @@ class CatVariantState {
       cps.push({ kind: 'co', loc, perms: permutations(rest).map((p) => Int32Array.from([...init, ...p])) });
     });
     this.lastCo = cps.length - 1;
-    for (const r of sk.reads)
-      cps.push({ kind: 'rf', read: r, domain: Int32Array.from([...sk.writesByLoc[sk.events[r]!.loc]!, -1]) });
+    for (const r of sk.reads) {
+      const ws = sk.writesByLoc[sk.events[r]!.loc]!;
+      // Undef is a choice when the model speaks of it, or when nothing writes the location.
+      const undef = compiled.usesUndef || ws.length === 0 ? [-1] : [];
+      cps.push({ kind: 'rf', read: r, domain: Int32Array.from([...ws, ...undef]) });
+    }
     this.cps = cps;
     this.cur = new Int32Array(cps.length).fill(-1);
 

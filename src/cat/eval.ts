@@ -83,6 +83,11 @@ export interface Compiled {
   /** Values bound by the model, by name (the last binding of each), for `show` and conventions. */
   bound: Map<string, Step>;
   diagnostics: Diagnostic[];
+  /**
+   * The model mentions the primitive `Undef`. A model that does not (herd7's models) has no say on
+   * undefined reads, so its candidates have none: every read reads a write (docs/cat.md).
+   */
+  usesUndef: boolean;
 }
 
 type EnvEntry =
@@ -171,6 +176,7 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
         return fixed({ type: 'set', tier: 0, bits: universeSet, rel: null });
       case 'var': {
         const entry = env.get(e.name);
+        if (entry?.kind === 'value' && entry.step === undefStep) usesUndef = true;
         if (entry?.kind === 'value') return entry.step;
         if (entry?.kind === 'fn')
           return err('CAT3003', e.span, { name: e.name, why: 'is a function: apply it, as in f(x)' });
@@ -424,6 +430,9 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
     new Map([...prims.values].map(([k, v]) => [k, { kind: 'value', step: fixed(v) } as EnvEntry])),
     null,
   );
+  const undefEntry = env.get('Undef');
+  const undefStep = undefEntry?.kind === 'value' ? undefEntry.step : null;
+  let usesUndef = false;
   const checks: CompiledCheck[] = [];
   const visit = (ins: Instr) => {
     try {
@@ -479,7 +488,7 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
     }
   };
   for (const ins of model.instrs) visit(ins);
-  return { n, steps: top, checks, bound, diagnostics };
+  return { n, steps: top, checks, bound, diagnostics, usesUndef };
 }
 
 /** Whether a check's test holds on its step's current value (before negation). */
