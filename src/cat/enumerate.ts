@@ -164,6 +164,11 @@ export class CatEnumeration {
     return this.stop !== null;
   }
 
+  /** Stops the search at the next slice (Ctrl-C): the report shows what was found so far. */
+  interrupt(): void {
+    if (!this.stop) this.stop = 'interrupted';
+  }
+
   /** Fraction of the variants done (for progress lines). */
   progress(): number {
     return Math.max(0, this.v) / this.variants;

@@ -87,6 +87,27 @@ export function explainCat(test: Test, model: Model, opts: CatOptions): Report['
   return out;
 }
 
+/**
+ * Runs `test` under a cat model in slices, yielding to the event loop between them so a caller can
+ * `interrupt` the enumeration it receives through `register` (Ctrl-C), then builds its report.
+ */
+export async function runCatSliced(
+  test: Test,
+  model: Model,
+  options: ModelOptions,
+  opts: Partial<CatOptions> & { explain?: boolean; estimate?: number },
+  register: (en: CatEnumeration) => void,
+): Promise<Report> {
+  const t0 = performance.now();
+  const o: CatOptions = { ...DEFAULT_CAT, variants: variantsOf(options), ...opts };
+  const en = new CatEnumeration(test, model, o);
+  register(en);
+  while (!en.step(1 << 12)) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+  const ms = performance.now() - t0;
+  const explanations = opts.explain && en.stop === 'done' ? explainCat(test, model, o) : [];
+  return buildReport(test, en, options, { estimate: opts.estimate ?? 0, ms, explanations });
+}
+
 /** Runs `test` under a cat model to the end (or a budget) and builds its report. */
 export function runCat(
   test: Test,

@@ -56,6 +56,19 @@ describe('gpumm run with cat models', () => {
     expect(l.stderr).toContain('CAT3006');
   });
 
+  it('--graph and --workers are for the fast search: a diagnostic, exit 2', () => {
+    const r = gpumm('run', '--model', 'amdgpu-cat', '--graph', 'dot', 'litmus/LB+plain.litmus');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('CL1003');
+    expect(r.stdout).toBe('');
+  });
+
+  it('budgets apply: a test stopped by --max-executions is undecided (exit 3)', () => {
+    const r = gpumm('run', '--model', 'amdgpu-cat', '--max-executions', '1', 'litmus/CoRR.atomic.agent.litmus');
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('undecided (max-executions)');
+  });
+
   it('includes resolve beside the including file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gpumm-cat-'));
     writeFileSync(join(dir, 'base.cat'), 'let com = rf | co | fr\n');

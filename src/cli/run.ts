@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { runCat, variantsOf } from '../cat/report.ts';
+import type { CatEnumeration } from '../cat/enumerate.ts';
+import { runCatSliced, variantsOf } from '../cat/report.ts';
 import type { Test } from '../core/types.ts';
 import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
@@ -25,8 +26,9 @@ import {
 } from '../enumerate/verdict.ts';
 import type { ModelDiagnostic, ModelDiagnosticCode } from '../events/skeleton.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
+import { diag } from '../syntax/diagnostics.ts';
 import { CAT_MODELS, checkCatAgainst, loadCatFile, MODELS_DIR } from './cat.ts';
-import { formatDiagnostics, type Printable } from './format.ts';
+import { formatDiagnostic, formatDiagnostics, type Printable } from './format.ts';
 import { fileSpan, loadTests } from './io.ts';
 import { CliExit } from './shared.ts';
 
@@ -238,6 +240,18 @@ export function registerRun(program: Command): void {
       if (bad) throw new CliExit(2);
       const catFile = opts.cat ?? (CAT_MODELS[opts.model] ? join(MODELS_DIR, CAT_MODELS[opts.model]!) : null);
       const catModel = catFile ? loadCatFile(catFile) : null;
+      if (catModel && (opts.graph || (opts.workers ?? 1) > 1)) {
+        const what = opts.graph ? '--graph' : '--workers';
+        process.stderr.write(
+          `${formatDiagnostic(
+            diag('CL1003', fileSpan('<command-line>'), {
+              what: `${what} works with the fast search only, not with a cat model`,
+              fix: `drop ${what}, or run with --model amdgpu`,
+            }),
+          )}\n`,
+        );
+        throw new CliExit(2);
+      }
       if (catModel && catFile) checkCatAgainst(catModel, catFile, tests, variantsOf(model));
       if (opts.graph === 'svg' && spawnSync('dot', ['-V']).error) {
         process.stderr.write(
@@ -246,7 +260,7 @@ export function registerRun(program: Command): void {
         throw new CliExit(2);
       }
 
-      let current: Enumeration | null = null;
+      let current: Pick<Enumeration, 'interrupt'> | CatEnumeration | null = null;
       let interrupted = false;
       const onSigint = () => {
         interrupted = true;
@@ -291,15 +305,23 @@ export function registerRun(program: Command): void {
           };
           let report: Report;
           if (catModel) {
-            report = runCat(test, catModel, model, {
-              maxExecutions: runOpts.maxExecutions,
-              maxStates: runOpts.maxStates,
-              observe: runOpts.observe,
-              timeoutMs: runOpts.timeoutMs,
-              keepExamples: false,
-              explain: runOpts.explain,
-              estimate: estimateCandidates(test),
-            });
+            report = await runCatSliced(
+              test,
+              catModel,
+              model,
+              {
+                maxExecutions: runOpts.maxExecutions,
+                maxStates: runOpts.maxStates,
+                observe: runOpts.observe,
+                timeoutMs: runOpts.timeoutMs,
+                keepExamples: false,
+                explain: runOpts.explain,
+                estimate: estimateCandidates(test),
+              },
+              (e) => {
+                current = e;
+              },
+            );
           } else if (opts.workers && opts.workers > 1) {
             hooks.onStart(estimateCandidates(test));
             const par = await runTestParallel(test, runOpts, opts.workers);
