@@ -32,7 +32,9 @@ interface Row {
   stopped: number;
 }
 
-function measure(run: (t: (typeof tests)[number]) => { nodes: number; explored: number; done: boolean }): Row {
+function measure(
+  run: (t: (typeof tests)[number]) => { nodes: number; explored: number; done: boolean },
+): Row {
   const row: Row = { ms: 0, nodes: 0, explored: 0, stopped: 0 };
   for (const t of tests) {
     const a = performance.now();
@@ -50,7 +52,12 @@ const fast = (t: (typeof tests)[number]) => {
   return { ...en.stats, done: en.stop === 'done' };
 };
 const cat = (prune: boolean) => (t: (typeof tests)[number]) => {
-  const en = new CatEnumeration(t!, model, { ...DEFAULT_CAT, prune, keepExamples: false, timeoutMs: 5000 }).run();
+  const en = new CatEnumeration(t!, model, {
+    ...DEFAULT_CAT,
+    prune,
+    keepExamples: false,
+    timeoutMs: 5000,
+  }).run();
   return { ...en.stats, done: en.stop === 'done' };
 };
 
@@ -63,7 +70,9 @@ const rows: [string, Row][] = [
   ['amdgpu.cat, unpruned', measure(cat(false))],
 ];
 console.log(`${tests.length} tests`);
-console.log('| run | total (ms) | search nodes | complete candidates | µs / node | µs / candidate | stopped at 5 s |');
+console.log(
+  '| run | total (ms) | search nodes | complete candidates | µs / node | µs / candidate | stopped at 5 s |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const [name, r] of rows)
   console.log(

@@ -64,7 +64,14 @@ describe('gpumm run with cat models', () => {
   });
 
   it('budgets apply: a test stopped by --max-executions is undecided (exit 3)', () => {
-    const r = gpumm('run', '--model', 'amdgpu-cat', '--max-executions', '1', 'litmus/CoRR.atomic.agent.litmus');
+    const r = gpumm(
+      'run',
+      '--model',
+      'amdgpu-cat',
+      '--max-executions',
+      '1',
+      'litmus/CoRR.atomic.agent.litmus',
+    );
     expect(r.status).toBe(3);
     expect(r.stderr).toContain('undecided (max-executions)');
   });
