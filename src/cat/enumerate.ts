@@ -28,6 +28,7 @@ import {
   type CompiledCheck,
   checkPasses,
   compileModel,
+  runStep,
   type Step,
   testHolds,
 } from './eval.ts';
@@ -203,6 +204,10 @@ class CatVariantState {
   private readonly values: Float64Array;
   private readonly finalUndef: Step | null;
   private scratch: Uint32Array = new Uint32Array(8);
+  private readonly rfStep: Step | undefined;
+  private readonly coStep: Step | undefined;
+  private readonly undefStep: Step | undefined;
+  private readonly frStep: Step | undefined;
 
   constructor(
     test: Test,
@@ -262,7 +267,12 @@ class CatVariantState {
     this.pruneSteps = steps.filter((s) => s.tier === 2 && cone.has(s));
     this.leafSteps = steps.filter((s) => s.tier === 2 && !cone.has(s));
     this.finalUndef = compiled.bound.get(FINAL_UNDEF) ?? null;
-    for (const s of steps) if (s.tier === 0) s.run?.();
+    for (const s of steps) if (s.tier === 0) runStep(s);
+    const p = compiled.prims;
+    this.rfStep = p.get('rf');
+    this.coStep = p.get('co');
+    this.undefStep = p.get('Undef');
+    this.frStep = p.get('fr');
   }
 
   setup(): void {
@@ -276,7 +286,12 @@ class CatVariantState {
   }
 
   private runSteps(steps: Step[]): void {
-    for (let k = 0; k < steps.length; k++) steps[k]!.run?.();
+    for (let k = 0; k < steps.length; k++) runStep(steps[k]!);
+  }
+
+  /** Marks a primitive the enumerator just changed. */
+  private touch(s: Step | undefined): void {
+    if (s) s.version++;
   }
 
   private applyChoice(d: number, idx: number): void {
@@ -290,6 +305,7 @@ class CatVariantState {
         coRank[perm[i]!] = i;
         for (let j = i + 1; j < perm.length; j++) add(cand.co, perm[i]!, perm[j]!);
       }
+      this.touch(this.coStep);
       return;
     }
     this.clearChoice(d);
@@ -297,6 +313,8 @@ class CatVariantState {
     rfSrc[cp.read] = src;
     if (src >= 0) add(cand.rf, src, cp.read);
     else cand.undef[cp.read >>> 5]! |= 1 << (cp.read & 31);
+    this.touch(this.rfStep);
+    this.touch(this.undefStep);
   }
 
   private clearChoice(d: number): void {
@@ -307,11 +325,14 @@ class CatVariantState {
     if (prev >= 0) remove(cand.rf, prev, cp.read);
     else if (prev === -1) cand.undef[cp.read >>> 5]! &= ~(1 << (cp.read & 31));
     rfSrc[cp.read] = -2;
+    this.touch(this.rfStep);
+    this.touch(this.undefStep);
   }
 
   /** Whether the prunable checks pass on the current (partial) candidate. */
   private partialOk(): boolean {
     this.v.cand.refreshFr();
+    this.touch(this.frStep);
     this.runSteps(this.pruneSteps);
     for (const c of this.pruneChecks) if (!checkPasses(c, this.scratch)) return false;
     return true;

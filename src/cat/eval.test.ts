@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fromPairs, toPairs } from '../core/relation.ts';
-import { compileModel, type Primitives, type PrimitiveValue } from './eval.ts';
+import { compileModel, type Primitives, type PrimitiveValue, runStep } from './eval.ts';
 import { parseCat } from './parser.ts';
 import { LACKING } from './primitives.ts';
 
@@ -238,6 +238,46 @@ describe('cat operators', () => {
       // s \ rf shrinks as rf grows: not monotone, never used to prune.
       ['e', 'empty', false, false, false],
     ]);
+  });
+});
+
+describe('incremental evaluation', () => {
+  it('reruns a step only when a dependency changed version, and then sees the new value', () => {
+    const dyn = fromPairs(N, [[1, 2]]);
+    const { model } = parseCat('let rec out = (r ; d) | out ; out', 't.cat');
+    const c = compileModel(
+      model,
+      prims({ d: { type: 'rel', tier: 2, rel: dyn, bits: dyn.bits } }),
+      new Set(),
+    );
+    const run = () => {
+      for (const s of c.steps) runStep(s);
+      return toPairs(c.bound.get('out')!.rel!);
+    };
+    expect(run()).toEqual([[0, 2]]);
+    const d = c.prims.get('d')!;
+    dyn.bits.fill(0);
+    for (const [i, j] of [
+      [1, 3],
+      [2, 3],
+    ] as const)
+      dyn.bits[i]! |= 1 << j;
+    // Not told: the cached value stands.
+    expect(run()).toEqual([[0, 2]]);
+    d.version++;
+    expect(run()).toEqual([
+      [0, 3],
+      [1, 3],
+    ]);
+    const out = c.bound.get('out')!;
+    const v = out.version;
+    d.version++;
+    // Rerun with the same inputs: same value, same version (dependents stay cached).
+    expect(run()).toEqual([
+      [0, 3],
+      [1, 3],
+    ]);
+    expect(out.version).toBe(v);
   });
 });
 

@@ -45,6 +45,54 @@ export interface Step {
   rel: Relation | null;
   run: (() => void) | null;
   deps: Step[];
+  /**
+   * Bumped whenever the value changes. A step whose dependencies' versions are those it last ran
+   * with is not run again (`runStep`): across candidates most of a model (hb when no
+   * synchronisation changed, availability, visibility, location order) stays as it was.
+   */
+  version: number;
+  /** Dependency versions at the last run. */
+  seen: Int32Array;
+  /** The value before the last run, to tell whether it changed. */
+  prev: Uint32Array;
+  /** Never run yet. */
+  fresh: boolean;
+  /** `run` bumps `version` itself (fixpoint groups). */
+  selfVersioned: boolean;
+}
+
+/**
+ * Brings `s` up to date: runs it when a dependency changed since its last run (or it never ran),
+ * and bumps its version when its value changed. A step without `run` (a fixpoint group's other
+ * members) mirrors the version of the step that fills it.
+ */
+export function runStep(s: Step): void {
+  const run = s.run;
+  const deps = s.deps;
+  if (run === null) {
+    if (deps.length === 1) s.version = deps[0]!.version;
+    return;
+  }
+  const seen = s.seen;
+  let dirty = s.fresh;
+  for (let k = 0; !dirty && k < deps.length; k++) if (deps[k]!.version !== seen[k]) dirty = true;
+  if (!dirty) return;
+  s.fresh = false;
+  for (let k = 0; k < deps.length; k++) seen[k] = deps[k]!.version;
+  if (s.selfVersioned) {
+    run();
+    return;
+  }
+  const b = s.bits;
+  const p = s.prev;
+  p.set(b);
+  run();
+  for (let k = 0; k < b.length; k++) {
+    if (b[k] !== p[k]) {
+      s.version++;
+      return;
+    }
+  }
 }
 
 /** A value the enumerator fills in per candidate (`rf`, `co`, `Undef`), or a fixed one. */
@@ -88,6 +136,8 @@ export interface Compiled {
    * undefined reads, so its candidates have none: every read reads a write (docs/cat.md).
    */
   usesUndef: boolean;
+  /** The primitives' steps by name: the enumerator bumps the version of those it changes. */
+  prims: Map<string, Step>;
 }
 
 type EnvEntry =
@@ -128,12 +178,36 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
 
   const mkStep = (type: ValueType, tier: Tier, mono: boolean, deps: Step[], run: (s: Step) => void): Step => {
     const rel = type === 'rel' ? relation(n) : null;
-    const step: Step = { type, tier, mono, bits: rel ? rel.bits : new Uint32Array(w), rel, run: null, deps };
+    const bits = rel ? rel.bits : new Uint32Array(w);
+    const step: Step = {
+      type,
+      tier,
+      mono,
+      bits,
+      rel,
+      run: null,
+      deps,
+      version: 0,
+      seen: new Int32Array(deps.length),
+      prev: new Uint32Array(bits.length),
+      fresh: true,
+      selfVersioned: false,
+    };
     step.run = () => run(step);
     list.push(step);
     return step;
   };
-  const fixed = (v: PrimitiveValue): Step => ({ ...v, mono: true, run: null, deps: [] });
+  const fixed = (v: PrimitiveValue): Step => ({
+    ...v,
+    mono: true,
+    run: null,
+    deps: [],
+    version: 0,
+    seen: new Int32Array(0),
+    prev: new Uint32Array(0),
+    fresh: false,
+    selfVersioned: false,
+  });
 
   const universeSet = new Uint32Array(w);
   for (let i = 0; i < n; i++) universeSet[i >>> 5]! |= 1 << (i & 31);
@@ -378,14 +452,28 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
       // Tier: the widest of the steps the group reads from outside.
       const tier = tierOf(...inner, ...bodies);
       const mono = inner.every((s) => s.mono) && bodies.every((b) => b.mono);
-      const results = holders.map((h) => mkStep(h.type, tier, mono, [...inner, ...bodies], () => {}));
+      // Inner steps that do not read a member are the same in every round: run them once, first.
+      const holderSet = new Set<Step>(holders);
+      const innerSet = new Set<Step>(inner);
+      const varying = new Set<Step>();
+      for (const s of inner) if (s.deps.some((d) => holderSet.has(d) || varying.has(d))) varying.add(s);
+      const perRound = inner.filter((s) => varying.has(s));
+      const once = inner.filter((s) => !varying.has(s));
+      const external = [
+        ...new Set(
+          [...inner.flatMap((s) => s.deps), ...bodies].filter((d) => !innerSet.has(d) && !holderSet.has(d)),
+        ),
+      ];
+      const results = holders.map((h) => mkStep(h.type, tier, mono, external, () => {}));
       const group = results[0]!;
+      group.selfVersioned = true;
       group.run = () => {
+        for (const s of once) runStep(s);
         for (const h of holders) h.bits.fill(0);
         // A monotone body reaches its least fixpoint within n² rounds; a non-monotone one may
         // oscillate, and stops there (herd7 would not terminate).
         for (let round = 0; round <= n * n + 1; round++) {
-          for (const s of inner) s.run?.();
+          for (const s of perRound) s.run?.();
           let changed = false;
           for (let k = 0; k < holders.length; k++) {
             const hb = holders[k]!.bits;
@@ -399,7 +487,18 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
           }
           if (!changed) break;
         }
-        for (let k = 0; k < holders.length; k++) results[k]!.bits.set(holders[k]!.bits);
+        let changed = false;
+        for (let k = 0; k < holders.length; k++) {
+          const r = results[k]!.bits;
+          const h = holders[k]!.bits;
+          for (let m = 0; m < r.length; m++) {
+            if (r[m] !== h[m]) {
+              changed = true;
+              r[m] = h[m]!;
+            }
+          }
+        }
+        if (changed) group.version++;
       };
       // The other members are filled by the first one's run.
       for (let k = 1; k < results.length; k++) {
@@ -426,8 +525,9 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
     return { env: env0.extend(entries), entries };
   };
 
+  const primSteps = new Map([...prims.values].map(([k, v]) => [k, fixed(v)]));
   let env = new Env(
-    new Map([...prims.values].map(([k, v]) => [k, { kind: 'value', step: fixed(v) } as EnvEntry])),
+    new Map([...primSteps].map(([k, step]) => [k, { kind: 'value', step } as EnvEntry])),
     null,
   );
   const undefEntry = env.get('Undef');
@@ -488,7 +588,7 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
     }
   };
   for (const ins of model.instrs) visit(ins);
-  return { n, steps: top, checks, bound, diagnostics, usesUndef };
+  return { n, steps: top, checks, bound, diagnostics, usesUndef, prims: primSteps };
 }
 
 /** Whether a check's test holds on its step's current value (before negation). */
