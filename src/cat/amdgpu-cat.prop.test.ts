@@ -27,7 +27,7 @@ function agree(t: Test, opts: ModelOptions = DEFAULT_OPTIONS): void {
   expect(withCounts(cat.collector)).toEqual(withCounts(fast.collector));
 }
 
-const RUNS = 120;
+const RUNS = 80;
 const cases: [string, Partial<GenOptions>][] = [
   ['plain and atomic accesses, RMWs', {}],
   ['cmpxchg, av intrinsics, amdgcn-av none', { exotic: true }],

@@ -326,11 +326,7 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
     }
   };
 
-  const unary = (
-    op: Expr extends infer _ ? 'star' | 'plus' | 'opt' | 'inv' | 'comp' | 'toid' : never,
-    a0: Step,
-    span: Span,
-  ): Step => {
+  const unary = (op: UnOp, a0: Step, span: Span): Step => {
     let a = a0;
     if (emptyLit.has(a)) a = zero(op === 'toid' ? 'set' : 'rel');
     const t = tierOf(a);

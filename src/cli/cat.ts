@@ -16,11 +16,7 @@ import { CliExit } from './shared.ts';
 /** gpumm's own cat models (repository root `models/`), found from a fresh clone. */
 export const MODELS_DIR = join(import.meta.dirname, '..', '..', 'models');
 
-/** `--model` names backed by a cat file. */
-export const CAT_MODELS: Record<string, string> = {
-  'amdgpu-cat': 'amdgpu.cat',
-  rc11: 'rc11.cat',
-};
+export { CAT_MODELS } from './cat-models.ts';
 
 /** Reads and parses a cat file; diagnostics go to stderr and end the command with status 2. */
 export function loadCatFile(file: string): Model {

@@ -10,7 +10,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CatEnumeration } from '../cat/enumerate.ts';
-import { runCatSliced, variantsOf } from '../cat/report.ts';
 import type { Test } from '../core/types.ts';
 import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
@@ -27,7 +26,7 @@ import {
 import type { ModelDiagnostic, ModelDiagnosticCode } from '../events/skeleton.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { diag } from '../syntax/diagnostics.ts';
-import { CAT_MODELS, checkCatAgainst, loadCatFile, MODELS_DIR } from './cat.ts';
+import { CAT_MODELS } from './cat-models.ts';
 import { formatDiagnostic, formatDiagnostics, type Printable } from './format.ts';
 import { fileSpan, loadTests } from './io.ts';
 import { CliExit } from './shared.ts';
@@ -238,8 +237,13 @@ export function registerRun(program: Command): void {
         else tests.push(test);
       }
       if (bad) throw new CliExit(2);
-      const catFile = opts.cat ?? (CAT_MODELS[opts.model] ? join(MODELS_DIR, CAT_MODELS[opts.model]!) : null);
-      const catModel = catFile ? loadCatFile(catFile) : null;
+      // The cat engine loads only when a cat model is asked for.
+      const catCli = opts.cat || CAT_MODELS[opts.model] ? await import('./cat.ts') : null;
+      const catRun = catCli ? await import('../cat/report.ts') : null;
+      const catFile =
+        opts.cat ??
+        (catCli && CAT_MODELS[opts.model] ? join(catCli.MODELS_DIR, CAT_MODELS[opts.model]!) : null);
+      const catModel = catCli && catFile ? catCli.loadCatFile(catFile) : null;
       if (catModel && (opts.graph || (opts.workers ?? 1) > 1)) {
         const what = opts.graph ? '--graph' : '--workers';
         process.stderr.write(
@@ -252,7 +256,8 @@ export function registerRun(program: Command): void {
         );
         throw new CliExit(2);
       }
-      if (catModel && catFile) checkCatAgainst(catModel, catFile, tests, variantsOf(model));
+      if (catCli && catRun && catModel && catFile)
+        catCli.checkCatAgainst(catModel, catFile, tests, catRun.variantsOf(model));
       if (opts.graph === 'svg' && spawnSync('dot', ['-V']).error) {
         process.stderr.write(
           '<command-line>: error: --graph svg needs Graphviz `dot` on PATH\n  hint: install graphviz, or use --graph dot\n',
@@ -304,8 +309,8 @@ export function registerRun(program: Command): void {
             },
           };
           let report: Report;
-          if (catModel) {
-            report = await runCatSliced(
+          if (catModel && catRun) {
+            report = await catRun.runCatSliced(
               test,
               catModel,
               model,
