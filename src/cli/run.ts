@@ -6,7 +6,9 @@
  */
 
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { CatEnumeration } from '../cat/enumerate.ts';
 import type { Test } from '../core/types.ts';
 import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
@@ -23,7 +25,9 @@ import {
 } from '../enumerate/verdict.ts';
 import type { ModelDiagnostic, ModelDiagnosticCode } from '../events/skeleton.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
-import type { Printable } from './format.ts';
+import { diag } from '../syntax/diagnostics.ts';
+import { CAT_MODELS } from './cat-models.ts';
+import { formatDiagnostic, type Printable } from './format.ts';
 import { fileSpan, loadTests, stderrPrinter } from './io.ts';
 import { roughDuration, startProgress } from './progress.ts';
 import { CliExit, errorLimitOption, optionValueDiagnostic } from './shared.ts';
@@ -43,6 +47,8 @@ interface RunCliOptions {
   workers?: number;
   errorLimit: number;
   quiet?: boolean;
+  cat?: string;
+  model: string;
 }
 
 function positiveInt(v: string): number {
@@ -191,6 +197,18 @@ export function registerRun(program: Command): void {
         .choices(['literal', 'repaired'])
         .default('literal'),
     )
+    .option(
+      '--cat <file>',
+      'run the tests under a cat model (herd7 language; docs/cat.md) instead of the fast search',
+    )
+    .addOption(
+      new Option(
+        '--model <name>',
+        'the model: the fast AMDGPU search, or a cat model of models/ (docs/cat.md)',
+      )
+        .choices(['amdgpu', ...Object.keys(CAT_MODELS)])
+        .default('amdgpu'),
+    )
     .action(async (files: string[], opts: RunCliOptions) => {
       const model: ModelOptions = {
         ...DEFAULT_OPTIONS,
@@ -216,8 +234,29 @@ export function registerRun(program: Command): void {
       }
       printer.finish();
       if (bad) throw new CliExit(2);
+      // The cat engine loads only when a cat model is asked for.
+      const catCli = opts.cat || CAT_MODELS[opts.model] ? await import('./cat.ts') : null;
+      const catRun = catCli ? await import('../cat/report.ts') : null;
+      const catFile =
+        opts.cat ??
+        (catCli && CAT_MODELS[opts.model] ? join(catCli.MODELS_DIR, CAT_MODELS[opts.model]!) : null);
+      const catModel = catCli && catFile ? catCli.loadCatFile(catFile) : null;
+      if (catModel && (opts.graph || (opts.workers ?? 1) > 1)) {
+        const what = opts.graph ? '--graph' : '--workers';
+        process.stderr.write(
+          `${formatDiagnostic(
+            diag('CL1003', fileSpan('<command-line>'), {
+              what: `${what} works with the fast search only, not with a cat model`,
+              fix: `drop ${what}, or run with --model amdgpu`,
+            }),
+          )}\n`,
+        );
+        throw new CliExit(2);
+      }
+      if (catCli && catRun && catModel && catFile)
+        catCli.checkCatAgainst(catModel, catFile, tests, catRun.variantsOf(model));
 
-      let current: Enumeration | null = null;
+      let current: Pick<Enumeration, 'interrupt'> | CatEnumeration | null = null;
       let interrupted = false;
       const onSigint = () => {
         interrupted = true;
@@ -268,7 +307,25 @@ export function registerRun(program: Command): void {
             onProgress: (p: SearchProgress) => progress?.update(p),
           };
           let report: Report;
-          if (opts.workers && opts.workers > 1) {
+          if (catModel && catRun) {
+            report = await catRun.runCatSliced(
+              test,
+              catModel,
+              model,
+              {
+                maxExecutions: runOpts.maxExecutions,
+                maxStates: runOpts.maxStates,
+                observe: runOpts.observe,
+                timeoutMs: runOpts.timeoutMs,
+                keepExamples: false,
+                explain: runOpts.explain,
+                estimate: estimateCandidates(test),
+              },
+              (e) => {
+                current = e;
+              },
+            );
+          } else if (opts.workers && opts.workers > 1) {
             hooks.onStart(estimateCandidates(test));
             const par = await runTestParallel(test, runOpts, opts.workers, undefined, hooks);
             report = par.report;

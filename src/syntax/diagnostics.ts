@@ -306,6 +306,67 @@ export const DIAGNOSTICS = {
       'wave-uniform control flow"; give every thread of a wavefront the same barrier operations, or put ' +
       'them in different wavefronts (wavefront N)',
   },
+  // cat models (src/cat/, docs/cat.md)
+  CAT1001: {
+    severity: 'error',
+    message: (a) => `unexpected character '${a.char}' in a cat model`,
+    hint: () =>
+      'comments are (* … *); names are letters, digits, _ . and -; operators are | & \\ ; * + ? ~ ^-1 [ ]',
+  },
+  CAT1002: {
+    severity: 'error',
+    message: () => 'unterminated comment',
+    hint: () => 'close the comment with *) (comments nest)',
+  },
+  CAT1003: {
+    severity: 'error',
+    message: () => 'unterminated string',
+    hint: () => 'close the string with " on the same line',
+  },
+  CAT2001: {
+    severity: 'error',
+    message: (a) => `expected ${a.expected}, found ${a.found}`,
+    hint: (a) => a.hint ?? 'see docs/cat.md for the grammar',
+  },
+  CAT3001: {
+    severity: 'error',
+    message: (a) => `unknown name '${a.name}'`,
+    hint: (a) =>
+      a.near
+        ? `did you mean ${a.near}? docs/cat.md lists the primitives`
+        : 'docs/cat.md lists the primitives',
+  },
+  CAT3002: {
+    severity: 'error',
+    message: (a) => `${a.what} must be ${a.expected}, found ${a.found}`,
+    hint: () =>
+      'turn a set S into a relation with [S] or S*S, a relation r into a set with domain(r) or range(r)',
+  },
+  CAT3003: {
+    severity: 'error',
+    message: (a) => `'${a.name}' ${a.why}`,
+    hint: () => 'functions are defined with let f(x, y) = … and applied as f(a, b)',
+  },
+  CAT3004: {
+    severity: 'error',
+    message: (a) => `cannot include '${a.file}': ${a.why}`,
+    hint: () => "include names a .cat file beside the including one, or one of gpumm's models/",
+  },
+  CAT3005: {
+    severity: 'error',
+    message: (a) => `'${a.file}' includes itself`,
+    hint: () => 'remove the include cycle',
+  },
+  CAT3006: {
+    severity: 'error',
+    message: (a) => `'${a.name}' has no meaning in gpumm: ${a.why}`,
+    hint: () => 'docs/cat.md lists what a cat model sees of a gpumm test',
+  },
+  CAT3007: {
+    severity: 'error',
+    message: (a) => `'${a.name}' is recursive through a function`,
+    hint: () => 'recursion goes through let rec … and … over sets and relations, not through functions',
+  },
   // Command line and files (positioned in the file, or in the command line as <command-line>:1:col)
   CL1001: {
     severity: 'error',

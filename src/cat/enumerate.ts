@@ -1,0 +1,434 @@
+/**
+ * Candidate executions for a cat model. For every variant of the test (cmpxchg outcomes × barrier
+ * executions, each its own event skeleton), every coherence order of every location (the initial
+ * write first, herd7's convention: it is the write every other one overwrites), and every rf choice
+ * of every read (each same-location write, or `undef`), the model's checks decide consistency.
+ *
+ * The one pruning: after each rf choice the *prunable* checks (`eval.ts`: non-negated checks on
+ * expressions monotone in rf and `Undef`) run on the partial candidate; one that fails cuts the
+ * subtree, since every completion only adds rf edges and `Undef` members. This is safe for any cat
+ * model because monotonicity is decided from the expression, not from knowledge of the model.
+ *
+ * Consistent candidates are evaluated (register values, cmpxchg outcomes: the program semantics of
+ * `src/events/program.ts`) and recorded in a `Collector`, so reports are built as `gpumm run` builds
+ * them. The search is an explicit-stack loop run in slices, like the fast search, so budgets and
+ * interrupts apply between slices. It shares the event skeleton with the fast search, nothing of
+ * its model. No Node APIs here: the web page imports this file.
+ */
+import { add, remove } from '../core/relation.ts';
+import type { Test } from '../core/types.ts';
+import { Collector } from '../enumerate/collector.ts';
+import type { EnumerationStats, StopReason } from '../enumerate/enumerate.ts';
+import { type Observable, type ObserveMode, observables } from '../enumerate/outcomes.ts';
+import { compile, type EvalStatus, Evaluator } from '../events/program.ts';
+import { buildSkeleton, countBarrierVariants, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
+import type { Model } from './ast.ts';
+import {
+  type Compiled,
+  type CompiledCheck,
+  checkPasses,
+  compileModel,
+  runStep,
+  type Step,
+  testHolds,
+} from './eval.ts';
+import { buildPrimitives, type CandidateBuffers } from './primitives.ts';
+
+/** Flags a model raises with `flag … as NAME` that the report shows (docs/cat.md, "Flags"). */
+export const RACE_FLAG = 'race';
+export const UNDEF_FLAG = 'undef';
+/** The set a model binds to say which co-last writes leave their location `undef` at the end. */
+export const FINAL_UNDEF = 'final-undef';
+
+export interface CatOptions {
+  /** Names for which `if "name"` takes its first branch. */
+  variants: ReadonlySet<string>;
+  maxExecutions: number;
+  timeoutMs: number;
+  maxStates: number;
+  keepExamples: boolean;
+  observe: ObserveMode;
+  /** Prune with the prunable checks (off: check every complete candidate, for tests). */
+  prune: boolean;
+  /** Called for every complete candidate the model rejects, with the check that rejects it. */
+  onReject: ((v: CatVariant, reason: CatRejection) => void) | null;
+}
+
+export const DEFAULT_CAT: CatOptions = {
+  variants: new Set(),
+  maxExecutions: Number.POSITIVE_INFINITY,
+  timeoutMs: Number.POSITIVE_INFINITY,
+  maxStates: Number.POSITIVE_INFINITY,
+  keepExamples: true,
+  observe: 'all',
+  prune: true,
+  onReject: null,
+};
+
+/** Why a candidate is rejected: a failing check of the model, or the program's values. */
+export type CatRejection =
+  | { kind: 'check'; check: CompiledCheck }
+  | { kind: 'values'; status: Exclude<EvalStatus, 'ok'> };
+
+/** The number of variants (cmpxchg outcomes × barrier executions), as the fast search counts them. */
+export function catVariantCount(test: Test): number {
+  return 2 ** countCmpxchg(test) * countBarrierVariants(test);
+}
+
+function variantSkeleton(test: Test, v: number): Skeleton {
+  const k = countCmpxchg(test);
+  const cas = Array.from({ length: k }, (_, i) => (((v % 2 ** k) >>> i) & 1) === 0);
+  return buildSkeleton(test, cas, Math.floor(v / 2 ** k));
+}
+
+/** One variant, its compiled model and the state of its search. */
+export interface CatVariant {
+  index: number;
+  sk: Skeleton;
+  compiled: Compiled;
+  cand: CandidateBuffers;
+  evaluator: Evaluator;
+  obs: Observable[];
+  /** rf source per event (reads only; -1 undef, -2 not chosen). */
+  rfSrc: Int32Array;
+  /** Coherence rank per write. */
+  coRank: Int32Array;
+}
+
+type ChoicePoint =
+  | { kind: 'co'; loc: number; perms: Int32Array[] }
+  | { kind: 'rf'; read: number; domain: Int32Array };
+
+function permutations(xs: number[]): number[][] {
+  if (xs.length <= 1) return [xs.slice()];
+  const out: number[][] = [];
+  xs.forEach((x, i) => {
+    for (const p of permutations([...xs.slice(0, i), ...xs.slice(i + 1)])) out.push([x, ...p]);
+  });
+  return out;
+}
+
+/** Compiles `model` for variant 0 of `test` (for its diagnostics, before any search). */
+export function compileFor(test: Test, model: Model, variants: ReadonlySet<string>): Compiled {
+  const sk = variantSkeleton(test, 0);
+  return compileModel(model, buildPrimitives(sk).prims, variants);
+}
+
+/** A resumable enumeration of a test's executions under a cat model. */
+export class CatEnumeration {
+  readonly collector: Collector;
+  readonly stats: EnumerationStats = { nodes: 0, explored: 0, consistent: 0 };
+  stop: StopReason | null = null;
+  private readonly variants: number;
+  private v = -1;
+  private cur: CatVariantState | null = null;
+  private readonly t0 = performance.now();
+
+  constructor(
+    readonly test: Test,
+    readonly model: Model,
+    readonly opts: CatOptions = DEFAULT_CAT,
+  ) {
+    const sk = variantSkeleton(test, 0);
+    const labels = observables(sk, compile(sk), [], opts.observe).map((o) => o.label);
+    this.collector = new Collector(labels, opts.keepExamples);
+    this.variants = catVariantCount(test);
+  }
+
+  /** Runs to the end (or a budget). */
+  run(): this {
+    while (!this.step(1 << 14));
+    return this;
+  }
+
+  /** Visits up to `budget` search nodes; true when the search is over. */
+  step(budget: number): boolean {
+    if (this.stop) return true;
+    let left = budget;
+    while (left > 0) {
+      if (!this.cur) {
+        this.v++;
+        if (this.v >= this.variants) {
+          this.stop = 'done';
+          return true;
+        }
+        this.cur = new CatVariantState(this.test, this.v, this.model, this.opts);
+        this.cur.setup();
+      }
+      const used = this.cur.advance(left, this);
+      left -= used;
+      if (this.cur.finished) this.cur = null;
+      if (this.stop) return true;
+    }
+    if (performance.now() - this.t0 > this.opts.timeoutMs) this.stop = 'timeout';
+    else if (this.collector.size >= this.opts.maxStates) this.stop = 'max-states';
+    return this.stop !== null;
+  }
+
+  /** Stops the search at the next slice (Ctrl-C): the report shows what was found so far. */
+  interrupt(): void {
+    if (!this.stop) this.stop = 'interrupted';
+  }
+
+  /** Fraction of the variants done (for progress lines). */
+  progress(): number {
+    return Math.max(0, this.v) / this.variants;
+  }
+
+  /** Records a consistent candidate of `vs`. */
+  record(vs: CatVariantState, values: Float64Array, race: boolean, undef: boolean): void {
+    this.stats.consistent++;
+    this.collector.record(values, 1, race, undef, () => ({
+      variant: vs.v.index,
+      rf: vs.v.rfSrc.slice(),
+      co: vs.v.coRank.slice(),
+    }));
+    if (this.stats.consistent >= this.opts.maxExecutions) this.stop = 'max-executions';
+  }
+}
+
+/** The search state of one variant. */
+class CatVariantState {
+  readonly v: CatVariant;
+  finished = false;
+  private readonly cps: ChoicePoint[];
+  private readonly cur: Int32Array;
+  private depth = 0;
+  private readonly lastCo: number;
+  private readonly tier1: Step[];
+  private readonly pruneSteps: Step[];
+  private readonly leafSteps: Step[];
+  private readonly pruneChecks: CompiledCheck[];
+  private readonly leafChecks: CompiledCheck[];
+  private readonly flags: CompiledCheck[];
+  private readonly values: Float64Array;
+  private readonly finalUndef: Step | null;
+  private scratch: Uint32Array = new Uint32Array(8);
+  private readonly rfStep: Step | undefined;
+  private readonly coStep: Step | undefined;
+  private readonly undefStep: Step | undefined;
+  private readonly frStep: Step | undefined;
+
+  constructor(
+    test: Test,
+    index: number,
+    model: Model,
+    private readonly opts: CatOptions,
+  ) {
+    const sk = variantSkeleton(test, index);
+    const { prims, cand } = buildPrimitives(sk);
+    const compiled = compileModel(model, prims, opts.variants);
+    const programs = compile(sk);
+    const evaluator = new Evaluator(sk, programs);
+    const obs = observables(sk, programs, [], opts.observe);
+    this.v = {
+      index,
+      sk,
+      compiled,
+      cand,
+      evaluator,
+      obs,
+      rfSrc: new Int32Array(sk.n).fill(-2),
+      coRank: new Int32Array(sk.n).fill(-1),
+    };
+    this.values = new Float64Array(obs.length);
+    const cps: ChoicePoint[] = [];
+    sk.writesByLoc.forEach((ws, loc) => {
+      const init = ws.filter((w) => sk.events[w]!.kind === 'init');
+      const rest = ws.filter((w) => sk.events[w]!.kind !== 'init');
+      if (ws.length === 0) return;
+      cps.push({ kind: 'co', loc, perms: permutations(rest).map((p) => Int32Array.from([...init, ...p])) });
+    });
+    this.lastCo = cps.length - 1;
+    for (const r of sk.reads) {
+      const ws = sk.writesByLoc[sk.events[r]!.loc]!;
+      // Undef is a choice when the model speaks of it, or when nothing writes the location.
+      const undef = compiled.usesUndef || ws.length === 0 ? [-1] : [];
+      cps.push({ kind: 'rf', read: r, domain: Int32Array.from([...ws, ...undef]) });
+    }
+    this.cps = cps;
+    this.cur = new Int32Array(cps.length).fill(-1);
+
+    // Which steps each pass recomputes: tier 1 when the coherence order is complete, the cone of
+    // the prunable checks after every rf choice, the rest at a complete candidate.
+    const steps = compiled.steps;
+    const checks = compiled.checks.filter((c) => !c.flag);
+    this.pruneChecks = opts.prune ? checks.filter((c) => c.prunable) : [];
+    this.leafChecks = checks.filter((c) => !this.pruneChecks.includes(c));
+    this.flags = compiled.checks.filter((c) => c.flag);
+    const cone = new Set<Step>();
+    const mark = (s: Step) => {
+      if (cone.has(s)) return;
+      cone.add(s);
+      for (const d of s.deps) mark(d);
+    };
+    for (const c of this.pruneChecks) mark(c.step);
+    this.tier1 = steps.filter((s) => s.tier === 1);
+    this.pruneSteps = steps.filter((s) => s.tier === 2 && cone.has(s));
+    this.leafSteps = steps.filter((s) => s.tier === 2 && !cone.has(s));
+    this.finalUndef = compiled.bound.get(FINAL_UNDEF) ?? null;
+    for (const s of steps) if (s.tier === 0) runStep(s);
+    const p = compiled.prims;
+    this.rfStep = p.get('rf');
+    this.coStep = p.get('co');
+    this.undefStep = p.get('Undef');
+    this.frStep = p.get('fr');
+  }
+
+  setup(): void {
+    this.scratch = new Uint32Array(Math.ceil(this.v.sk.n / 32) + 1);
+    // No location has a write: the coherence order is complete before any choice.
+    if (this.lastCo < 0) this.runSteps(this.tier1);
+    if (this.cps.length === 0) {
+      // No choice at all: the one candidate.
+      this.runSteps(this.pruneSteps);
+    }
+  }
+
+  private runSteps(steps: Step[]): void {
+    for (let k = 0; k < steps.length; k++) runStep(steps[k]!);
+  }
+
+  /** Marks a primitive the enumerator just changed. */
+  private touch(s: Step | undefined): void {
+    if (s) s.version++;
+  }
+
+  private applyChoice(d: number, idx: number): void {
+    const cp = this.cps[d]!;
+    const { cand, rfSrc, coRank, sk } = this.v;
+    if (cp.kind === 'co') {
+      const perm = cp.perms[idx]!;
+      const ws = sk.writesByLoc[cp.loc]!;
+      for (const a of ws) for (const b of ws) remove(cand.co, a, b);
+      for (let i = 0; i < perm.length; i++) {
+        coRank[perm[i]!] = i;
+        for (let j = i + 1; j < perm.length; j++) add(cand.co, perm[i]!, perm[j]!);
+      }
+      this.touch(this.coStep);
+      return;
+    }
+    this.clearChoice(d);
+    const src = cp.domain[idx]!;
+    rfSrc[cp.read] = src;
+    if (src >= 0) add(cand.rf, src, cp.read);
+    else cand.undef[cp.read >>> 5]! |= 1 << (cp.read & 31);
+    this.touch(this.rfStep);
+    this.touch(this.undefStep);
+  }
+
+  private clearChoice(d: number): void {
+    const cp = this.cps[d]!;
+    if (cp.kind !== 'rf') return;
+    const { cand, rfSrc } = this.v;
+    const prev = rfSrc[cp.read]!;
+    if (prev >= 0) remove(cand.rf, prev, cp.read);
+    else if (prev === -1) cand.undef[cp.read >>> 5]! &= ~(1 << (cp.read & 31));
+    rfSrc[cp.read] = -2;
+    this.touch(this.rfStep);
+    this.touch(this.undefStep);
+  }
+
+  /** Whether the prunable checks pass on the current (partial) candidate. */
+  private partialOk(): boolean {
+    this.v.cand.refreshFr();
+    this.touch(this.frStep);
+    this.runSteps(this.pruneSteps);
+    for (const c of this.pruneChecks) if (!checkPasses(c, this.scratch)) return false;
+    return true;
+  }
+
+  /** Advances the search by up to `budget` nodes; returns the nodes used. */
+  advance(budget: number, en: CatEnumeration): number {
+    let used = 0;
+    const cps = this.cps;
+    if (cps.length === 0) {
+      en.stats.nodes++;
+      if (this.partialOk()) this.leaf(en);
+      else this.reject(en, this.pruneChecks.find((c) => !checkPasses(c, this.scratch))!);
+      this.finished = true;
+      return 1;
+    }
+    while (used < budget && !en.stop) {
+      const d = this.depth;
+      const cp = cps[d]!;
+      const size = cp.kind === 'co' ? cp.perms.length : cp.domain.length;
+      const idx = this.cur[d]! + 1;
+      if (idx >= size) {
+        this.clearChoice(d);
+        this.cur[d] = -1;
+        if (d === 0) {
+          this.finished = true;
+          return used;
+        }
+        this.depth--;
+        continue;
+      }
+      this.cur[d] = idx;
+      this.applyChoice(d, idx);
+      used++;
+      en.stats.nodes++;
+      if (d === this.lastCo) this.runSteps(this.tier1);
+      if (d >= this.lastCo && d >= 0) {
+        const ok = this.partialOk();
+        if (!ok) {
+          if (d === cps.length - 1) {
+            en.stats.explored++;
+            if (this.opts.onReject)
+              this.reject(en, this.pruneChecks.find((c) => !checkPasses(c, this.scratch))!);
+          }
+          continue;
+        }
+      }
+      if (d === cps.length - 1) this.leaf(en);
+      else this.depth++;
+    }
+    return used;
+  }
+
+  private reject(_en: CatEnumeration, c: CompiledCheck): void {
+    this.opts.onReject?.(this.v, { kind: 'check', check: c });
+  }
+
+  /** A complete candidate whose prunable checks pass: the rest of the model, then the values. */
+  private leaf(en: CatEnumeration): void {
+    en.stats.explored++;
+    this.runSteps(this.leafSteps);
+    for (const c of this.leafChecks) {
+      if (!checkPasses(c, this.scratch)) {
+        this.opts.onReject?.(this.v, { kind: 'check', check: c });
+        return;
+      }
+    }
+    const { evaluator, rfSrc, obs, sk } = this.v;
+    const status = evaluator.run(rfSrc);
+    if (status !== 'ok') {
+      this.opts.onReject?.(this.v, { kind: 'values', status });
+      return;
+    }
+    let race = false;
+    let undef = false;
+    for (const f of this.flags) {
+      if (testHolds(f.test, f.step, this.scratch) === f.negated) continue;
+      if (f.name === RACE_FLAG) race = true;
+      if (f.name === UNDEF_FLAG) undef = true;
+    }
+    const vals = this.values;
+    for (let k = 0; k < obs.length; k++) {
+      const o = obs[k]!;
+      vals[k] = o.kind === 'reg' ? evaluator.regs[o.thread]![o.reg]! : this.finalValue(sk, o.loc);
+    }
+    en.record(this, vals, race, undef);
+  }
+
+  /** The value of the co-last write of `l`, or undef when the model puts that write in `final-undef`. */
+  private finalValue(sk: Skeleton, l: number): number {
+    const ws = sk.writesByLoc[l]!;
+    let last = -1;
+    for (const w of ws) if (last < 0 || this.v.coRank[w]! > this.v.coRank[last]!) last = w;
+    if (last < 0) return Number.NaN;
+    const fu = this.finalUndef;
+    if (fu && ((fu.bits[last >>> 5]! >>> (last & 31)) & 1) === 1) return Number.NaN;
+    return this.v.evaluator.writeVal[last]!;
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Tokens of a cat model. herd7's lexical conventions: identifiers may contain `-` and `.`
+ * (`po-loc`, `rmw.w`), comments are `(* … *)` and nest, strings are double-quoted, `0` is the empty
+ * relation. No Node APIs here: the web page imports this file.
+ */
+import type { Span } from '../core/types.ts';
+import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
+
+export type TokenKind = 'ident' | 'string' | 'zero' | 'underscore' | 'keyword' | 'punct' | 'eof';
+
+export interface Token {
+  kind: TokenKind;
+  text: string;
+  span: Span;
+}
+
+export const KEYWORDS = new Set([
+  'let',
+  'rec',
+  'and',
+  'in',
+  'acyclic',
+  'irreflexive',
+  'empty',
+  'as',
+  'flag',
+  'show',
+  'unshow',
+  'include',
+  'if',
+  'then',
+  'else',
+]);
+
+/** Punctuation, longest first so `^-1` wins over anything shorter. */
+const PUNCT = ['^-1', '|', '&', '\\', ';', '*', '+', '?', '~', '[', ']', '(', ')', '=', ','];
+
+function isIdentStart(c: string): boolean {
+  return /[A-Za-z_]/.test(c);
+}
+
+function isIdentChar(c: string): boolean {
+  return /[A-Za-z0-9_.-]/.test(c);
+}
+
+/** Splits `text` into tokens; problems become diagnostics and the lexer goes on. */
+export function lex(text: string, file: string): { tokens: Token[]; diagnostics: Diagnostic[] } {
+  const tokens: Token[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let i = 0;
+  let line = 1;
+  let lineStart = 0;
+  const span = (start: number, len: number, l = line, ls = lineStart): Span => ({
+    file,
+    offset: start,
+    line: l,
+    col: start - ls + 1,
+    len,
+  });
+  const newline = (at: number) => {
+    line++;
+    lineStart = at + 1;
+  };
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '\n') {
+      newline(i);
+      i++;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      i++;
+      continue;
+    }
+    if (c === '(' && text[i + 1] === '*') {
+      const start = span(i, 2);
+      let depth = 1;
+      i += 2;
+      while (i < text.length && depth > 0) {
+        if (text[i] === '(' && text[i + 1] === '*') {
+          depth++;
+          i += 2;
+        } else if (text[i] === '*' && text[i + 1] === ')') {
+          depth--;
+          i += 2;
+        } else {
+          if (text[i] === '\n') newline(i);
+          i++;
+        }
+      }
+      if (depth > 0) diagnostics.push(diag('CAT1002', start));
+      continue;
+    }
+    if (c === '"') {
+      const start = i;
+      i++;
+      while (i < text.length && text[i] !== '"' && text[i] !== '\n') i++;
+      if (text[i] !== '"') {
+        diagnostics.push(diag('CAT1003', span(start, i - start)));
+        continue;
+      }
+      i++;
+      tokens.push({ kind: 'string', text: text.slice(start + 1, i - 1), span: span(start, i - start) });
+      continue;
+    }
+    if (isIdentStart(c)) {
+      const start = i;
+      while (i < text.length && isIdentChar(text[i]!)) i++;
+      // A trailing `-` or `.` belongs to no name (`a-` then `b` is never meant): give it back.
+      while (i > start + 1 && (text[i - 1] === '-' || text[i - 1] === '.')) i--;
+      const word = text.slice(start, i);
+      const kind: TokenKind = word === '_' ? 'underscore' : KEYWORDS.has(word) ? 'keyword' : 'ident';
+      tokens.push({ kind, text: word, span: span(start, i - start) });
+      continue;
+    }
+    if (c === '0' && !/[0-9]/.test(text[i + 1] ?? '')) {
+      tokens.push({ kind: 'zero', text: '0', span: span(i, 1) });
+      i++;
+      continue;
+    }
+    const p = PUNCT.find((q) => text.startsWith(q, i));
+    if (p) {
+      tokens.push({ kind: 'punct', text: p, span: span(i, p.length) });
+      i += p.length;
+      continue;
+    }
+    diagnostics.push(diag('CAT1001', span(i, 1), { char: c }));
+    i++;
+  }
+  tokens.push({ kind: 'eof', text: '', span: span(i, 0) });
+  return { tokens, diagnostics };
+}

@@ -1,0 +1,49 @@
+/**
+ * Loading a cat model: parses a file and splices in its includes (read through a caller-supplied
+ * reader, so this file stays free of Node APIs for the web page).
+ */
+import type { Diagnostic } from '../syntax/diagnostics.ts';
+import { diag } from '../syntax/diagnostics.ts';
+import type { Instr, Model } from './ast.ts';
+import { parseCat } from './parser.ts';
+
+/** Reads an included file: `name` as written, `from` the including file; null when not found. */
+export type IncludeReader = (name: string, from: string) => { file: string; text: string } | null;
+
+/** Parses `text` (from `file`) and every file it includes, depth first, each once. */
+export function loadModel(
+  text: string,
+  file: string,
+  read: IncludeReader,
+): { model: Model; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const done = new Set<string>();
+  const expand = (src: string, f: string, stack: string[]): { title: string; instrs: Instr[] } => {
+    const r = parseCat(src, f);
+    diagnostics.push(...r.diagnostics);
+    const out: Instr[] = [];
+    for (const ins of r.model.instrs) {
+      if (ins.kind !== 'include') {
+        out.push(ins);
+        continue;
+      }
+      const got = read(ins.file, f);
+      if (!got) {
+        diagnostics.push(diag('CAT3004', ins.span, { file: ins.file, why: 'no such file' }));
+        continue;
+      }
+      if (stack.includes(got.file)) {
+        diagnostics.push(diag('CAT3005', ins.span, { file: ins.file }));
+        continue;
+      }
+      // herd7 reads a file included twice once.
+      if (done.has(got.file)) continue;
+      done.add(got.file);
+      out.push(...expand(got.text, got.file, [...stack, got.file]).instrs);
+    }
+    return { title: r.model.title, instrs: out };
+  };
+  done.add(file);
+  const m = expand(text, file, [file]);
+  return { model: { title: m.title, instrs: m.instrs }, diagnostics };
+}

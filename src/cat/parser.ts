@@ -1,0 +1,279 @@
+/**
+ * Parser for cat models, as herd7 documents the language: instructions `let`, `let rec … and …`,
+ * `include`, checks (`acyclic` / `irreflexive` / `empty`, optionally negated with `~`, named with
+ * `as`), `flag`, `show`; expressions with herd7's precedence, loosest first: `|`, `;`, `\`, `&`,
+ * cartesian `*`, prefix `~`, postfix `*` `+` `?`, then `^-1`. Returns `{ model, diagnostics }`
+ * and recovers at the next instruction. No Node APIs here: the web page imports this file.
+ */
+import type { Span } from '../core/types.ts';
+import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
+import type { Binding, CheckKind, Expr, Instr, Model } from './ast.ts';
+import { lex, type Token } from './lexer.ts';
+
+class ParseError extends Error {}
+
+const STARTS_INSTR = new Set(['let', 'acyclic', 'irreflexive', 'empty', 'flag', 'show', 'unshow', 'include']);
+const TESTS = new Set(['acyclic', 'irreflexive', 'empty']);
+
+/** Parses the text of one cat file (includes are resolved later, by `loadModel`). */
+export function parseCat(text: string, file: string): { model: Model; diagnostics: Diagnostic[] } {
+  const { tokens, diagnostics } = lex(text, file);
+  let pos = 0;
+  const peek = (k = 0): Token => tokens[Math.min(pos + k, tokens.length - 1)]!;
+  const next = (): Token => tokens[Math.min(pos++, tokens.length - 1)]!;
+  const is = (text: string, k = 0) => {
+    const t = peek(k);
+    return (t.kind === 'punct' || t.kind === 'keyword') && t.text === text;
+  };
+  const describe = (t: Token) => (t.kind === 'eof' ? 'end of file' : `'${t.text}'`);
+  const fail = (expected: string, hint?: string): never => {
+    const t = peek();
+    diagnostics.push(diag('CAT2001', t.span, { expected, found: describe(t), hint }));
+    throw new ParseError();
+  };
+  const expect = (text: string, what = `'${text}'`): Token => {
+    if (!is(text)) fail(what);
+    return next();
+  };
+  const ident = (what: string): Token => {
+    if (peek().kind !== 'ident') fail(what);
+    return next();
+  };
+  const join = (a: Span, b: Span): Span => ({ ...a, len: Math.max(a.len, b.offset + b.len - a.offset) });
+
+  const startsOperand = (t: Token) =>
+    t.kind === 'ident' ||
+    t.kind === 'zero' ||
+    t.kind === 'underscore' ||
+    (t.kind === 'punct' && (t.text === '(' || t.text === '[')) ||
+    (t.kind === 'punct' && t.text === '~' && !(peek(2).kind === 'keyword' && TESTS.has(peek(2).text))) ||
+    (t.kind === 'keyword' && t.text === 'if');
+
+  const expr = (): Expr => {
+    if (!is('let')) return union();
+    const start = next();
+    const rec = is('rec');
+    if (rec) next();
+    const bindings = [binding()];
+    while (is('and')) {
+      next();
+      bindings.push(binding());
+    }
+    expect('in');
+    const body = expr();
+    return { kind: 'let', rec, bindings, body, span: join(start.span, body.span) };
+  };
+  const union = (): Expr => {
+    const l = seq();
+    if (!is('|')) return l;
+    next();
+    const r = union();
+    return { kind: 'bin', op: 'union', left: l, right: r, span: join(l.span, r.span) };
+  };
+  const seq = (): Expr => {
+    const l = diff();
+    if (!is(';')) return l;
+    next();
+    const r = seq();
+    return { kind: 'bin', op: 'seq', left: l, right: r, span: join(l.span, r.span) };
+  };
+  const diff = (): Expr => {
+    let l = inter();
+    while (is('\\')) {
+      next();
+      const r = inter();
+      l = { kind: 'bin', op: 'diff', left: l, right: r, span: join(l.span, r.span) };
+    }
+    return l;
+  };
+  const inter = (): Expr => {
+    const l = cart();
+    if (!is('&')) return l;
+    next();
+    const r = inter();
+    return { kind: 'bin', op: 'inter', left: l, right: r, span: join(l.span, r.span) };
+  };
+  const cart = (): Expr => {
+    const l = unary();
+    if (!(is('*') && startsOperand(peek(1)))) return l;
+    next();
+    const r = unary();
+    return { kind: 'bin', op: 'cartesian', left: l, right: r, span: join(l.span, r.span) };
+  };
+  const unary = (): Expr => {
+    if (is('~')) {
+      const t = next();
+      const a = unary();
+      return { kind: 'un', op: 'comp', arg: a, span: join(t.span, a.span) };
+    }
+    return postfix();
+  };
+  const postfix = (): Expr => {
+    let e = atom();
+    for (;;) {
+      const t = peek();
+      if (t.kind !== 'punct') return e;
+      if (t.text === '*' && !startsOperand(peek(1)))
+        e = { kind: 'un', op: 'star', arg: e, span: join(e.span, t.span) };
+      else if (t.text === '+') e = { kind: 'un', op: 'plus', arg: e, span: join(e.span, t.span) };
+      else if (t.text === '?') e = { kind: 'un', op: 'opt', arg: e, span: join(e.span, t.span) };
+      else if (t.text === '^-1') e = { kind: 'un', op: 'inv', arg: e, span: join(e.span, t.span) };
+      else return e;
+      next();
+    }
+  };
+  const atom = (): Expr => {
+    const t = peek();
+    if (t.kind === 'zero') {
+      next();
+      return { kind: 'empty', span: t.span };
+    }
+    if (t.kind === 'underscore') {
+      next();
+      return { kind: 'universe', span: t.span };
+    }
+    if (t.kind === 'ident') {
+      next();
+      if (is('(')) {
+        next();
+        const args: Expr[] = [];
+        if (!is(')')) {
+          args.push(expr());
+          while (is(',')) {
+            next();
+            args.push(expr());
+          }
+        }
+        const close = expect(')');
+        return { kind: 'app', fn: t.text, args, span: join(t.span, close.span) };
+      }
+      return { kind: 'var', name: t.text, span: t.span };
+    }
+    if (is('(')) {
+      next();
+      const e = expr();
+      expect(')');
+      return e;
+    }
+    if (is('[')) {
+      const open = next();
+      const e = expr();
+      const close = expect(']');
+      return { kind: 'un', op: 'toid', arg: e, span: join(open.span, close.span) };
+    }
+    if (is('if')) {
+      const start = next();
+      if (peek().kind !== 'string') fail('a variant name in quotes', 'write if "variant" then e1 else e2');
+      const variant = next().text;
+      expect('then');
+      const yes = expr();
+      expect('else');
+      const no = expr();
+      return { kind: 'if', variant, yes, no, span: join(start.span, no.span) };
+    }
+    return fail(
+      'an expression',
+      'an expression is a name, 0, _, (e), [e], f(e) or e combined with | ; \\ & *',
+    );
+  };
+
+  const binding = (): Binding => {
+    const name = ident('a name to bind');
+    let params: string[] | null = null;
+    if (is('(')) {
+      next();
+      params = [];
+      if (!is(')')) {
+        params.push(ident('a parameter name').text);
+        while (is(',')) {
+          next();
+          params.push(ident('a parameter name').text);
+        }
+      }
+      expect(')');
+    }
+    expect('=');
+    const body = expr();
+    return { name: name.text, params, body, span: name.span };
+  };
+
+  const check = (flag: boolean, start: Token): Instr => {
+    let negated = false;
+    if (is('~')) {
+      next();
+      negated = true;
+    }
+    const t = peek();
+    if (!(t.kind === 'keyword' && TESTS.has(t.text))) fail('acyclic, irreflexive or empty');
+    next();
+    const e = expr();
+    let name: string | null = null;
+    if (is('as')) {
+      next();
+      name = ident('a name after as').text;
+    } else if (flag) fail("'as NAME'", 'a flag needs a name: flag ~empty race as race');
+    return {
+      kind: 'check',
+      test: t.text as CheckKind,
+      negated,
+      flag,
+      expr: e,
+      name,
+      span: join(start.span, e.span),
+    };
+  };
+
+  const instr = (): Instr => {
+    const t = peek();
+    if (is('let')) {
+      next();
+      const rec = is('rec');
+      if (rec) next();
+      const bindings = [binding()];
+      while (is('and')) {
+        next();
+        bindings.push(binding());
+      }
+      return { kind: rec ? 'rec' : 'let', bindings, span: t.span };
+    }
+    if (is('flag')) return check(true, next());
+    if (is('~') || (t.kind === 'keyword' && TESTS.has(t.text))) return check(false, t);
+    if (is('show') || is('unshow')) {
+      next();
+      const names = [ident('a name to show').text];
+      while (is(',')) {
+        next();
+        names.push(ident('a name to show').text);
+      }
+      return { kind: 'show', names, span: t.span };
+    }
+    if (is('include')) {
+      next();
+      if (peek().kind !== 'string') fail('a file name in quotes', 'write include "file.cat"');
+      const f = next();
+      return { kind: 'include', file: f.text, span: f.span };
+    }
+    return fail('an instruction (let, acyclic, irreflexive, empty, flag, show, include)');
+  };
+
+  // herd7's title line: a name and/or a quoted string before the first instruction.
+  let title = file.replace(/^.*[\\/]/, '');
+  const titleParts: string[] = [];
+  while ((peek().kind === 'ident' || peek().kind === 'string') && titleParts.length < 2)
+    titleParts.push(next().text);
+  if (titleParts.length > 0) title = titleParts[titleParts.length - 1]!;
+
+  const instrs: Instr[] = [];
+  while (peek().kind !== 'eof') {
+    const at = pos;
+    try {
+      instrs.push(instr());
+    } catch (e) {
+      if (!(e instanceof ParseError)) throw e;
+      // Recover at the next instruction keyword.
+      if (pos === at) pos++;
+      while (peek().kind !== 'eof' && !(peek().kind === 'keyword' && STARTS_INSTR.has(peek().text))) pos++;
+    }
+  }
+  return { model: { title, instrs }, diagnostics };
+}

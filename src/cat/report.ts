@@ -1,0 +1,124 @@
+/**
+ * Reports of a cat model's run, in the shape `gpumm run` prints (`src/enumerate/report.ts`), and
+ * `--explain` for a cat model: for every candidate the condition selects and the model rejects,
+ * the check that rejects it (its `as` name) with a witness (a cycle for `acyclic`).
+ * No Node APIs here: the web page imports this file.
+ */
+import type { Test } from '../core/types.ts';
+import { describeEvent } from '../enumerate/explain.ts';
+import { evalCond, termLabel, termWidth } from '../enumerate/outcomes.ts';
+import { buildReport, type Report, stateText } from '../enumerate/report.ts';
+import type { ModelOptions } from '../models/amdgpu.ts';
+import type { Model } from './ast.ts';
+import { CatEnumeration, type CatOptions, DEFAULT_CAT, FINAL_UNDEF } from './enumerate.ts';
+import { checkWitness } from './eval.ts';
+
+/** Time allowed for `--explain`'s unpruned search, as for the fast search. */
+export const CAT_EXPLAIN_MS = 10_000;
+
+/** The variants `gpumm run`'s model options select in a cat model (docs/cat.md, "Variants"). */
+export function variantsOf(model: ModelOptions): Set<string> {
+  const v = new Set<string>();
+  if (model.valueRules === 'repaired') v.add('repaired');
+  if (!model.noThinAir) v.add('allow-thin-air');
+  return v;
+}
+
+/** Explanations of the candidates the condition selects and the model rejects. */
+export function explainCat(test: Test, model: Model, opts: CatOptions): Report['explanations'] {
+  if (!test.condition) return [];
+  const cond = test.condition.cond;
+  const groups = new Map<string, Report['explanations'][number]>();
+  const en = new CatEnumeration(test, model, {
+    ...opts,
+    prune: false,
+    timeoutMs: Math.min(opts.timeoutMs, CAT_EXPLAIN_MS),
+    onReject: (v, why) => {
+      if (why.kind !== 'check') return;
+      if (v.evaluator.run(v.rfSrc) !== 'ok') return;
+      const fu = v.compiled.bound.get(FINAL_UNDEF);
+      const vals = v.obs.map((o) => {
+        if (o.kind === 'reg') return v.evaluator.regs[o.thread]![o.reg]!;
+        let last = -1;
+        for (const w of v.sk.writesByLoc[o.loc]!) if (last < 0 || v.coRank[w]! > v.coRank[last]!) last = w;
+        if (last < 0 || (fu && ((fu.bits[last >>> 5]! >>> (last & 31)) & 1) === 1)) return Number.NaN;
+        return v.evaluator.writeVal[last]!;
+      });
+      const labels = v.obs.map((o) => o.label);
+      const truth = evalCond(
+        cond,
+        (l) => {
+          const k = labels.indexOf(l);
+          return k < 0 ? undefined : vals[k];
+        },
+        termLabel,
+        (c) => termWidth(test, c),
+      );
+      if (truth !== 'true') return;
+      const values: Record<string, number | 'undef'> = {};
+      labels.forEach((l, k) => {
+        values[l] = Number.isNaN(vals[k]!) ? 'undef' : vals[k]!;
+      });
+      const state = stateText(values);
+      const c = why.check;
+      const name = c.name ?? `${c.negated ? '~' : ''}${c.test} (line ${c.span.line})`;
+      const wit = checkWitness(c).map((e) => describeEvent(v.sk, e));
+      const text = `${name}: ${
+        c.test === 'acyclic' && wit.length > 0
+          ? `cycle: ${[...wit, wit[0]!].join(' → ')}`
+          : wit.length > 0
+            ? `${c.test} fails on: ${wit.join(' → ')}`
+            : `${c.negated ? '~' : ''}${c.test} fails`
+      }`;
+      const key = `${state}\n${name}\n${text}`;
+      const g = groups.get(key);
+      if (g) g.count++;
+      else if (groups.size < 50) groups.set(key, { state, axiom: name, text, count: 1 });
+    },
+  }).run();
+  const out = [...groups.values()];
+  if (en.stop !== 'done')
+    out.push({
+      state: '(incomplete)',
+      axiom: 'none',
+      text: `explanations stopped after ${CAT_EXPLAIN_MS / 1000} s and ${en.stats.explored} candidates; the list above is partial`,
+      count: 0,
+    });
+  return out;
+}
+
+/**
+ * Runs `test` under a cat model in slices, yielding to the event loop between them so a caller can
+ * `interrupt` the enumeration it receives through `register` (Ctrl-C), then builds its report.
+ */
+export async function runCatSliced(
+  test: Test,
+  model: Model,
+  options: ModelOptions,
+  opts: Partial<CatOptions> & { explain?: boolean; estimate?: number },
+  register: (en: CatEnumeration) => void,
+): Promise<Report> {
+  const t0 = performance.now();
+  const o: CatOptions = { ...DEFAULT_CAT, variants: variantsOf(options), ...opts };
+  const en = new CatEnumeration(test, model, o);
+  register(en);
+  while (!en.step(1 << 12)) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+  const ms = performance.now() - t0;
+  const explanations = opts.explain && en.stop === 'done' ? explainCat(test, model, o) : [];
+  return buildReport(test, en, options, { estimate: opts.estimate ?? 0, ms, explanations });
+}
+
+/** Runs `test` under a cat model to the end (or a budget) and builds its report. */
+export function runCat(
+  test: Test,
+  model: Model,
+  options: ModelOptions,
+  opts: Partial<CatOptions> & { explain?: boolean; estimate?: number } = {},
+): Report {
+  const t0 = performance.now();
+  const o: CatOptions = { ...DEFAULT_CAT, variants: variantsOf(options), ...opts };
+  const en = new CatEnumeration(test, model, o).run();
+  const ms = performance.now() - t0;
+  const explanations = opts.explain && en.stop === 'done' ? explainCat(test, model, o) : [];
+  return buildReport(test, en, options, { estimate: opts.estimate ?? 0, ms, explanations });
+}

@@ -1,0 +1,115 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RunJsonSchema } from './run.ts';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'gpumm.js');
+
+function gpumm(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    cwd: join(import.meta.dirname, '..', '..'),
+    maxBuffer: 1 << 26,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function tmpFile(name: string, text: string): string {
+  const p = join(mkdtempSync(join(tmpdir(), 'gpumm-cat-')), name);
+  writeFileSync(p, text);
+  return p;
+}
+
+describe('gpumm run with cat models', () => {
+  it('--model amdgpu-cat gives the fast search report', () => {
+    const files = ['litmus/MP+rel+acq.sys.diff-agent.litmus', 'litmus/CoRR.atomic.agent.litmus'];
+    const fast = RunJsonSchema.parse(JSON.parse(gpumm('run', '--json', ...files).stdout));
+    const r = gpumm('run', '--json', '--model', 'amdgpu-cat', ...files);
+    expect(r.status).toBe(0);
+    const cat = RunJsonSchema.parse(JSON.parse(r.stdout));
+    expect(cat.map((x) => [x.states, x.flags, x.condition])).toEqual(
+      fast.map((x) => [x.states, x.flags, x.condition]),
+    );
+  });
+
+  it('--explain names the cat check that rejects a candidate, with its cycle', () => {
+    const r = gpumm('run', '--explain', '--model', 'amdgpu-cat', 'litmus/CoRR.atomic.agent.litmus');
+    expect(r.stdout).toMatch(/coherence: cycle: .* → .* → /);
+  });
+
+  it('a user model runs with --cat; its mistakes are diagnostics with file:line:col, exit 2', () => {
+    const sc = tmpFile('sc.cat', '"SC"\nacyclic po | rf | co | fr as sc\n');
+    const ok = gpumm('run', '--cat', sc, 'litmus/CoRR.atomic.agent.litmus');
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('States 3');
+    const bad = tmpFile('bad.cat', '"bad"\nlet a = po ; rff\nacyclic a as x\n');
+    const r = gpumm('run', '--cat', bad, 'litmus/CoRR.atomic.agent.litmus');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${bad}:2:14: error CAT3001`);
+    expect(r.stderr).toContain('did you mean rf');
+    expect(r.stderr).not.toContain("unknown name 'a'");
+    const lacking = tmpFile('arm.cat', 'acyclic [X] ; po as x\n');
+    const l = gpumm('run', '--cat', lacking, 'litmus/CoRR.atomic.agent.litmus');
+    expect(l.status).toBe(2);
+    expect(l.stderr).toContain('CAT3006');
+  });
+
+  it('--graph and --workers are for the fast search: a diagnostic, exit 2', () => {
+    const r = gpumm('run', '--model', 'amdgpu-cat', '--graph', 'dot', 'litmus/LB+plain.litmus');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('CL1003');
+    expect(r.stdout).toBe('');
+  });
+
+  it('budgets apply: a test stopped by --max-executions is undecided (exit 3)', () => {
+    const r = gpumm(
+      'run',
+      '--model',
+      'amdgpu-cat',
+      '--max-executions',
+      '1',
+      'litmus/CoRR.atomic.agent.litmus',
+    );
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('undecided (max-executions)');
+  });
+
+  it('includes resolve beside the including file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gpumm-cat-'));
+    writeFileSync(join(dir, 'base.cat'), 'let com = rf | co | fr\n');
+    writeFileSync(join(dir, 'sc.cat'), 'include "base.cat"\nacyclic po | com as sc\n');
+    expect(gpumm('run', '--cat', join(dir, 'sc.cat'), 'litmus/CoRR.atomic.agent.litmus').status).toBe(0);
+    writeFileSync(join(dir, 'missing.cat'), 'include "nope.cat"\n');
+    const r = gpumm('run', '--cat', join(dir, 'missing.cat'), 'litmus/CoRR.atomic.agent.litmus');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('CAT3004');
+  });
+});
+
+describe('gpumm compare', () => {
+  it('shows both verdicts and an execution one model allows and the other forbids', () => {
+    const r = gpumm(
+      'compare',
+      '--models',
+      'amdgpu,rc11',
+      'litmus/LB+plain.litmus',
+      'litmus/CoRR.sys.diff-agent.litmus',
+    );
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Test LB+plain');
+    expect(r.stdout).toMatch(/amdgpu +condition unknown/);
+    expect(r.stdout).toMatch(/rc11 +condition fails/);
+    expect(r.stdout).toContain('only amdgpu allows: P0:r0=undef; P1:r1=undef;');
+    expect(r.stdout).toContain('only rc11 allows: P0:r0=0; P1:r1=0;');
+    expect(r.stdout).toContain('reads the initial write of @x = 0');
+    expect(r.stdout).toContain('both models reach the same final states');
+  });
+
+  it('rejects an unknown model on the command line', () => {
+    const r = gpumm('compare', '--models', 'amdgpu,nope', 'litmus/LB+plain.litmus');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('CL1003');
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Cat models on the command line: `gpumm run --cat FILE.cat` and `--model amdgpu-cat`. Reads the
+ * model (includes resolved beside the including file, then in gpumm's `models/`), reports its
+ * diagnostics and those of compiling it against each test, exit status 2 on any.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Model } from '../cat/ast.ts';
+import { compileFor } from '../cat/enumerate.ts';
+import { loadModel } from '../cat/load.ts';
+import type { Test } from '../core/types.ts';
+import { formatDiagnostics } from './format.ts';
+import { readSource } from './io.ts';
+import { CliExit } from './shared.ts';
+
+/** gpumm's own cat models (repository root `models/`), found from a fresh clone. */
+export const MODELS_DIR = join(import.meta.dirname, '..', '..', 'models');
+
+export { CAT_MODELS } from './cat-models.ts';
+
+/** Reads and parses a cat file; diagnostics go to stderr and end the command with status 2. */
+export function loadCatFile(file: string): Model {
+  const src = readSource(file);
+  if ('diagnostic' in src) {
+    process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
+    throw new CliExit(2);
+  }
+  const texts = new Map<string, string>([[file, src.text]]);
+  const { model, diagnostics } = loadModel(src.text, file, (name, from) => {
+    for (const p of [resolve(dirname(from), name), join(MODELS_DIR, name)]) {
+      if (!existsSync(p)) continue;
+      const text = readFileSync(p, 'utf8');
+      texts.set(p, text);
+      return { file: p, text };
+    }
+    return null;
+  });
+  if (diagnostics.length > 0) {
+    for (const d of diagnostics) process.stderr.write(`${formatDiagnostics([d], texts.get(d.span.file))}\n`);
+    throw new CliExit(2);
+  }
+  return model;
+}
+
+/** Compiles `model` against every test; any diagnostic (unknown name, type error) ends with status 2. */
+export function checkCatAgainst(
+  model: Model,
+  file: string,
+  tests: readonly Test[],
+  variants: ReadonlySet<string>,
+): void {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  for (const t of tests.slice(0, 1)) {
+    const c = compileFor(t, model, variants);
+    if (c.diagnostics.length === 0) continue;
+    process.stderr.write(`${formatDiagnostics(c.diagnostics, text)}\n`);
+    throw new CliExit(2);
+  }
+}
