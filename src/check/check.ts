@@ -12,14 +12,14 @@ import { z } from 'zod';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { isUndef } from '../events/program.ts';
-import type { IsaInstr } from '../lower/isa.ts';
-import { lowerTest } from '../lower/lower.ts';
 import type { TableFamily } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
-import { isLowered } from '../lower/types.ts';
 import { familyConfig } from '../sim/config.ts';
 import type { ExploreOptions, Step } from '../sim/machine.ts';
 import type { LoweredCode } from '../sim/program.ts';
+
+export { docCode } from '../sim/program.ts';
+
 import { labelValue, simulate, traceOf } from '../sim/simulate.ts';
 
 /** Which code-sequence table the machine runs: the documents' (`doc`) or llc-22's (`llc`). */
@@ -64,21 +64,6 @@ export const CheckSchema = z.object({
 /** The verdict on one test for one target, mode and lowering. */
 export type CheckResult = z.infer<typeof CheckSchema>;
 
-/** Per thread, per IR instruction, the documents' machine code; or why the test does not lower. */
-export function docCode(test: Test, ctx: LowerCtx): LoweredCode | { error: string } {
-  const lowered = lowerTest(test, ctx);
-  const out: IsaInstr[][][] = [];
-  for (const th of lowered) {
-    const seqs: IsaInstr[][] = [];
-    for (const li of th.instrs) {
-      if (!isLowered(li.result)) return { error: `${li.result.diagnostic.code} ${li.result.diagnostic.message}` };
-      seqs.push(li.result.seq);
-    }
-    out.push(seqs);
-  }
-  return out;
-}
-
 /** Options of one check. */
 export interface CheckOptions extends ExploreOptions {
   /** Find a trace for the first forbidden outcome. */
@@ -92,14 +77,15 @@ function valuesText(v: Record<string, number | 'undef'>): string {
 }
 
 /** Compares the model's report with the machine's outcomes for `code`. */
-export function checkTest(
+export async function checkTest(
   test: Test,
   report: Report,
   code: LoweredCode,
   ctx: LowerCtx,
   lowering: Lowering,
   opts: CheckOptions,
-): CheckResult {
+  pause?: () => Promise<void>,
+): Promise<CheckResult> {
   const t0 = performance.now();
   const family = ctx.target.processor.table as TableFamily;
   const cfg = familyConfig(family);
@@ -120,8 +106,9 @@ export function checkTest(
     stats: { placements: 0, states: 0, ms: 0 },
   };
   if (!cfg) return { ...base, reason: `no machine for the ${family} family yet` };
-  if (!report.complete) return { ...base, verdict: 'undecided', reason: `the model stopped (${report.stop})` };
-  const sim = simulate(test, code, cfg, mode, opts);
+  if (!report.complete)
+    return { ...base, verdict: 'undecided', reason: `the model stopped (${report.stop})` };
+  const sim = await simulate(test, code, cfg, mode, opts, pause);
   if (sim.kind === 'unsupported') return { ...base, reason: sim.reason };
   const labels = report.observables;
   let firstBad: (typeof sim.outcomes)[number] | null = null;
@@ -180,12 +167,16 @@ export function checkTest(
 /** Text of one check, herd7-like: verdict, outcomes, and the trace of a forbidden outcome. */
 export function formatCheck(r: CheckResult): string {
   const lines: string[] = [];
-  lines.push(`Test ${r.test} on ${r.target} (${r.mode.toUpperCase()} mode, --lowering ${r.lowering}): ${r.verdict}`);
+  lines.push(
+    `Test ${r.test} on ${r.target} (${r.mode.toUpperCase()} mode, --lowering ${r.lowering}): ${r.verdict}`,
+  );
   if (r.reason) lines.push(`  ${r.reason}`);
   if (r.verdict === 'unsupported' || r.verdict === 'undecided') return lines.join('\n');
   lines.push(`Model states ${r.model.length}`);
   for (const v of r.model) lines.push(`  ${valuesText(v)}`);
-  lines.push(`Machine states ${r.machine.length} (${r.stats.placements} placements, ${r.stats.states} machine states)`);
+  lines.push(
+    `Machine states ${r.machine.length} (${r.stats.placements} placements, ${r.stats.states} machine states)`,
+  );
   for (const m of r.machine) {
     const note = !m.allowed
       ? '  <- forbidden by the model'
@@ -201,7 +192,9 @@ export function formatCheck(r: CheckResult): string {
     else
       r.forbidden.trace.forEach((s, k) => {
         const who = s.thread ? `${s.thread}: ` : '';
-        lines.push(`  ${String(k + 1).padStart(3)}. ${s.kind.padEnd(9)} ${who}${s.text}${s.detail ? ` — ${s.detail}` : ''}`);
+        lines.push(
+          `  ${String(k + 1).padStart(3)}. ${s.kind.padEnd(9)} ${who}${s.text}${s.detail ? ` — ${s.detail}` : ''}`,
+        );
       });
   }
   return lines.join('\n');

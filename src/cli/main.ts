@@ -3,6 +3,7 @@
  * Every user error ends as a diagnostic on stderr and exit status 2, never a stack trace.
  */
 import { Command, CommanderError } from 'commander';
+import { registerCheck } from './check.ts';
 import { registerDemo } from './demo.ts';
 import { registerLower } from './lower.ts';
 import { registerParse } from './parse.ts';
@@ -22,6 +23,7 @@ registerParse(program);
 registerRun(program);
 registerDemo(program);
 registerLower(program);
+registerCheck(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -11,7 +11,7 @@
  * No Node APIs here.
  */
 
-import type { Counter, InvInstr, IsaInstr, VmemInstr, WbInstr } from '../lower/isa.ts';
+import type { Counter, InvInstr, VmemInstr, WbInstr } from '../lower/isa.ts';
 import { cacheScopeRank } from '../lower/isa.ts';
 import type { TableFamily } from '../lower/targets.ts';
 import type { WaveMode } from '../lower/types.ts';
@@ -62,6 +62,12 @@ export interface FamilyConfig {
   inv: (i: InvInstr) => CacheOpSpec | null;
   /** The write-back's effect, or null when this family's machine does not implement it. */
   wb: (i: WbInstr) => CacheOpSpec | null;
+  /**
+   * An invalidate waits for the wave's earlier vector memory operations (GFX12: "The invalidation
+   * requests cannot be reordered with pending or upcoming memory operations"). Where the text is
+   * silent (GFX6–9) it may overtake them: the tables wait for them explicitly.
+   */
+  invAfterEarlier: boolean;
   /** Counters of the family (a wait on any other counter is an unsupported instruction). */
   knownCounters: readonly Counter[];
 }
@@ -98,8 +104,7 @@ export const GFX6_9: FamilyConfig = {
   // USAGE: vector memory operations are counted on vmcnt, LDS on lgkmcnt; flat may be either, so
   // "flat_load/store/atomic instructions can report out of vector memory order if they access LDS
   // memory, and out of LDS operation order if they access global memory": counted on both.
-  counters: (i) =>
-    i.kind === 'lds' ? ['lgkmcnt'] : i.enc === 'flat' ? ['vmcnt', 'lgkmcnt'] : ['vmcnt'],
+  counters: (i) => (i.kind === 'lds' ? ['lgkmcnt'] : i.enc === 'flat' ? ['vmcnt', 'lgkmcnt'] : ['vmcnt']),
   inv: (i) =>
     i.mnemonic === 'buffer_wbinvl1_vol'
       ? {
@@ -109,6 +114,7 @@ export const GFX6_9: FamilyConfig = {
         }
       : null,
   wb: () => null,
+  invAfterEarlier: false,
   knownCounters: ['vmcnt', 'expcnt', 'lgkmcnt'],
 };
 
@@ -172,6 +178,7 @@ export const GFX12: FamilyConfig = {
           cite: `${G12}: "global_wb additionally ensures that previous memory operation done at a lower scope level have reached the SCOPE: of the global_wb."`,
         }
       : null,
+  invAfterEarlier: true,
   knownCounters: ['loadcnt', 'storecnt', 'dscnt', 'samplecnt', 'bvhcnt', 'kmcnt', 'expcnt'],
 };
 
@@ -185,9 +192,4 @@ export function familyConfig(f: TableFamily): FamilyConfig | null {
     default:
       return null;
   }
-}
-
-/** True when `i` is an instruction kind the machine core handles (the family may still refuse it). */
-export function isMachineInstr(i: IsaInstr): boolean {
-  return i.kind === 'vmem' || i.kind === 'lds' || i.kind === 'wait' || i.kind === 'inv' || i.kind === 'wb' || i.kind === 'barrier';
 }

@@ -29,6 +29,8 @@ interface Req {
   a: number;
   /** Resolved cmpxchg expected value. */
   e: number;
+  /** 1 once the access has passed the CU's cache and waits beyond it. */
+  f: number;
 }
 
 interface Wave {
@@ -95,7 +97,8 @@ export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Pl
     const h = placement.threads[t]!;
     const ids: number[] = [];
     cfg.levels.forEach((lv, k) => {
-      const unit = lv.unit === 'cu' ? `cu${h.cu}` : lv.unit === 'sa' ? `a${h.agent}.sa${h.sa}` : `a${h.agent}`;
+      const unit =
+        lv.unit === 'cu' ? `cu${h.cu}` : lv.unit === 'sa' ? `a${h.agent}.sa${h.sa}` : `a${h.agent}`;
       const key = `${lv.name}@${unit}`;
       let id = idOf.get(key);
       if (id === undefined) {
@@ -133,9 +136,14 @@ export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Pl
   };
 }
 
-/** The initial state: every wave at its first instruction, caches empty, memory initialised. */
+/**
+ * The initial state: every wave at its first instruction, memory initialised, and every cache holding
+ * a clean copy of every location's initial value — other waves of the kernel may have read them
+ * before the test's waves run (a copy may also be absent: it can be evicted at any time).
+ */
 export function initialState(m: Machine): State {
   const n = m.instName.length * m.nLoc;
+  const init = m.program.locs.map((l) => l.init);
   return {
     waves: m.program.threads.map((th) => ({
       pc: 0,
@@ -145,8 +153,8 @@ export function initialState(m: Machine): State {
       passed: 0,
     })),
     queues: m.lanes.map(() => []),
-    st: new Array<number>(n).fill(0),
-    val: new Array<number>(n).fill(0),
+    st: new Array<number>(n).fill(1),
+    val: Array.from({ length: n }, (_, k) => init[k % m.nLoc]!),
     mem: m.program.locs.map((l) => l.init),
   };
 }
@@ -158,7 +166,7 @@ export function stateKey(s: State): string {
     k += `${w.pc},${w.pend},${w.sig},${w.passed},${w.regs.join(',')};`;
   }
   for (const q of s.queues) {
-    for (const r of q) k += `${r.t}:${r.i}:${r.a}:${r.e},`;
+    for (const r of q) k += `${r.t}:${r.i}:${r.a}:${r.e}:${r.f},`;
     k += ';';
   }
   return `${k}#${s.st.join('')}#${s.val.join(',')}#${s.mem.join(',')}`;
@@ -242,14 +250,14 @@ function issue(m: Machine, s: State, t: number): { next: State; step: Step } {
       break;
     }
     case 'mem':
-      next.queues[m.waveOf[t]!]!.push({ t, i: w.pc, a: value(w, i.a), e: value(w, i.exp) });
+      next.queues[m.waveOf[t]!]!.push({ t, i: w.pc, a: value(w, i.a), e: value(w, i.exp), f: 0 });
       if (i.dst >= 0) w.pend |= 1 << i.dst;
       if (i.okDst >= 0) w.pend |= 1 << i.okDst;
       detail = `queued on ${i.counters.join(', ')}`;
       break;
     case 'inv':
     case 'wb':
-      next.queues[m.waveOf[t]!]!.push({ t, i: w.pc, a: Number.NaN, e: Number.NaN });
+      next.queues[m.waveOf[t]!]!.push({ t, i: w.pc, a: Number.NaN, e: Number.NaN, f: 0 });
       detail = `queued on ${i.counters.join(', ')}`;
       break;
     case 'signal':
@@ -279,49 +287,56 @@ function issue(m: Machine, s: State, t: number): { next: State; step: Step } {
   return { next, step: { kind: 'issue', thread: th.name, text: i.text, detail } };
 }
 
-type ReqClass = 'vmem' | 'lds' | 'private' | 'inv' | 'wb' | 'none';
-
-function reqClass(i: MInstr): ReqClass {
-  if (i.k === 'mem') return i.path;
-  if (i.k === 'inv' || i.k === 'wb') return i.k;
-  return 'none';
-}
-
-/**
- * May request `later` be performed while `earlier` (issued before it by the same wave) is still
- * outstanding?
- */
-function mayOvertake(earlier: MInstr, later: MInstr): boolean {
-  const e = reqClass(earlier);
-  const l = reqClass(later);
-  // Same location, same path: one queue (one L2 channel / GL1 quadrant serves an address), in order.
-  if (earlier.k === 'mem' && later.k === 'mem' && earlier.loc === later.loc) return false;
-  // usage-2018 / gfx12: "All LDS operations of a CU are performed as wavefront wide operations in a
-  // global order … Completion is reported to a wavefront in execution order": a wave's LDS
-  // operations are performed in order.
-  if (e === 'lds' && l === 'lds') return false;
-  // gfx12: "The invalidation requests cannot be reordered with pending or upcoming memory
-  // operations." (GFX6–9 buffer_wbinvl1_vol is read the same way: its tables put no wait after it.)
-  if (e === 'inv' && (l === 'vmem' || l === 'inv' || l === 'wb')) return false;
-  if (l === 'inv' && (e === 'vmem' || e === 'wb')) return false;
-  // gfx12: global_wb "ensures that previous memory operation … have reached the SCOPE": it is
-  // performed after every earlier vector memory operation; later ones may overtake it.
-  if (l === 'wb' && (e === 'vmem' || e === 'wb')) return false;
-  return true;
-}
-
 function instrOf(m: Machine, r: Req): MInstr {
   return m.program.threads[r.t]!.instrs[r.i]!;
 }
 
-/** Indices (into wavefront `q`'s request list) of the requests that may be performed now. */
+/** A vector memory access that returns a value (a load, or a read-modify-write). */
+function reads(i: MInstr): boolean {
+  return i.k === 'mem' && i.path === 'vmem' && i.acc !== 'store';
+}
+
+/** A request that goes through the wave's CU cache (level 0): vector memory, invalidate, write-back. */
+function viaCache(i: MInstr): boolean {
+  return (i.k === 'mem' && i.path === 'vmem') || i.k === 'inv' || i.k === 'wb';
+}
+
+/**
+ * Indices (into wavefront `q`'s request list) of the requests that may take a step now:
+ * - at the CU's cache (level 0) a wave's requests are taken in issue order — usage-2018: "completion
+ *   is reported to a wavefront in execution order"; gfx12: in CU mode "all global memory access by
+ *   the work-group access the same L0 which in turn ensures L1 accesses are ordered";
+ * - past it, requests wait only for earlier ones to the same location (one channel / quadrant queue
+ *   serves an address), so accesses to different locations reorder — usage-2018: "Each CU has a
+ *   separate request queue per channel";
+ * - an invalidate is taken after every earlier request has completed where the text says so
+ *   (gfx12: "The invalidation requests cannot be reordered with pending or upcoming memory
+ *   operations"); a write-back always is (gfx12: global_wb "ensures that previous memory operation
+ *   done at a lower scope level have reached the SCOPE");
+ * - LDS requests of a wave are performed in order (usage-2018: "All LDS operations of a CU are
+ *   performed as wavefront wide operations in a global order"); scratch requests per location.
+ */
 function performable(m: Machine, s: State, q: number): number[] {
   const reqs = s.queues[q]!;
   const out: number[] = [];
   for (let j = 0; j < reqs.length; j++) {
-    const later = instrOf(m, reqs[j]!);
+    const r = reqs[j]!;
+    const i = instrOf(m, r);
     let ok = true;
-    for (let e = 0; e < j && ok; e++) if (!mayOvertake(instrOf(m, reqs[e]!), later)) ok = false;
+    for (let k = 0; k < j && ok; k++) {
+      const e = reqs[k]!;
+      const ei = instrOf(m, e);
+      if (i.k === 'mem' && ei.k === 'mem' && ei.loc === i.loc) ok = false;
+      // A wave's loads read in execution order: "completion is reported to a wavefront in
+      // execution order" (usage-2018) / "in-order within a type" (gfx12) — a hit behind a miss
+      // takes its value when its completion is reported.
+      else if (reads(i) && reads(ei)) ok = false;
+      else if (viaCache(i) && viaCache(ei)) {
+        // A write-back does not hold back later requests (the tables wait for it when they must).
+        if (r.f === 0 && e.f === 0 && ei.k !== 'wb') ok = false;
+        else if (i.k === 'wb' || (i.k === 'inv' && m.cfg.invAfterEarlier)) ok = false;
+      } else if (i.k === 'mem' && i.path === 'lds' && ei.k === 'mem' && ei.path === 'lds') ok = false;
+    }
     if (ok) out.push(j);
   }
   return out;
@@ -348,15 +363,23 @@ function locName(m: Machine, l: number): string {
 }
 
 /**
- * How many ways a read of `l` at rank `rank` along thread `t`'s path can go: hit the first level of
- * sufficient rank holding a copy, or — the copy having been evicted — skip it and go on (a clean copy
- * only: a dirty one is written back before it can be evicted). Used by the reduction in place of
- * explicit evictions (docs/hardware.md, R1).
+ * How many ways a read of `l` at rank `rank` from level `from` on can go: hit the first level of
+ * sufficient rank holding a copy, or — that copy having been evicted — skip it and go on (a clean
+ * copy only: a dirty one is written back before it can be evicted). The reduction uses this in place
+ * of explicit evictions (docs/hardware.md, R1). `to`: stop before this level.
  */
-function readChoices(m: Machine, s: State, t: number, l: number, rank: number): number {
+function readChoices(
+  m: Machine,
+  s: State,
+  t: number,
+  l: number,
+  rank: number,
+  from: number,
+  to: number,
+): number {
   const path = m.path[t]!;
   let n = 1;
-  for (let k = 0; k < path.length; k++) {
+  for (let k = from; k < to; k++) {
     const st = s.st[path[k]! * m.nLoc + l];
     if (m.cfg.levels[k]!.rank < rank || st === 0) continue;
     if (st === 2) return n;
@@ -366,24 +389,33 @@ function readChoices(m: Machine, s: State, t: number, l: number, rank: number): 
 }
 
 /**
- * Reads location `l` at rank `rank` along thread `t`'s path: forwarded past levels of smaller rank
- * (a dirty copy there is written back first: a request never overtakes its own cache's data), a
- * hit in the first level of sufficient rank holding a copy (after skipping `skip` clean copies,
- * evicted), else memory; every level passed keeps a clean copy of the value read.
+ * Reads location `l` at rank `rank` along thread `t`'s path from level `from` on: forwarded past
+ * levels of smaller rank (a dirty copy there is written back first: a request never overtakes its
+ * own path's data), a hit in the first level of sufficient rank holding a copy (after skipping
+ * `skip` clean copies, evicted), else memory; every level passed keeps a clean copy of the value.
  */
-function readAt(m: Machine, s: State, t: number, l: number, rank: number, skip: number, notes: string[]): number {
+function readAt(
+  m: Machine,
+  s: State,
+  t: number,
+  l: number,
+  rank: number,
+  from: number,
+  skip: number,
+  notes: string[] | null,
+): number {
   const path = m.path[t]!;
   let v = Number.NaN;
   let hit = path.length;
   let skipped = 0;
-  for (let k = 0; k < path.length; k++) {
+  for (let k = from; k < path.length; k++) {
     const c = path[k]!;
     const lv = m.cfg.levels[k]!;
     const idx = c * m.nLoc + l;
     if (lv.rank >= rank && s.st[idx] !== 0) {
       if (s.st[idx] === 1 && skipped < skip) {
         skipped++;
-        notes.push(`copy of ${locName(m, l)} in ${m.instName[c]} evicted, miss`);
+        notes?.push(`copy of ${locName(m, l)} in ${m.instName[c]} evicted, miss`);
         s.st[idx] = 0;
         continue;
       }
@@ -391,20 +423,28 @@ function readAt(m: Machine, s: State, t: number, l: number, rank: number, skip: 
       hit = k;
       break;
     }
-    if (s.st[idx] === 2)
-      notes.push(
-        `dirty ${locName(m, l)}=${s.val[idx]} in ${m.instName[c]} written back to ${writeBackOne(m, s, c, l)}`,
-      );
+    if (s.st[idx] === 2) {
+      const old = s.val[idx];
+      const to = writeBackOne(m, s, c, l);
+      notes?.push(`dirty ${locName(m, l)}=${old} in ${m.instName[c]} written back to ${to}`);
+    }
   }
   if (hit === path.length) {
     v = s.mem[l]!;
-    notes.push(`read ${locName(m, l)}=${v} from memory`);
+    notes?.push(`read ${locName(m, l)}=${v} from memory`);
   } else {
     const c = path[hit]!;
-    const stale = s.st[c * m.nLoc + l] === 1 && v !== s.mem[l] && !(isUndef(v) && isUndef(s.mem[l]!));
-    notes.push(`hit ${locName(m, l)}=${v} in ${m.instName[c]}${stale ? ` (stale: memory holds ${s.mem[l]})` : ''}`);
+    // Stale: the next copy outwards (or memory) holds another value.
+    let below = m.parent[c]!;
+    while (below >= 0 && s.st[below * m.nLoc + l] === 0) below = m.parent[below]!;
+    const bv = below >= 0 ? s.val[below * m.nLoc + l]! : s.mem[l]!;
+    const stale = s.st[c * m.nLoc + l] === 1 && v !== bv && !(isUndef(v) && isUndef(bv));
+    const where = below >= 0 ? m.instName[below] : 'memory';
+    notes?.push(
+      `hit ${locName(m, l)}=${v} in ${m.instName[c]}${stale ? ` (stale: ${where} holds ${bv})` : ''}`,
+    );
   }
-  for (let k = 0; k < hit; k++) {
+  for (let k = from; k < hit; k++) {
     const idx = path[k]! * m.nLoc + l;
     s.val[idx] = v;
     s.st[idx] = 1;
@@ -413,19 +453,29 @@ function readAt(m: Machine, s: State, t: number, l: number, rank: number, skip: 
 }
 
 /**
- * Writes `v` to location `l` at rank `rank`: performed (dirty) in the first level of sufficient rank
- * that holds written data, else in memory; every level passed keeps a clean copy of `v`.
+ * Writes `v` to location `l` at rank `rank` from level `from` on: performed (dirty) in the first
+ * level of sufficient rank that holds written data, else in memory; every level passed that holds a
+ * copy keeps a clean copy of `v`.
  */
-function writeAt(m: Machine, s: State, t: number, l: number, rank: number, v: number, notes: string[]): void {
+function writeAt(
+  m: Machine,
+  s: State,
+  t: number,
+  l: number,
+  rank: number,
+  from: number,
+  v: number,
+  notes: string[] | null,
+): void {
   const path = m.path[t]!;
-  for (let k = 0; k < path.length; k++) {
+  for (let k = from; k < path.length; k++) {
     const c = path[k]!;
     const lv = m.cfg.levels[k]!;
     const idx = c * m.nLoc + l;
     if (lv.rank >= rank && !lv.writeThrough) {
       s.val[idx] = v;
       s.st[idx] = 2;
-      notes.push(`wrote ${locName(m, l)}=${v} in ${m.instName[c]} (dirty)`);
+      notes?.push(`wrote ${locName(m, l)}=${v} in ${m.instName[c]} (dirty)`);
       return;
     }
     if (s.st[idx] !== 0) {
@@ -434,7 +484,7 @@ function writeAt(m: Machine, s: State, t: number, l: number, rank: number, v: nu
     }
   }
   s.mem[l] = v;
-  notes.push(`wrote ${locName(m, l)}=${v} to memory`);
+  notes?.push(`wrote ${locName(m, l)}=${v} to memory`);
 }
 
 /** The rank at which a read-modify-write is performed: the first level of sufficient rank that takes writes. */
@@ -449,9 +499,33 @@ function readRank(m: Machine, i: MInstr): number {
   return i.acc === 'load' ? i.rank : rmwRank(m, i.rank);
 }
 
+/** Does the access complete in the CU's cache (level 0)? */
+function completesAtFront(m: Machine, i: MInstr & { k: 'mem' }): boolean {
+  const lv = m.cfg.levels[0];
+  if (!lv) return false;
+  if (i.acc === 'load') return false; // decided by whether the copy is there (see `frontStep`)
+  return rmwRank(m, i.rank) <= lv.rank;
+}
+
+/** How many successors a step of request `r` has (lazy evictions, R1). */
+function stepChoices(m: Machine, s: State, r: Req, reduce: boolean): number {
+  if (!reduce) return 1;
+  const i = instrOf(m, r);
+  const rr = readRank(m, i);
+  if (rr < 0 || i.k !== 'mem') return 1;
+  const n = m.cfg.levels.length;
+  if (r.f === 0)
+    return completesAtFront(m, i)
+      ? readChoices(m, s, r.t, i.loc, rr, 0, n)
+      : readChoices(m, s, r.t, i.loc, rr, 0, 1);
+  return readChoices(m, s, r.t, i.loc, rr, 1, n);
+}
+
 /**
- * Performs request `j` of wavefront `q`; `skip`: clean copies the read misses (evicted);
- * `spurious`: a weak cmpxchg fails although the values match.
+ * One step of request `j` of wavefront `q`: an invalidate or write-back is performed; an access is
+ * either performed where it completes, or — at the CU's cache, when it must go further — passes it
+ * (a later step performs it beyond). `skip`: clean copies a read misses (evicted); `spurious`: a
+ * weak cmpxchg fails although the values match.
  */
 function perform(
   m: Machine,
@@ -460,15 +534,16 @@ function perform(
   j: number,
   skip: number,
   spurious: boolean,
+  withNotes: boolean,
 ): { next: State; step: Step } {
   const next = cloneState(s);
   const r = next.queues[q]![j]!;
-  next.queues[q]!.splice(j, 1);
   const t = r.t;
   const w = next.waves[t]!;
   const th = m.program.threads[t]!;
   const i = th.instrs[r.i]!;
-  const notes: string[] = [];
+  const notes: string[] | null = withNotes ? [] : null;
+  let passed = false;
   if (i.k === 'inv') {
     const path = m.path[t]!;
     for (let k = 0; k < path.length; k++) {
@@ -482,70 +557,142 @@ function perform(
           dropped.push(locName(m, l));
         }
       }
-      notes.push(`${m.instName[c]} invalidated${dropped.length ? ` (dropped ${dropped.join(', ')})` : ''}`);
+      notes?.push(`${m.instName[c]} invalidated${dropped.length ? ` (dropped ${dropped.join(', ')})` : ''}`);
     }
-    if (notes.length === 0) notes.push('no cache below its scope');
+    if (notes?.length === 0) notes.push('no cache below its scope');
   } else if (i.k === 'wb') {
     const path = m.path[t]!;
     for (let k = 0; k < path.length; k++) {
       if (m.cfg.levels[k]!.rank >= i.below) continue;
       const c = path[k]!;
       for (let l = 0; l < m.nLoc; l++)
-        if (next.st[c * m.nLoc + l] === 2)
-          notes.push(
-            `${locName(m, l)}=${next.val[c * m.nLoc + l]} written back from ${m.instName[c]} to ${writeBackOne(m, next, c, l)}`,
-          );
+        if (next.st[c * m.nLoc + l] === 2) {
+          const v = next.val[c * m.nLoc + l];
+          const to = writeBackOne(m, next, c, l);
+          notes?.push(`${locName(m, l)}=${v} written back from ${m.instName[c]} to ${to}`);
+        }
     }
-    if (notes.length === 0) notes.push('nothing dirty below its scope');
+    if (notes?.length === 0) notes.push('nothing dirty below its scope');
   } else if (i.k === 'mem') {
     const l = i.loc;
-    const direct = i.path !== 'vmem';
     const where = i.path === 'lds' ? 'LDS' : 'scratch';
-    if (i.acc === 'load') {
-      let v: number;
-      if (direct) {
-        v = next.mem[l]!;
-        notes.push(`read ${locName(m, l)}=${v} from ${where}`);
-      } else v = readAt(m, next, t, l, i.rank, skip, notes);
-      w.regs[i.dst] = wrap(v, i.width);
-      w.pend &= ~(1 << i.dst);
-    } else if (i.acc === 'store') {
-      const v = wrap(r.a, i.width);
-      if (direct) {
-        next.mem[l] = v;
-        notes.push(`wrote ${locName(m, l)}=${v} to ${where}`);
-      } else writeAt(m, next, t, l, i.rank, v, notes);
-    } else {
-      const at = direct ? 0 : rmwRank(m, i.rank);
-      const old = direct ? next.mem[l]! : readAt(m, next, t, l, at, skip, notes);
-      if (direct) notes.push(`read ${locName(m, l)}=${old} from ${where}`);
-      let nv: number | null;
-      if (i.acc === 'rmw') nv = rmwop(i.rmw!, old, r.a, i.width);
-      else {
-        const ok = !spurious && !isUndef(old) && old === wrap(r.e, i.width);
-        nv = ok ? wrap(r.a, i.width) : null;
-        if (i.okDst >= 0) {
-          w.regs[i.okDst] = isUndef(old) ? Number.NaN : ok ? 1 : 0;
-          w.pend &= ~(1 << i.okDst);
-        }
-        if (spurious) notes.push('weak cmpxchg fails spuriously');
-      }
-      if (nv !== null) {
-        if (direct) {
-          next.mem[l] = nv;
-          notes.push(`wrote ${locName(m, l)}=${nv} to ${where}`);
-        } else writeAt(m, next, t, l, at, nv, notes);
-      }
-      if (i.dst >= 0) {
-        w.regs[i.dst] = old;
+    const n = m.cfg.levels.length;
+    const c0 = n > 0 ? m.path[t]![0]! * m.nLoc + l : -1;
+    if (i.path !== 'vmem') {
+      // LDS and scratch: no caching (usage-2018: LDS operations "involve no caching").
+      const old = next.mem[l]!;
+      if (i.acc === 'load') {
+        notes?.push(`read ${locName(m, l)}=${old} from ${where}`);
+        w.regs[i.dst] = wrap(old, i.width);
         w.pend &= ~(1 << i.dst);
+      } else if (i.acc === 'store') {
+        next.mem[l] = wrap(r.a, i.width);
+        notes?.push(`wrote ${locName(m, l)}=${next.mem[l]} to ${where}`);
+      } else
+        finishRmw(i, r, w, old, spurious, notes, (nv) => {
+          next.mem[l] = nv;
+          notes?.push(`wrote ${locName(m, l)}=${nv} to ${where}`);
+        });
+    } else if (r.f === 0 && n > 0) {
+      // At the CU's cache.
+      const lv = m.cfg.levels[0]!;
+      if (i.acc === 'load') {
+        const hit = lv.rank >= i.rank && next.st[c0] !== 0 && !(next.st[c0] === 1 && skip > 0);
+        if (hit) {
+          const v = readAt(m, next, t, l, i.rank, 0, 0, notes);
+          w.regs[i.dst] = wrap(v, i.width);
+          w.pend &= ~(1 << i.dst);
+        } else {
+          if (next.st[c0] === 1 && skip > 0) {
+            next.st[c0] = 0;
+            notes?.push(`copy of ${locName(m, l)} in ${m.instName[m.path[t]![0]!]} evicted, miss`);
+          } else if (next.st[c0] === 2) {
+            const old = next.val[c0];
+            const to = writeBackOne(m, next, m.path[t]![0]!, l);
+            notes?.push(
+              `dirty ${locName(m, l)}=${old} in ${m.instName[m.path[t]![0]!]} written back to ${to}`,
+            );
+          }
+          passed = true;
+        }
+      } else if (completesAtFront(m, i)) {
+        if (i.acc === 'store') writeAt(m, next, t, l, i.rank, 0, wrap(r.a, i.width), notes);
+        else {
+          const at = rmwRank(m, i.rank);
+          const old = readAt(m, next, t, l, at, 0, skip, notes);
+          finishRmw(i, r, w, old, spurious, notes, (nv) => writeAt(m, next, t, l, at, 0, nv, notes));
+        }
+      } else {
+        if (i.acc === 'store' && next.st[c0] !== 0) {
+          next.val[c0] = wrap(r.a, i.width);
+          next.st[c0] = 1;
+        } else if (next.st[c0] === 2) {
+          const old = next.val[c0];
+          const to = writeBackOne(m, next, m.path[t]![0]!, l);
+          notes?.push(`dirty ${locName(m, l)}=${old} in ${m.instName[m.path[t]![0]!]} written back to ${to}`);
+        }
+        passed = true;
+      }
+      if (passed) notes?.push(`passed ${m.instName[m.path[t]![0]!]}`);
+    } else {
+      // Beyond the CU's cache: performed in one step where it completes; the CU's copy is refreshed
+      // unless it holds newer written data.
+      const from = Math.min(1, n);
+      if (i.acc === 'load') {
+        const v = readAt(m, next, t, l, i.rank, from, skip, notes);
+        if (c0 >= 0 && next.st[c0] !== 2) {
+          next.val[c0] = v;
+          next.st[c0] = 1;
+        }
+        w.regs[i.dst] = wrap(v, i.width);
+        w.pend &= ~(1 << i.dst);
+      } else if (i.acc === 'store') writeAt(m, next, t, l, i.rank, from, wrap(r.a, i.width), notes);
+      else {
+        const at = rmwRank(m, i.rank);
+        const old = readAt(m, next, t, l, at, from, skip, notes);
+        finishRmw(i, r, w, old, spurious, notes, (nv) => writeAt(m, next, t, l, at, from, nv, notes));
       }
     }
   }
+  if (passed) next.queues[q]![j] = { ...r, f: 1 };
+  else next.queues[q]!.splice(j, 1);
   return {
     next,
-    step: { kind: spurious ? 'spurious-fail' : 'perform', thread: th.name, text: i.text, detail: notes.join('; ') },
+    step: {
+      kind: spurious && !passed ? 'spurious-fail' : 'perform',
+      thread: th.name,
+      text: i.text,
+      detail: notes?.join('; ') ?? '',
+    },
   };
+}
+
+/** The value a read-modify-write writes (null: a failed cmpxchg writes nothing) and its registers. */
+function finishRmw(
+  i: MInstr & { k: 'mem' },
+  r: Req,
+  w: Wave,
+  old: number,
+  spurious: boolean,
+  notes: string[] | null,
+  write: (nv: number) => void,
+): void {
+  let nv: number | null;
+  if (i.acc === 'rmw') nv = rmwop(i.rmw!, old, r.a, i.width);
+  else {
+    const ok = !spurious && !isUndef(old) && old === wrap(r.e, i.width);
+    nv = ok ? wrap(r.a, i.width) : null;
+    if (i.okDst >= 0) {
+      w.regs[i.okDst] = isUndef(old) ? Number.NaN : ok ? 1 : 0;
+      w.pend &= ~(1 << i.okDst);
+    }
+    if (spurious) notes?.push('weak cmpxchg fails spuriously');
+  }
+  if (nv !== null) write(nv);
+  if (i.dst >= 0) {
+    w.regs[i.dst] = old;
+    w.pend &= ~(1 << i.dst);
+  }
 }
 
 /** Exploration options. */
@@ -581,7 +728,8 @@ export function outcomeKey(o: MachineOutcome): string {
 
 function allIssued(m: Machine, s: State): boolean {
   return (
-    s.waves.every((w, t) => w.pc >= m.program.threads[t]!.instrs.length) && s.queues.every((q) => q.length === 0)
+    s.waves.every((w, t) => w.pc >= m.program.threads[t]!.instrs.length) &&
+    s.queues.every((q) => q.length === 0)
   );
 }
 
@@ -603,6 +751,7 @@ export function successors(
   m: Machine,
   s: State,
   reduce: boolean,
+  notes = false,
 ): { succ: { next: State; step: Step }[]; final: boolean; stuck: boolean } {
   const succ: { next: State; step: Step }[] = [];
   const n = m.program.threads.length;
@@ -617,12 +766,12 @@ export function successors(
   for (let q = 0; q < s.queues.length; q++) {
     for (const j of performable(m, s, q)) {
       progress = true;
-      const i = instrOf(m, s.queues[q]![j]!);
-      const rr = readRank(m, i);
-      const choices = reduce && rr >= 0 ? readChoices(m, s, s.queues[q]![j]!.t, (i as { loc: number }).loc, rr) : 1;
+      const r = s.queues[q]![j]!;
+      const i = instrOf(m, r);
+      const choices = stepChoices(m, s, r, reduce);
       for (let skip = 0; skip < choices; skip++) {
-        succ.push(perform(m, s, q, j, skip, false));
-        if (i.k === 'mem' && i.acc === 'cas' && i.weak) succ.push(perform(m, s, q, j, skip, true));
+        succ.push(perform(m, s, q, j, skip, false, notes));
+        if (i.k === 'mem' && i.acc === 'cas' && i.weak) succ.push(perform(m, s, q, j, skip, true, notes));
       }
     }
   }
@@ -667,47 +816,73 @@ export function successors(
   return { succ, final: done && !dirty, stuck: false };
 }
 
-/** Visits every reachable state of the machine and collects its final states. */
-export function explore(m: Machine, opts: ExploreOptions): Exploration {
-  const seen = new Set<string>();
-  const s0 = initialState(m);
-  const stack: State[] = [s0];
-  seen.add(stateKey(s0));
-  const outcomes = new Map<string, MachineOutcome>();
-  let deadlock = false;
-  let stop: ExploreStop = 'done';
-  let n = 0;
-  while (stack.length > 0) {
-    const s = stack.pop()!;
-    n++;
-    if ((n & 1023) === 0) {
-      if (performance.now() > opts.deadline) {
-        stop = 'timeout';
-        break;
-      }
-      if (opts.interrupted?.()) {
-        stop = 'interrupted';
-        break;
-      }
-    }
-    if (seen.size > opts.maxStates) {
-      stop = 'max-states';
-      break;
-    }
-    const { succ, final, stuck } = successors(m, s, opts.reduce);
-    if (stuck) deadlock = true;
-    if (final) {
-      const o: MachineOutcome = { regs: s.waves.map((w) => w.regs.slice()), mem: s.mem.slice() };
-      outcomes.set(outcomeKey(o), o);
-    }
-    for (const { next } of succ) {
-      const k = stateKey(next);
-      if (seen.has(k)) continue;
-      seen.add(k);
-      stack.push(next);
-    }
+/**
+ * Visits every reachable state of the machine (depth first, each state once by its key) and collects
+ * the final states. Works in slices (`step`) so a caller can stop it between them.
+ */
+export class Explorer {
+  private readonly seen = new Set<string>();
+  private readonly stack: State[];
+  private readonly outcomes = new Map<string, MachineOutcome>();
+  private deadlock = false;
+  private stop: ExploreStop | null = null;
+
+  constructor(
+    private readonly m: Machine,
+    private readonly opts: ExploreOptions,
+  ) {
+    const s0 = initialState(m);
+    this.stack = [s0];
+    this.seen.add(stateKey(s0));
   }
-  return { outcomes, deadlock, states: seen.size, stop };
+
+  /** Explores up to `n` states; true when the exploration is over (finished or stopped). */
+  step(n: number): boolean {
+    if (this.stop) return true;
+    if (performance.now() > this.opts.deadline) this.stop = 'timeout';
+    else if (this.opts.interrupted?.()) this.stop = 'interrupted';
+    if (this.stop) return true;
+    for (let k = 0; k < n; k++) {
+      const s = this.stack.pop();
+      if (!s) {
+        this.stop = 'done';
+        return true;
+      }
+      if (this.seen.size > this.opts.maxStates) {
+        this.stop = 'max-states';
+        return true;
+      }
+      const { succ, final, stuck } = successors(this.m, s, this.opts.reduce);
+      if (stuck) this.deadlock = true;
+      if (final) {
+        const o: MachineOutcome = { regs: s.waves.map((w) => w.regs.slice()), mem: s.mem.slice() };
+        this.outcomes.set(outcomeKey(o), o);
+      }
+      for (const { next } of succ) {
+        const key = stateKey(next);
+        if (this.seen.has(key)) continue;
+        this.seen.add(key);
+        this.stack.push(next);
+      }
+    }
+    return false;
+  }
+
+  result(): Exploration {
+    return {
+      outcomes: this.outcomes,
+      deadlock: this.deadlock,
+      states: this.seen.size,
+      stop: this.stop ?? 'interrupted',
+    };
+  }
+}
+
+/** Explores the whole machine at once. */
+export function explore(m: Machine, opts: ExploreOptions): Exploration {
+  const e = new Explorer(m, opts);
+  while (!e.step(4096));
+  return e.result();
 }
 
 /** A shortest run from the initial state to a final state with outcome key `want` (breadth-first). */
@@ -721,7 +896,7 @@ export function traceTo(m: Machine, want: string, opts: ExploreOptions): Step[] 
     const nextFrontier: { s: State; k: string }[] = [];
     for (const { s, k } of frontier) {
       if (performance.now() > opts.deadline || parent.size > opts.maxStates) return null;
-      const { succ, final } = successors(m, s, opts.reduce);
+      const { succ, final } = successors(m, s, opts.reduce, true);
       if (final) {
         const o: MachineOutcome = { regs: s.waves.map((w) => w.regs.slice()), mem: s.mem.slice() };
         if (outcomeKey(o) === want) {

@@ -11,6 +11,9 @@ import type { BinOp, IcmpPred, Operand, RmwOp, Test } from '../core/types.ts';
 import { widthOf } from '../events/program.ts';
 import type { Counter, IsaInstr, VmemInstr } from '../lower/isa.ts';
 import { formatIsa } from '../lower/isa.ts';
+import { lowerTest } from '../lower/lower.ts';
+import type { LowerCtx } from '../lower/types.ts';
+import { isLowered } from '../lower/types.ts';
 import type { FamilyConfig } from './config.ts';
 
 /** A register operand resolved to its index, or a constant. */
@@ -79,6 +82,22 @@ export interface MProgram {
 /** Per thread, per IR instruction: its machine code (from `gpumm lower` or from llc-22). */
 export type LoweredCode = readonly (readonly (readonly IsaInstr[])[])[];
 
+/** Per thread, per IR instruction, the documents' machine code; or why the test does not lower. */
+export function docCode(test: Test, ctx: LowerCtx): LoweredCode | { error: string } {
+  const lowered = lowerTest(test, ctx);
+  const out: IsaInstr[][][] = [];
+  for (const th of lowered) {
+    const seqs: IsaInstr[][] = [];
+    for (const li of th.instrs) {
+      if (!isLowered(li.result))
+        return { error: `${li.result.diagnostic.code} ${li.result.diagnostic.message}` };
+      seqs.push(li.result.seq);
+    }
+    out.push(seqs);
+  }
+  return out;
+}
+
 /** Compiles a lowered test for a family's machine, or says which instruction it cannot run. */
 export function compileProgram(
   test: Test,
@@ -113,9 +132,8 @@ export function compileProgram(
   // Every declared instance exists even if unused, so final memory can name it.
   for (const l of test.locations) {
     if (l.barrier) continue;
-    if (l.space === 'local') test.threads.forEach((_, t) => locIndex(l.name, t));
-    else if (l.space === 'private') test.threads.forEach((_, t) => locIndex(l.name, t));
-    else locIndex(l.name, 0);
+    const perThread = l.space === 'local' || l.space === 'private';
+    for (let t = 0; t < (perThread ? test.threads.length : 1); t++) locIndex(l.name, t);
   }
 
   const threads: MThread[] = [];
@@ -130,7 +148,8 @@ export function compileProgram(
       if (i < 0) i = regs.push(n) - 1;
       return i;
     };
-    const op = (o: Operand): MOperand => (o.kind === 'const' ? { c: true, v: o.value } : { c: false, r: reg(o.name) });
+    const op = (o: Operand): MOperand =>
+      o.kind === 'const' ? { c: true, v: o.value } : { c: false, r: reg(o.name) };
     const instrs: MInstr[] = [];
     const thCode = code[t] ?? [];
     for (let k = 0; k < th.body.length; k++) {
@@ -139,24 +158,55 @@ export function compileProgram(
       // Thread-local computation: no machine code of its own.
       switch (ir.kind) {
         case 'bin':
-          instrs.push({ k: 'bin', text: ir.op, dst: reg(ir.dst), op: ir.op, a: op(ir.a), b: op(ir.b), width: widthOf(ir.type) });
+          instrs.push({
+            k: 'bin',
+            text: ir.op,
+            dst: reg(ir.dst),
+            op: ir.op,
+            a: op(ir.a),
+            b: op(ir.b),
+            width: widthOf(ir.type),
+          });
           continue;
         case 'icmp':
-          instrs.push({ k: 'icmp', text: `icmp ${ir.pred}`, dst: reg(ir.dst), pred: ir.pred, a: op(ir.a), b: op(ir.b), width: widthOf(ir.type) });
+          instrs.push({
+            k: 'icmp',
+            text: `icmp ${ir.pred}`,
+            dst: reg(ir.dst),
+            pred: ir.pred,
+            a: op(ir.a),
+            b: op(ir.b),
+            width: widthOf(ir.type),
+          });
           continue;
         case 'select':
-          instrs.push({ k: 'select', text: 'select', dst: reg(ir.dst), cond: op(ir.cond), a: op(ir.a), b: op(ir.b) });
+          instrs.push({
+            k: 'select',
+            text: 'select',
+            dst: reg(ir.dst),
+            cond: op(ir.cond),
+            a: op(ir.a),
+            b: op(ir.b),
+          });
           continue;
         case 'extract':
-          instrs.push({ k: 'copy', text: 'extractvalue', dst: reg(ir.dst), src: reg(ir.index === 0 ? ir.src : `${ir.src}.1`) });
+          instrs.push({
+            k: 'copy',
+            text: 'extractvalue',
+            dst: reg(ir.dst),
+            src: reg(ir.index === 0 ? ir.src : `${ir.src}.1`),
+          });
           continue;
         case 'avload':
         case 'avstore':
-          return { unsupported: `${th.name}: ${ir.kind === 'avload' ? 'av load' : 'av store'} has no machine code` };
+          return {
+            unsupported: `${th.name}: ${ir.kind === 'avload' ? 'av load' : 'av store'} has no machine code`,
+          };
         default:
       }
       const accesses = seq.filter((i) => i.kind === 'vmem' || i.kind === 'lds');
-      const isAccess = ir.kind === 'load' || ir.kind === 'store' || ir.kind === 'rmw' || ir.kind === 'cmpxchg';
+      const isAccess =
+        ir.kind === 'load' || ir.kind === 'store' || ir.kind === 'rmw' || ir.kind === 'cmpxchg';
       if (isAccess && accesses.length !== 1)
         return {
           unsupported: `${th.name}: ${ir.kind} at line ${ir.span.line} became ${accesses.length} memory instructions (${seq.map(formatIsa).join('; ')})`,
@@ -172,15 +222,15 @@ export function compileProgram(
             const loc = locIndex(ir.ptr.loc, t);
             if (loc < 0) return { unsupported: `${th.name}: unknown location @${ir.ptr.loc}` };
             const space = locs[loc]!.space;
-            const path: Path =
-              space === 'local' ? 'lds' : space === 'private' ? 'private' : 'vmem';
+            const path: Path = space === 'local' ? 'lds' : space === 'private' ? 'private' : 'vmem';
             if (i.kind === 'lds' && path !== 'lds')
               return { unsupported: `${th.name}: ${text} on non-LDS location @${ir.ptr.loc}` };
             if (i.kind === 'vmem' && path === 'lds' && i.enc !== 'flat')
               return { unsupported: `${th.name}: ${text} cannot reach LDS location @${ir.ptr.loc}` };
             const vm: VmemInstr | null = i.kind === 'vmem' ? i : null;
             const counters = cfg.counters(i);
-            const acc = ir.kind === 'load' ? 'load' : ir.kind === 'store' ? 'store' : ir.kind === 'rmw' ? 'rmw' : 'cas';
+            const acc =
+              ir.kind === 'load' ? 'load' : ir.kind === 'store' ? 'store' : ir.kind === 'rmw' ? 'rmw' : 'cas';
             const base = {
               k: 'mem' as const,
               text,
@@ -219,19 +269,23 @@ export function compileProgram(
           case 'wait': {
             const unknown = i.counters.filter((c) => !cfg.knownCounters.includes(c));
             if (unknown.length > 0)
-              return { unsupported: `${th.name}: ${text} waits on ${unknown.join(', ')}, which ${cfg.family} does not have` };
+              return {
+                unsupported: `${th.name}: ${text} waits on ${unknown.join(', ')}, which ${cfg.family} does not have`,
+              };
             instrs.push({ k: 'wait', text, counters: i.counters });
             break;
           }
           case 'inv': {
             const s = cfg.inv(i);
-            if (!s) return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
+            if (!s)
+              return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
             instrs.push({ k: 'inv', text, below: s.below, counters: s.counters, cite: s.cite });
             break;
           }
           case 'wb': {
             const s = cfg.wb(i);
-            if (!s) return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
+            if (!s)
+              return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
             instrs.push({ k: 'wb', text, below: s.below, counters: s.counters, cite: s.cite });
             break;
           }
@@ -242,7 +296,10 @@ export function compileProgram(
               instrs.push({ k: 'signal', text });
             } else if (i.mnemonic === 's_barrier_wait' && i.id === -1) {
               instrs.push({ k: 'bwait', text });
-            } else return { unsupported: `${th.name}: ${text} (only the work-group barrier, id -1, is implemented)` };
+            } else
+              return {
+                unsupported: `${th.name}: ${text} (only the work-group barrier, id -1, is implemented)`,
+              };
             break;
           default:
             return { unsupported: `${th.name}: unknown instruction` };

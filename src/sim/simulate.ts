@@ -12,8 +12,8 @@ import type { FamilyConfig } from './config.ts';
 import {
   buildMachine,
   type ExploreOptions,
+  Explorer,
   type ExploreStop,
-  explore,
   type Machine,
   type MachineOutcome,
   type Step,
@@ -47,13 +47,15 @@ export interface SimUnsupported {
 }
 
 /** Runs `test` lowered to `code` on the family's machine in `mode`. */
-export function simulate(
+export async function simulate(
   test: Test,
   code: LoweredCode,
   cfg: FamilyConfig,
   mode: WaveMode,
   opts: ExploreOptions,
-): SimResult | SimUnsupported {
+  /** Awaited between slices of the exploration (lets a Ctrl-C handler run). */
+  pause: () => Promise<void> = async () => {},
+): Promise<SimResult | SimUnsupported> {
   const c = compileProgram(test, code, cfg);
   if ('unsupported' in c) return { kind: 'unsupported', reason: c.unsupported };
   const shape = { cusPerWgp: cfg.cusPerWgp, mode, shaderArrays: cfg.levels.some((l) => l.unit === 'sa') };
@@ -63,10 +65,13 @@ export function simulate(
   let deadlock = false;
   let stop: ExploreStop = 'done';
   for (let k = 0; k < machines.length; k++) {
-    const ex = explore(machines[k]!, opts);
+    const e = new Explorer(machines[k]!, opts);
+    while (!e.step(4096)) await pause();
+    const ex = e.result();
     states += ex.states;
     deadlock ||= ex.deadlock;
-    for (const [key, outcome] of ex.outcomes) if (!seen.has(key)) seen.set(key, { key, outcome, placement: k });
+    for (const [key, outcome] of ex.outcomes)
+      if (!seen.has(key)) seen.set(key, { key, outcome, placement: k });
     if (ex.stop !== 'done') {
       stop = ex.stop;
       break;
@@ -84,7 +89,12 @@ export function traceOf(r: SimResult, o: SimOutcome, opts: ExploreOptions): Step
  * The value of a report label in a machine outcome: `P0:r0` (a register), `@x` (a global location)
  * or `P1:@x` (the LDS or private copy thread P1 sees). Undefined when the label names nothing.
  */
-export function labelValue(test: Test, program: MProgram, o: MachineOutcome, label: string): number | undefined {
+export function labelValue(
+  test: Test,
+  program: MProgram,
+  o: MachineOutcome,
+  label: string,
+): number | undefined {
   const at = label.indexOf('@');
   if (at < 0) {
     const colon = label.indexOf(':');
