@@ -53,6 +53,13 @@ export interface State {
    * coherence between the lanes of a single wavefront").
    */
   queues: Req[][];
+  /**
+   * Per cache instance of level 0 (a CU's cache): the requests that have passed it and are not yet
+   * performed, in the order they passed (`thread * 1024 + instruction`). They share the CU's
+   * per-channel queues (usage-2018: "Each CU has a separate request queue per channel"), so a
+   * request waits for every earlier one to the same location from the same CU.
+   */
+  passed: number[][];
   /** 0 absent, 1 clean, 2 dirty. */
   st: number[];
   val: number[];
@@ -153,6 +160,7 @@ export function initialState(m: Machine): State {
       passed: 0,
     })),
     queues: m.lanes.map(() => []),
+    passed: m.instName.map(() => []),
     st: new Array<number>(n).fill(1),
     val: Array.from({ length: n }, (_, k) => init[k % m.nLoc]!),
     mem: m.program.locs.map((l) => l.init),
@@ -169,6 +177,7 @@ export function stateKey(s: State): string {
     for (const r of q) k += `${r.t}:${r.i}:${r.a}:${r.e}:${r.f},`;
     k += ';';
   }
+  for (const p of s.passed) k += `${p.join(',')};`;
   return `${k}#${s.st.join('')}#${s.val.join(',')}#${s.mem.join(',')}`;
 }
 
@@ -180,6 +189,7 @@ function cloneState(s: State): State {
   return {
     waves: s.waves.map(cloneWave),
     queues: s.queues.map((q) => q.slice()),
+    passed: s.passed.map((p) => p.slice()),
     st: s.st.slice(),
     val: s.val.slice(),
     mem: s.mem.slice(),
@@ -336,6 +346,19 @@ function performable(m: Machine, s: State, q: number): number[] {
         if (r.f === 0 && e.f === 0 && ei.k !== 'wb') ok = false;
         else if (i.k === 'wb' || (i.k === 'inv' && m.cfg.invAfterEarlier)) ok = false;
       } else if (i.k === 'mem' && i.path === 'lds' && ei.k === 'mem' && ei.path === 'lds') ok = false;
+    }
+    if (ok && r.f === 1) {
+      // Shared per-channel queues of the CU: earlier passed requests to the same location go first.
+      const list = s.passed[m.path[r.t]![0]!]!;
+      const me = r.t * 1024 + r.i;
+      for (const id of list) {
+        if (id === me) break;
+        const o = m.program.threads[(id / 1024) | 0]!.instrs[id % 1024]!;
+        if (o.k === 'mem' && i.k === 'mem' && o.loc === i.loc) {
+          ok = false;
+          break;
+        }
+      }
     }
     if (ok) out.push(j);
   }
@@ -654,8 +677,16 @@ function perform(
       }
     }
   }
-  if (passed) next.queues[q]![j] = { ...r, f: 1 };
-  else next.queues[q]!.splice(j, 1);
+  if (passed) {
+    next.queues[q]![j] = { ...r, f: 1 };
+    next.passed[m.path[t]![0]!]!.push(t * 1024 + r.i);
+  } else {
+    next.queues[q]!.splice(j, 1);
+    if (r.f === 1) {
+      const list = next.passed[m.path[t]![0]!]!;
+      list.splice(list.indexOf(t * 1024 + r.i), 1);
+    }
+  }
   return {
     next,
     step: {
