@@ -457,9 +457,9 @@ function readAt(
     notes?.push(`read ${locName(m, l)}=${v} from memory`);
   } else {
     const c = path[hit]!;
-    // Stale: the next copy outwards (or memory) holds another value.
+    // Stale: the next written (dirty) copy outwards, or memory, holds another value.
     let below = m.parent[c]!;
-    while (below >= 0 && s.st[below * m.nLoc + l] === 0) below = m.parent[below]!;
+    while (below >= 0 && s.st[below * m.nLoc + l] !== 2) below = m.parent[below]!;
     const bv = below >= 0 ? s.val[below * m.nLoc + l]! : s.mem[l]!;
     const stale = s.st[c * m.nLoc + l] === 1 && v !== bv && !(isUndef(v) && isUndef(bv));
     const where = below >= 0 ? m.instName[below] : 'memory';

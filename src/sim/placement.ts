@@ -45,8 +45,14 @@ export interface Shape {
  * wavefronts onto CUs of their work-group's WGP (CU mode: one CU per work-group). Threads of one
  * wavefront always share a CU. Units are numbered in order of first use, so no two placements
  * differ only by renaming.
+ *
+ * `maximal`: only the placements that share no unit the mode does not force to be shared — every
+ * work-group on a WGP and shader array of its own, a WGP-mode work-group's wavefronts spread over
+ * both CUs of its WGP. Sharing a cache instance only takes runs away (docs/hardware.md, R2), so these
+ * reach every final state the others reach (checked against all placements by
+ * src/sim/machine.prop.test.ts).
  */
-export function placements(test: Test, shape: Shape): Placement[] {
+export function placements(test: Test, shape: Shape, maximal = false): Placement[] {
   const wgOf: number[] = [];
   const waveOf: number[] = [];
   const wgKeys: string[] = [];
@@ -111,12 +117,14 @@ export function placements(test: Test, shape: Shape): Placement[] {
     const cus = cuWgp.map((w, c) => (w === wgp ? c : -1)).filter((c) => c >= 0);
     // CU mode (or one CU per WGP): every wavefront of the work-group on its first wavefront's CU.
     const fixed = k > 0 && (shape.mode === 'cu' || shape.cusPerWgp === 1) ? waveCu[waves[0]!]! : -1;
-    const choices = fixed >= 0 ? [fixed] : cus;
+    const fresh = fixed < 0 && cus.length < shape.cusPerWgp;
+    // Maximal: a wavefront takes a fresh CU while its WGP has one left; later ones share.
+    const choices = fixed >= 0 ? [fixed] : maximal && fresh ? [] : cus;
     for (const c of choices) {
       waveCu[v] = c;
       placeWaves(g, k + 1, next);
     }
-    if (fixed < 0 && cus.length < shape.cusPerWgp) {
+    if (fresh) {
       cuWgp.push(wgp);
       waveCu[v] = cuWgp.length - 1;
       placeWaves(g, k + 1, next);
@@ -129,11 +137,13 @@ export function placements(test: Test, shape: Shape): Placement[] {
     const agent = wgAgent[g]!;
     const sas = saCount.get(agent) ?? 0;
     const top = shape.shaderArrays ? sas : 0;
-    for (let sa = 0; sa <= top; sa++) {
+    for (let sa = maximal ? top : 0; sa <= top; sa++) {
       const fresh = sa === sas && shape.shaderArrays;
       if (fresh) saCount.set(agent, sas + 1);
       wgSa[g] = sa;
-      const wgps = wgpSa.map((s, w) => (s === sa && wgpAgent[w] === agent ? w : -1)).filter((w) => w >= 0);
+      const wgps = maximal
+        ? []
+        : wgpSa.map((s, w) => (s === sa && wgpAgent[w] === agent ? w : -1)).filter((w) => w >= 0);
       for (const w of wgps) {
         wgWgp[g] = w;
         placeWaves(g, 0, () => placeWg(g + 1));

@@ -59,7 +59,8 @@ export async function simulate(
   const c = compileProgram(test, code, cfg);
   if ('unsupported' in c) return { kind: 'unsupported', reason: c.unsupported };
   const shape = { cusPerWgp: cfg.cusPerWgp, mode, shaderArrays: cfg.levels.some((l) => l.unit === 'sa') };
-  const machines = placements(test, shape).map((p) => buildMachine(cfg, c.program, p));
+  // The reduction explores the maximal placements only (R2); brute force explores them all.
+  const machines = placements(test, shape, opts.reduce).map((p) => buildMachine(cfg, c.program, p));
   const seen = new Map<string, SimOutcome>();
   let states = 0;
   let deadlock = false;
