@@ -112,8 +112,8 @@ const arbCase = (most: number) =>
 describe('reduced exploration = brute force (random small programs)', () => {
   for (const [target, mode, most, runs] of [
     ['gfx900', 'cu', 2, 20],
-    ['gfx1200', 'cu', 1, 6],
-    ['gfx1200', 'wgp', 1, 6],
+    ['gfx1200', 'cu', 1, 4],
+    ['gfx1200', 'wgp', 1, 3],
   ] as const) {
     it(`${target} ${mode}`, async () => {
       await fc.assert(
