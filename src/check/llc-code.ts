@@ -129,6 +129,13 @@ export async function llcCode(
         out[t]!.push([]);
         continue;
       }
+      // Each instruction is compiled in a kernel of its own, so llc sees no earlier memory operation
+      // before a barrier and leaves out the waits it would put there (targets without
+      // BackOffBarrier): such code says nothing about the test's.
+      if (instr.kind === 'barrier' && !proc.features.backOffBarrier)
+        return {
+          error: `${it.thread}: line ${instr.span.line}: llc-22's waits before a barrier depend on the whole kernel`,
+        };
       const lines = got.get(it.fn);
       if (lines === undefined) return { error: `llc-22 output has no kernel ${it.fn}` };
       const flat = 'ptr' in instr && instr.ptr.space === 'generic';

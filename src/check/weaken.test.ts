@@ -94,7 +94,7 @@ const CASES: Case[] = [
     trace: /wrote @x=1 in L0@cu0 \(dirty\)/,
   },
   {
-    name: 'GFX12: global_wb scope:SCOPE_DEV weakened to scope:SCOPE_SE (data stops in the writer\'s GL1)',
+    name: "GFX12: global_wb scope:SCOPE_DEV weakened to scope:SCOPE_SE (data stops in the writer's GL1)",
     file: MP_AGENT,
     target: 'gfx1200',
     mode: 'cu',
@@ -147,7 +147,10 @@ describe('hand-made weakenings are unsound, with a trace', () => {
       const trace = r.forbidden?.trace ?? [];
       expect(trace.length).toBeGreaterThan(0);
       const lines = trace.map((s) => `${s.thread}: ${s.text} — ${s.detail}`);
-      expect(lines.some((l) => c.trace.test(l)), lines.join('\n')).toBe(true);
+      expect(
+        lines.some((l) => c.trace.test(l)),
+        lines.join('\n'),
+      ).toBe(true);
     }, 60_000);
   }
 });

@@ -49,7 +49,9 @@ function text(ops: Op[], k: number, regs: { n: number }): string {
         }
         case 'store': {
           const ord = o.ord === 'acquire' ? 'release' : o.ord;
-          return o.atomic ? `  store atomic i32 ${k + 1}, ${ptr} ${ss} ${ord}` : `  store i32 ${k + 1}, ${ptr}`;
+          return o.atomic
+            ? `  store atomic i32 ${k + 1}, ${ptr} ${ss} ${ord}`
+            : `  store i32 ${k + 1}, ${ptr}`;
         }
         default:
           return `  %r${regs.n++} = atomicrmw add ${ptr}, i32 1 ${ss} ${o.ord}`;
@@ -117,7 +119,9 @@ describe('reduced exploration = brute force (random small programs)', () => {
   ] as const) {
     it(`${target} ${mode}`, async () => {
       await fc.assert(
-        fc.asyncProperty(arbCase(most), (c) => agree(ctxOf(target, mode), program(c.a, c.b, c.sameWg), c.drop)),
+        fc.asyncProperty(arbCase(most), (c) =>
+          agree(ctxOf(target, mode), program(c.a, c.b, c.sameWg), c.drop),
+        ),
         { numRuns: runs },
       );
     }, 300_000);
