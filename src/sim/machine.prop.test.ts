@@ -77,13 +77,13 @@ ${text(b, 1, regs)}
 /** Drops the `drop`-th machine instruction (modulo their number) of the code, if any. */
 function dropOne(code: LoweredCode, drop: number): LoweredCode {
   const flat: [number, number, number][] = [];
-  code.forEach((th, t) =>
+  code.forEach((th, t) => {
     th.forEach((seq, i) => {
       seq.forEach((ins, k) => {
         if (ins.kind !== 'vmem' && ins.kind !== 'lds') flat.push([t, i, k]);
       });
-    }),
-  );
+    });
+  });
   if (flat.length === 0) return code;
   const [t, i, k] = flat[drop % flat.length]!;
   return code.map((th, u) => th.map((seq, j) => (u === t && j === i ? seq.filter((_, n) => n !== k) : seq)));
