@@ -27,7 +27,9 @@ describe('gpumm check', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('UNSOUND');
     expect(r.stdout).toContain('P0:r0=1; P1:r1=1;  <- forbidden by the model');
-    expect(r.stdout).toMatch(/Trace to P0:r0=1; P1:r1=1; with P0: a0\/sa0\/wgp0\/cu0, P1: a0\/sa0\/wgp1\/cu1:/);
+    expect(r.stdout).toMatch(
+      /Trace to P0:r0=1; P1:r1=1; with P0: a0\/sa0\/wgp0\/cu0, P1: a0\/sa0\/wgp1\/cu1:/,
+    );
     expect(r.stdout).toMatch(/ {2,}\d+\. perform {3}P\d: global_store — passed L1@cu\d/);
   });
 
@@ -36,7 +38,14 @@ describe('gpumm check', () => {
     expect(r.status).toBe(0);
     const out = CheckJsonSchema.parse(JSON.parse(r.stdout));
     expect(out.map((c) => `${c.mode}:${c.verdict}`)).toEqual(['cu:sound', 'wgp:sound']);
-    const one = gpumm('check', join(CATALOGUE, 'MP+rel+acq.wg.litmus'), '--target', 'gfx1200', '--wgp', '--json');
+    const one = gpumm(
+      'check',
+      join(CATALOGUE, 'MP+rel+acq.wg.litmus'),
+      '--target',
+      'gfx1200',
+      '--wgp',
+      '--json',
+    );
     expect(CheckJsonSchema.parse(JSON.parse(one.stdout)).map((c) => c.mode)).toEqual(['wgp']);
   });
 
@@ -55,7 +64,15 @@ describe('gpumm check', () => {
   });
 
   it('a budget: a check that runs out of states is undecided (exit 3)', () => {
-    const r = gpumm('check', join(CATALOGUE, 'IRIW+sc.wg.litmus'), '--target', 'gfx1200', '--wgp', '--max-states', '50');
+    const r = gpumm(
+      'check',
+      join(CATALOGUE, 'IRIW+sc.wg.litmus'),
+      '--target',
+      'gfx1200',
+      '--wgp',
+      '--max-states',
+      '50',
+    );
     expect(r.status).toBe(3);
     expect(r.stdout).toContain('the machine exploration stopped (max-states)');
   });

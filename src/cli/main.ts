@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCheck } from './check.ts';
 import { registerDemo } from './demo.ts';
 import { registerLower } from './lower.ts';
+import { registerMutate } from './mutate.ts';
 import { registerParse } from './parse.ts';
 import { registerRun } from './run.ts';
 import { CliExit, commandLineDiagnostic, reportInternalError } from './shared.ts';
@@ -24,6 +25,7 @@ registerRun(program);
 registerDemo(program);
 registerLower(program);
 registerCheck(program);
+registerMutate(program);
 
 try {
   await program.parseAsync(process.argv);
