@@ -122,16 +122,16 @@ export async function mutationMatrix(
   // Every (row, position) with the instruction found there, from the tests that use the row.
   const sites = new Map<string, { row: string; position: number; instr: IsaInstr; users: Subject[] }>();
   for (const s of sound)
-    s.rows.forEach((rs, t) =>
-      rs.forEach((row, k) => {
+    for (let t = 0; t < s.rows.length; t++)
+      for (let k = 0; k < s.rows[t]!.length; k++) {
+        const row = s.rows[t]![k]!;
         s.code[t]![k]!.forEach((instr, position) => {
           const key = `${row}#${position}#${formatIsa(instr)}`;
           const site = sites.get(key) ?? { row, position, instr, users: [] };
           if (!site.users.includes(s)) site.users.push(s);
           sites.set(key, site);
         });
-      }),
-    );
+      }
   const mutants: MutationReport['mutants'] = [];
   for (const site of [...sites.values()].sort(
     (a, b) => a.row.localeCompare(b.row) || a.position - b.position,
