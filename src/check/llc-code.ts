@@ -16,7 +16,7 @@ import {
   vmem,
 } from '../lower/isa.ts';
 import { comparisonModule, findLlc, runLlc } from '../lower/llc.ts';
-import { normaliseAsm, splitFunctions } from '../lower/llc-ir.ts';
+import { MODULE_TAIL, normaliseAsm, splitFunctions } from '../lower/llc-ir.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import type { LoweredCode } from '../sim/program.ts';
 
@@ -106,47 +106,84 @@ export async function llcCode(
   ctx: LowerCtx,
   llcPath?: string,
 ): Promise<LoweredCode | { error: string }> {
+  return (await llcCodes([test], ctx, llcPath))[0]!;
+}
+
+const KERNEL = /define amdgpu_kernel void @(i\d+)\(([\s\S]*?)\n}\n/g;
+
+/**
+ * `llcCode` for many tests at once: the distinct kernels of all of them compiled in one llc-22 run
+ * per target and mode (one run per test and target would dominate a catalogue check).
+ */
+export async function llcCodes(
+  tests: readonly Test[],
+  ctx: LowerCtx,
+  llcPath?: string,
+): Promise<(LoweredCode | { error: string })[]> {
   const found = findLlc(llcPath);
-  if ('reason' in found) return { error: found.reason };
-  const { module, items } = comparisonModule(test, ctx);
+  if ('reason' in found) return tests.map(() => ({ error: found.reason }));
   const proc = ctx.target.processor;
   const mode = proc.features.wgpMode ? ctx.mode : null;
   const tgsplit = proc.features.tgsplit && ctx.tgsplit === true;
-  let asm = '';
-  try {
-    asm = module === '' ? '' : await runLlc(found.path, module, proc.name, mode, tgsplit);
-  } catch (e) {
-    return { error: (e as Error).message.split('\n')[0]! };
-  }
-  const got = splitFunctions(asm);
-  const out: IsaInstr[][][] = test.threads.map(() => []);
-  let k = 0;
-  for (let t = 0; t < test.threads.length; t++) {
-    for (const instr of test.threads[t]!.body) {
-      const it = items[k++]!;
-      if (it.fn === null) {
-        if (it.note !== null) return { error: `${it.thread}: line ${instr.span.line}: ${it.note}` };
-        out[t]!.push([]);
-        continue;
+  // Distinct kernels (by text, name aside) across the tests, renamed k0, k1, …
+  const byText = new Map<string, string>();
+  const kernels: string[] = [];
+  const perTest = tests.map((test) => {
+    const { module, items } = comparisonModule(test, ctx);
+    const rename = new Map<string, string>();
+    for (const m of module.matchAll(KERNEL)) {
+      const key = m[2]!;
+      let name = byText.get(key);
+      if (name === undefined) {
+        name = `k${kernels.length}`;
+        byText.set(key, name);
+        kernels.push(`define amdgpu_kernel void @${name}(${key}\n}\n`);
       }
-      // Each instruction is compiled in a kernel of its own, so llc sees no earlier memory operation
-      // before a barrier and leaves out the waits it would put there (targets without
-      // BackOffBarrier): such code says nothing about the test's.
-      if (instr.kind === 'barrier' && !proc.features.backOffBarrier)
-        return {
-          error: `${it.thread}: line ${instr.span.line}: llc-22's waits before a barrier depend on the whole kernel`,
-        };
-      const lines = got.get(it.fn);
-      if (lines === undefined) return { error: `llc-22 output has no kernel ${it.fn}` };
-      const flat = 'ptr' in instr && instr.ptr.space === 'generic';
-      const seq: IsaInstr[] = [];
-      for (const n of normaliseAsm(lines)) {
-        const i = isaOfNormal(n, flat);
-        if (typeof i === 'string') return { error: `${it.thread}: line ${instr.span.line}: ${i}` };
-        if (i !== null) seq.push(i);
-      }
-      out[t]!.push(seq);
+      rename.set(m[1]!, name);
+    }
+    return { test, items, rename };
+  });
+  let got = new Map<string, string[]>();
+  if (kernels.length > 0) {
+    try {
+      got = splitFunctions(
+        await runLlc(found.path, `${kernels.join('\n')}\n${MODULE_TAIL}`, proc.name, mode, tgsplit),
+      );
+    } catch (e) {
+      const error = (e as Error).message.split('\n')[0]!;
+      return tests.map(() => ({ error }));
     }
   }
-  return out;
+  return perTest.map(({ test, items, rename }) => {
+    const out: IsaInstr[][][] = test.threads.map(() => []);
+    let k = 0;
+    for (let t = 0; t < test.threads.length; t++) {
+      for (const instr of test.threads[t]!.body) {
+        const it = items[k++]!;
+        if (it.fn === null) {
+          if (it.note !== null) return { error: `${it.thread}: line ${instr.span.line}: ${it.note}` };
+          out[t]!.push([]);
+          continue;
+        }
+        // Each instruction is compiled in a kernel of its own, so llc sees no earlier memory operation
+        // before a barrier and leaves out the waits it would put there (targets without
+        // BackOffBarrier): such code says nothing about the test's.
+        if (instr.kind === 'barrier' && !proc.features.backOffBarrier)
+          return {
+            error: `${it.thread}: line ${instr.span.line}: llc-22's waits before a barrier depend on the whole kernel`,
+          };
+        const lines = got.get(rename.get(it.fn) ?? '');
+        if (lines === undefined) return { error: `llc-22 output has no kernel for ${it.fn}` };
+        const flat = 'ptr' in instr && instr.ptr.space === 'generic';
+        const seq: IsaInstr[] = [];
+        for (const n of normaliseAsm(lines)) {
+          const i = isaOfNormal(n, flat);
+          if (typeof i === 'string') return { error: `${it.thread}: line ${instr.span.line}: ${i}` };
+          if (i !== null) seq.push(i);
+        }
+        out[t]!.push(seq);
+      }
+    }
+    return out;
+  });
 }

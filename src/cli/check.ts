@@ -19,7 +19,7 @@ import {
   formatCheck,
   type Lowering,
 } from '../check/check.ts';
-import { llcCode } from '../check/llc-code.ts';
+import { llcCodes } from '../check/llc-code.ts';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTest } from '../enumerate/verdict.ts';
@@ -133,7 +133,10 @@ export function registerCheck(program: Command): void {
       const results: CheckResult[] = [];
       const texts: string[] = [];
       try {
-        for (const test of tests) {
+        // llc-22 once per target and mode for all the tests.
+        const llcByRun =
+          opts.lowering === 'llc' ? await Promise.all(runs.map((ctx) => llcCodes(tests, ctx, opts.llc))) : [];
+        for (const [ti, test] of tests.entries()) {
           if (interrupted) break;
           const deadline = () =>
             opts.timeout !== undefined ? performance.now() + opts.timeout * 1000 : Number.POSITIVE_INFINITY;
@@ -143,11 +146,11 @@ export function registerCheck(program: Command): void {
           });
           // Targets of one family often lower a test identically: check each distinct code once.
           const done = new Map<string, CheckResult>();
-          for (const ctx of runs) {
+          for (const [ri, ctx] of runs.entries()) {
             if (interrupted) break;
             const family = ctx.target.processor.table!;
             const code: LoweredCode | { error: string } =
-              opts.lowering === 'doc' ? docCode(test, ctx) : await llcCode(test, ctx, opts.llc);
+              opts.lowering === 'doc' ? docCode(test, ctx) : llcByRun[ri]![ti]!;
             let r: CheckResult;
             if ('error' in code) {
               r = unsupportedResult(test, report, ctx, opts.lowering, code.error);

@@ -49,10 +49,7 @@ export function registerMutate(program: Command): void {
           );
           throw new CliExit(3);
         }
-        const given =
-          files.length > 0
-            ? files
-            : [...litmusFilesIn(CATALOGUE_DIR), ...litmusFilesIn(`${CATALOGUE_DIR}/barriers`)];
+        const given = files.length > 0 ? files : litmusFilesIn(CATALOGUE_DIR);
         const { loaded, ok } = loadTests(given);
         if (!ok) throw new CliExit(2);
         const modes: WaveMode[] = !ctx0.target.processor.features.wgpMode
