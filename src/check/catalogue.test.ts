@@ -1,6 +1,6 @@
 /**
  * The catalogue against the machines, with the documents' code: every test of up to three threads on
- * GFX6 (buffer encoding), GFX9 and GFX12 in both modes is `sound`, except the pinned findings below,
+ * GFX6 (buffer encoding), GFX9, GFX10 and GFX12 in both modes is `sound`, except the pinned findings below,
  * each `UNSOUND` with the forbidden final state and a trace (docs/hardware.md, "Findings on the
  * catalogue", explains each). The whole catalogue on every target, tests of four threads included,
  * is bench/check-catalogue.ts (docs/benchmarks.md).
@@ -39,6 +39,15 @@ const PINNED: Record<string, string> = {
   // work-groups …, can be reordered"), and s_barrier orders no memory.
   'MP+bar+fence.wg|gfx1200|cu': 'P1:r0=0;',
   'MP+bar+fence.wg-one-as.mixed-data|gfx1200|cu': 'P1:r0=0; P1:r1=1;',
+  // GFX10–11 follows GFX12 in CU mode.
+  'LB+rlx.agent|gfx1030|cu': 'P0:r0=1; P1:r1=1;',
+  'LB+rlx.agent|gfx1030|wgp': 'P0:r0=1; P1:r1=1;',
+  'MP+rel+acq.wg.lds-data|gfx1030|cu': 'P1:r0=1; P1:r1=0;',
+  'MP+fence.wg.mixed-data|gfx1030|cu': 'P1:r0=1; P1:r1=1; P1:r2=0;',
+  'ISA2+rel+acq.hrf|gfx1030|cu': 'P1:r0=1; P2:r1=1; P2:r2=0;',
+  'ISA2+rel+acq.hrf.atomic|gfx1030|cu': 'P1:r0=1; P2:r1=1; P2:r2=0;',
+  'MP+bar+fence.wg|gfx1030|cu': 'P1:r0=0;',
+  'MP+bar+fence.wg-one-as.mixed-data|gfx1030|cu': 'P1:r0=0; P1:r1=1;',
 };
 
 const RUNS: [string, WaveMode][] = [
@@ -46,6 +55,8 @@ const RUNS: [string, WaveMode][] = [
   ['gfx900', 'cu'],
   ['gfx1200', 'cu'],
   ['gfx1200', 'wgp'],
+  ['gfx1030', 'cu'],
+  ['gfx1030', 'wgp'],
 ];
 
 const files = readdirSync('litmus')

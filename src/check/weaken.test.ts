@@ -133,6 +133,38 @@ const CASES: Case[] = [
     w: { thread: 'P0', ir: 1, match: isWait('storecnt') },
     trace: /global_load scope:SCOPE_DEV — .*@y=0/,
   },
+  {
+    name: 'GFX10: drop buffer_gl0_inv after an agent-scope acquire',
+    file: MP_AGENT,
+    target: 'gfx1030',
+    mode: 'cu',
+    w: { thread: 'P1', ir: 0, match: (i) => i.kind === 'inv' && i.mnemonic === 'buffer_gl0_inv' },
+    trace: /hit @x=0 in L0@cu\d \(stale/,
+  },
+  {
+    name: 'GFX10: drop buffer_gl1_inv after an agent-scope acquire (the GL1 keeps a stale copy)',
+    file: MP_AGENT,
+    target: 'gfx1030',
+    mode: 'cu',
+    w: { thread: 'P1', ir: 0, match: (i) => i.kind === 'inv' && i.mnemonic === 'buffer_gl1_inv' },
+    trace: /hit @x=0 in GL1@\S+ \(stale/,
+  },
+  {
+    name: 'GFX10: drop s_waitcnt_vscnt before an agent-scope release store',
+    file: MP_AGENT,
+    target: 'gfx1030',
+    mode: 'cu',
+    w: { thread: 'P0', ir: 1, match: isWait('vscnt') },
+    trace: /global_store — wrote @y=1 to memory/,
+  },
+  {
+    name: 'GFX10 WGP mode: drop buffer_gl0_inv after a workgroup-scope acquire',
+    file: MP_WG,
+    target: 'gfx1030',
+    mode: 'wgp',
+    w: { thread: 'P1', ir: 0, match: isInv },
+    trace: /hit @x=0 in L0@cu1 \(stale/,
+  },
 ];
 
 describe('hand-made weakenings are unsound, with a trace', () => {

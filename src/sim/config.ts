@@ -35,8 +35,9 @@ export interface LevelSpec {
   cite: string;
 }
 
-/** What an invalidate or write-back instruction does: act on the levels of rank below `below`. */
+/** What an invalidate or write-back instruction does: act on the levels of rank in [`from`, `below`). */
 export interface CacheOpSpec {
+  from: number;
   below: number;
   /** Counters the instruction is counted on until it has been performed. */
   counters: Counter[];
@@ -108,6 +109,7 @@ export const GFX6_9: FamilyConfig = {
   inv: (i) =>
     i.mnemonic === 'buffer_wbinvl1_vol'
       ? {
+          from: 0,
           below: 1,
           counters: ['vmcnt'],
           cite: `${USAGE}: "A buffer_wbinvl1_vol is required for coherence between waves executing in different work-groups as they may be executing on different CUs."`,
@@ -165,6 +167,7 @@ export const GFX12: FamilyConfig = {
   inv: (i) =>
     i.mnemonic === 'global_inv'
       ? {
+          from: 0,
           below: i.scope === null ? 0 : cacheScopeRank(i.scope),
           counters: ['loadcnt'],
           cite: `${G12}: "global_inv invalidates caches whose scope is strictly smaller than the instruction's."`,
@@ -173,6 +176,7 @@ export const GFX12: FamilyConfig = {
   wb: (i) =>
     i.mnemonic === 'global_wb'
       ? {
+          from: 0,
           below: i.scope === null ? 0 : cacheScopeRank(i.scope),
           counters: ['storecnt'],
           cite: `${G12}: "global_wb additionally ensures that previous memory operation done at a lower scope level have reached the SCOPE: of the global_wb."`,
@@ -182,6 +186,60 @@ export const GFX12: FamilyConfig = {
   knownCounters: ['loadcnt', 'storecnt', 'dscnt', 'samplecnt', 'bvhcnt', 'kmcnt', 'expcnt'],
 };
 
+const G10 =
+  'AMDGPUUsage (f5c8b0a9) "Memory Model GFX10-GFX11" (docs/research/llvm-amdgpuusage-beyond-seeds.md)';
+
+/**
+ * GFX10–GFX11. Ranks: 0 the CU's vector L0, 1 the shader array's GL1, 2 memory — the agent's L2 is
+ * folded into memory as on GFX6–9: system scope has the agent-scope code (no L2 write-back or
+ * invalidate exists), so the L2 is the coherence point. The family has no write-back instruction and
+ * its releases only wait, so a completed store is in the L2: the L0 and GL1 take no writes.
+ */
+export const GFX10_11: FamilyConfig = {
+  family: 'gfx10-11',
+  levels: [
+    {
+      name: 'L0',
+      unit: 'cu',
+      rank: 0,
+      writeThrough: true,
+      cite: `${G10}: "Vector L0 per CU (buffer_gl0_inv to invalidate)"`,
+    },
+    {
+      name: 'GL1',
+      unit: 'sa',
+      rank: 1,
+      writeThrough: true,
+      cite: `${G10}: "L1 (GL1) per SA, shared by that SA's WGPs, invalidated with buffer_gl1_inv"`,
+    },
+  ],
+  memoryRank: 2,
+  cusPerWgp: 2,
+  modes: ['cu', 'wgp'],
+  // glc=1: "workgroup/agent coherence on loads" (misses the L0); dlc=1: "device level coherent"
+  // (misses the GL1). Stores and atomics are performed in the L2.
+  rank: (i) => (i.op !== 'load' ? 2 : i.dlc ? 2 : i.glc ? 1 : 0),
+  // G10: "vmcnt counts loads, atomics with return and samples; vscnt counts stores and atomics
+  // without return"; "lgkmcnt is for LDS/GDS/scalar"; flat may reach LDS.
+  counters: (i) => {
+    if (i.kind === 'lds') return ['lgkmcnt'];
+    const own: Counter = i.op === 'load' || (i.op === 'atomic' && i.returns) ? 'vmcnt' : 'vscnt';
+    return i.enc === 'flat' ? [own, 'lgkmcnt'] : [own];
+  },
+  inv: (i) =>
+    i.mnemonic === 'buffer_gl0_inv' || i.mnemonic === 'buffer_gl1_inv'
+      ? {
+          from: i.mnemonic === 'buffer_gl0_inv' ? 0 : 1,
+          below: i.mnemonic === 'buffer_gl0_inv' ? 1 : 2,
+          counters: ['vmcnt'],
+          cite: `${G10}: "Agent and system scope invalidate with buffer_gl1_inv ; buffer_gl0_inv"`,
+        }
+      : null,
+  wb: () => null,
+  invAfterEarlier: false,
+  knownCounters: ['vmcnt', 'vscnt', 'expcnt', 'lgkmcnt'],
+};
+
 /** The machine of a table family, or null when none is built yet. */
 export function familyConfig(f: TableFamily): FamilyConfig | null {
   switch (f) {
@@ -189,6 +247,8 @@ export function familyConfig(f: TableFamily): FamilyConfig | null {
       return GFX6_9;
     case 'gfx12':
       return GFX12;
+    case 'gfx10-11':
+      return GFX10_11;
     default:
       return null;
   }

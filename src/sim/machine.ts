@@ -570,7 +570,7 @@ function perform(
   if (i.k === 'inv') {
     const path = m.path[t]!;
     for (let k = 0; k < path.length; k++) {
-      if (m.cfg.levels[k]!.rank >= i.below) continue;
+      if (m.cfg.levels[k]!.rank >= i.below || m.cfg.levels[k]!.rank < i.from) continue;
       const c = path[k]!;
       const dropped: string[] = [];
       for (let l = 0; l < m.nLoc; l++) {
@@ -586,7 +586,7 @@ function perform(
   } else if (i.k === 'wb') {
     const path = m.path[t]!;
     for (let k = 0; k < path.length; k++) {
-      if (m.cfg.levels[k]!.rank >= i.below) continue;
+      if (m.cfg.levels[k]!.rank >= i.below || m.cfg.levels[k]!.rank < i.from) continue;
       const c = path[k]!;
       for (let l = 0; l < m.nLoc; l++)
         if (next.st[c * m.nLoc + l] === 2) {

@@ -45,8 +45,8 @@ export type MInstr =
       width: number;
     }
   | { k: 'wait'; text: string; counters: Counter[] }
-  | { k: 'inv'; text: string; below: number; counters: Counter[]; cite: string }
-  | { k: 'wb'; text: string; below: number; counters: Counter[]; cite: string }
+  | { k: 'inv'; text: string; from: number; below: number; counters: Counter[]; cite: string }
+  | { k: 'wb'; text: string; from: number; below: number; counters: Counter[]; cite: string }
   /** Split barrier halves; `s_barrier` is a signal then a wait. */
   | { k: 'signal'; text: string }
   | { k: 'bwait'; text: string }
@@ -279,14 +279,14 @@ export function compileProgram(
             const s = cfg.inv(i);
             if (!s)
               return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
-            instrs.push({ k: 'inv', text, below: s.below, counters: s.counters, cite: s.cite });
+            instrs.push({ k: 'inv', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
             break;
           }
           case 'wb': {
             const s = cfg.wb(i);
             if (!s)
               return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
-            instrs.push({ k: 'wb', text, below: s.below, counters: s.counters, cite: s.cite });
+            instrs.push({ k: 'wb', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
             break;
           }
           case 'barrier':
