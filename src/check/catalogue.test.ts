@@ -48,6 +48,13 @@ const PINNED: Record<string, string> = {
   'ISA2+rel+acq.hrf.atomic|gfx1030|cu': 'P1:r0=1; P2:r1=1; P2:r2=0;',
   'MP+bar+fence.wg|gfx1030|cu': 'P1:r0=0;',
   'MP+bar+fence.wg-one-as.mixed-data|gfx1030|cu': 'P1:r0=0; P1:r1=1;',
+  'LB+rlx.agent|gfx1100|cu': 'P0:r0=1; P1:r1=1;',
+  'MP+rel+acq.wg.lds-data|gfx1100|cu': 'P1:r0=1; P1:r1=0;',
+  'MP+fence.wg.mixed-data|gfx1100|cu': 'P1:r0=1; P1:r1=1; P1:r2=0;',
+  'ISA2+rel+acq.hrf|gfx1100|cu': 'P1:r0=1; P2:r1=1; P2:r2=0;',
+  'ISA2+rel+acq.hrf.atomic|gfx1100|cu': 'P1:r0=1; P2:r1=1; P2:r2=0;',
+  'MP+bar+fence.wg|gfx1100|cu': 'P1:r0=0;',
+  'MP+bar+fence.wg-one-as.mixed-data|gfx1100|cu': 'P1:r0=0; P1:r1=1;',
 };
 
 const RUNS: [string, WaveMode][] = [
@@ -57,6 +64,8 @@ const RUNS: [string, WaveMode][] = [
   ['gfx1200', 'wgp'],
   ['gfx1030', 'cu'],
   ['gfx1030', 'wgp'],
+  // GFX11 lowers agent-scope atomic loads without dlc=1 (glc=1 alone is device coherent there).
+  ['gfx1100', 'cu'],
 ];
 
 const files = readdirSync('litmus')

@@ -88,7 +88,7 @@ export async function checkTest(
 ): Promise<CheckResult> {
   const t0 = performance.now();
   const family = ctx.target.processor.table as TableFamily;
-  const cfg = familyConfig(family);
+  const cfg = familyConfig(family, ctx.target.processor.generation);
   const mode = ctx.target.processor.features.wgpMode ? ctx.mode : 'cu';
   const base: CheckResult = {
     test: test.name,

@@ -158,6 +158,19 @@ const CASES: Case[] = [
     trace: /global_store — wrote @y=1 to memory/,
   },
   {
+    name: 'GFX10: dlc=1 cleared on a seq_cst agent-scope load (it may hit a stale GL1 copy; GFX11 needs no dlc)',
+    file: SB_SC,
+    target: 'gfx1030',
+    mode: 'cu',
+    w: {
+      thread: 'P0',
+      ir: 1,
+      match: (i) => i.kind === 'vmem' && i.dlc,
+      replace: (i) => ({ ...(i as IsaInstr & { kind: 'vmem' }), dlc: false }),
+    },
+    trace: /global_load glc=1 — .*hit @y=0 in GL1@\S+ \(stale/,
+  },
+  {
     name: 'GFX10 WGP mode: drop buffer_gl0_inv after a workgroup-scope acquire',
     file: MP_WG,
     target: 'gfx1030',

@@ -13,7 +13,7 @@
 
 import type { Counter, InvInstr, VmemInstr, WbInstr } from '../lower/isa.ts';
 import { cacheScopeRank } from '../lower/isa.ts';
-import type { TableFamily } from '../lower/targets.ts';
+import type { Generation, TableFamily } from '../lower/targets.ts';
 import type { WaveMode } from '../lower/types.ts';
 
 /** The hardware unit that owns one instance of a cache level. */
@@ -240,15 +240,24 @@ export const GFX10_11: FamilyConfig = {
   knownCounters: ['vmcnt', 'vscnt', 'expcnt', 'lgkmcnt'],
 };
 
-/** The machine of a table family, or null when none is built yet. */
-export function familyConfig(f: TableFamily): FamilyConfig | null {
+/**
+ * GFX11: as GFX10, but `dlc` is "GFX10 only for agent/system loads" — the GFX11 agent-scope atomic
+ * load rows omit it — so on GFX11 `glc=1` alone makes a load device coherent (it misses the GL1 too).
+ */
+export const GFX11: FamilyConfig = {
+  ...GFX10_11,
+  rank: (i) => (i.op !== 'load' || i.glc || i.dlc ? 2 : 0),
+};
+
+/** The machine of a table family (of a generation, where they differ), or null when none is built yet. */
+export function familyConfig(f: TableFamily, generation?: Generation): FamilyConfig | null {
   switch (f) {
     case 'gfx6-9':
       return GFX6_9;
     case 'gfx12':
       return GFX12;
     case 'gfx10-11':
-      return GFX10_11;
+      return generation === 'GFX11' ? GFX11 : GFX10_11;
     default:
       return null;
   }

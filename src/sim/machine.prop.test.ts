@@ -92,7 +92,7 @@ function dropOne(code: LoweredCode, drop: number): LoweredCode {
 async function agree(ctx: LowerCtx, src: string, drop: number): Promise<void> {
   const test = litmus(src);
   const code = dropOne(docOf(test, ctx), drop);
-  const cfg = familyConfig(ctx.target.processor.table!)!;
+  const cfg = familyConfig(ctx.target.processor.table!, ctx.target.processor.generation)!;
   const budget = { maxStates: 400_000, deadline: Number.POSITIVE_INFINITY };
   const brute = await simulate(test, code, cfg, ctx.mode, { ...budget, reduce: false });
   const reduced = await simulate(test, code, cfg, ctx.mode, { ...budget, reduce: true });

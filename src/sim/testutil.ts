@@ -77,7 +77,7 @@ export async function machineRun(
   ctx: LowerCtx,
   opts: ExploreOptions = TEST_BUDGET,
 ): Promise<SimResult> {
-  const cfg = familyConfig(ctx.target.processor.table!);
+  const cfg = familyConfig(ctx.target.processor.table!, ctx.target.processor.generation);
   if (!cfg) throw new Error('no machine');
   const r = await simulate(test, code, cfg, ctx.mode, opts);
   if (r.kind !== 'done') throw new Error(r.reason);
