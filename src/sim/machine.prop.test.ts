@@ -1,5 +1,6 @@
 /**
- * The reductions of docs/hardware.md (R0 local steps first, R1 lazy evictions) lose no final state:
+ * The reductions of docs/hardware.md (R0 local steps first, R1 lazy evictions, R2 maximal placements)
+ * lose no final state:
  * on random small programs — random litmus tests lowered for a target, with one random instruction
  * of their machine code dropped so that weak code is covered too — the reduced exploration and the
  * brute-force one (every interleaving, explicit evictions) reach the same final states.
