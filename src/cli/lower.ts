@@ -78,7 +78,7 @@ function fail(d: LowerDiagnostic, source?: string): never {
 }
 
 /** Resolves the options into a lowering context, or exits 2 with a diagnostic. */
-export function contextFromOptions(opts: LowerOptions): LowerCtx {
+export function contextFromOptions(opts: Omit<LowerOptions, 'errorLimit'>): LowerCtx {
   const name = opts.target ?? DEFAULT_TARGET;
   const target: Target | null = findTarget(name);
   if (!target) {

@@ -3,9 +3,11 @@
  * Every user error ends as a diagnostic on stderr and exit status 2, never a stack trace.
  */
 import { Command, CommanderError } from 'commander';
+import { registerCheck } from './check.ts';
 import { registerCompare } from './compare.ts';
 import { registerDemo } from './demo.ts';
 import { registerLower } from './lower.ts';
+import { registerMutate } from './mutate.ts';
 import { registerParse } from './parse.ts';
 import { registerRun } from './run.ts';
 import { CliExit, commandLineDiagnostic, reportInternalError } from './shared.ts';
@@ -24,6 +26,8 @@ registerRun(program);
 registerDemo(program);
 registerLower(program);
 registerCompare(program);
+registerCheck(program);
+registerMutate(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -205,7 +205,8 @@ export function compile(sk: Skeleton): ThreadProgram[] {
   });
 }
 
-function binop(op: BinOp, a: number, b: number, width: number): number {
+/** Integer arithmetic of `bin` (also used by the hardware machines, src/sim). */
+export function binop(op: BinOp, a: number, b: number, width: number): number {
   if (isUndef(a) || isUndef(b)) return UNDEF;
   switch (op) {
     case 'add':
@@ -235,7 +236,8 @@ function binop(op: BinOp, a: number, b: number, width: number): number {
   }
 }
 
-function rmwop(op: RmwOp, old: number, v: number, width: number): number {
+/** The value an atomicrmw writes, from the old value and its operand. */
+export function rmwop(op: RmwOp, old: number, v: number, width: number): number {
   // An exchange stores its operand whatever it read (LangRef, atomicrmw: "xchg: *ptr = val"), so an
   // undef read leaves the stored value defined (docs/model.md choice 26); wrap keeps an undef operand.
   if (op === 'xchg') return wrap(v, width);
@@ -260,7 +262,8 @@ function rmwop(op: RmwOp, old: number, v: number, width: number): number {
   }
 }
 
-function icmp(pred: IcmpPred, a: number, b: number, width: number): number {
+/** `icmp` on two values of `width` bits: 1 or 0, undef when either is. */
+export function icmp(pred: IcmpPred, a: number, b: number, width: number): number {
   if (isUndef(a) || isUndef(b)) return UNDEF;
   const x = wrap(a, width);
   const y = wrap(b, width);

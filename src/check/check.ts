@@ -1,0 +1,201 @@
+/**
+ * Where the model and the machines meet: the model's final states (src/enumerate) against the final
+ * states of a family's machine running the test's machine code (src/sim). A machine outcome is
+ * allowed when some model state agrees with it on every observable, a model `undef` agreeing with
+ * any value (a racy read returns undef in the model, whatever the hardware returns). The test is
+ * `sound` when every machine outcome is allowed.
+ *
+ * The machines never see the model, so a `sound` verdict is not circular.
+ */
+
+import { z } from 'zod';
+import type { Test } from '../core/types.ts';
+import type { Report } from '../enumerate/report.ts';
+import { isUndef } from '../events/program.ts';
+import type { TableFamily } from '../lower/targets.ts';
+import type { LowerCtx } from '../lower/types.ts';
+import { familyConfig } from '../sim/config.ts';
+import type { ExploreOptions, Step } from '../sim/machine.ts';
+import type { LoweredCode } from '../sim/program.ts';
+
+export { docCode } from '../sim/program.ts';
+
+import { labelValue, simulate, traceOf } from '../sim/simulate.ts';
+
+/** Which code-sequence table the machine runs: the documents' (`doc`) or llc-22's (`llc`). */
+export type Lowering = 'doc' | 'llc';
+
+const StepSchema = z.object({
+  kind: z.enum(['issue', 'perform', 'evict', 'writeback', 'spurious-fail']),
+  thread: z.string(),
+  text: z.string(),
+  detail: z.string(),
+});
+
+const Values = z.record(z.string(), z.union([z.number(), z.literal('undef')]));
+
+export const CheckSchema = z.object({
+  test: z.string(),
+  file: z.string(),
+  target: z.string(),
+  mode: z.string(),
+  lowering: z.enum(['doc', 'llc']),
+  verdict: z.enum(['sound', 'UNSOUND', 'unsupported', 'undecided']),
+  /** Why the machine could not run the test, or why the check stopped. */
+  reason: z.string().nullable(),
+  observables: z.array(z.string()),
+  model: z.array(Values),
+  machine: z.array(
+    z.object({
+      values: Values,
+      allowed: z.boolean(),
+      /** Observables whose model value is `undef` in the state that allows this outcome. */
+      undefMatched: z.array(z.string()),
+    }),
+  ),
+  /** A machine outcome the model forbids, with a shortest machine run to it. */
+  forbidden: z
+    .object({ values: Values, placement: z.string(), trace: z.array(StepSchema).nullable() })
+    .nullable(),
+  deadlock: z.boolean(),
+  stats: z.object({ placements: z.number().int(), states: z.number().int(), ms: z.number() }),
+});
+
+/** The verdict on one test for one target, mode and lowering. */
+export type CheckResult = z.infer<typeof CheckSchema>;
+
+/** Options of one check. */
+export interface CheckOptions extends ExploreOptions {
+  /** Find a trace for the first forbidden outcome. */
+  trace: boolean;
+}
+
+function valuesText(v: Record<string, number | 'undef'>): string {
+  return Object.entries(v)
+    .map(([k, x]) => `${k}=${x};`)
+    .join(' ');
+}
+
+/** Compares the model's report with the machine's outcomes for `code`. */
+export async function checkTest(
+  test: Test,
+  report: Report,
+  code: LoweredCode,
+  ctx: LowerCtx,
+  lowering: Lowering,
+  opts: CheckOptions,
+  pause?: () => Promise<void>,
+): Promise<CheckResult> {
+  const t0 = performance.now();
+  const family = ctx.target.processor.table as TableFamily;
+  const cfg = familyConfig(family, ctx.target.processor.generation);
+  const mode = ctx.target.processor.features.wgpMode ? ctx.mode : 'cu';
+  const base: CheckResult = {
+    test: test.name,
+    file: test.file,
+    target: ctx.target.name,
+    mode,
+    lowering,
+    verdict: 'unsupported',
+    reason: null,
+    observables: report.observables,
+    model: report.states.map((s) => s.values),
+    machine: [],
+    forbidden: null,
+    deadlock: false,
+    stats: { placements: 0, states: 0, ms: 0 },
+  };
+  if (!cfg) return { ...base, reason: `no machine for the ${family} family yet` };
+  if (!report.complete)
+    return { ...base, verdict: 'undecided', reason: `the model stopped (${report.stop})` };
+  const sim = await simulate(test, code, cfg, mode, opts, pause);
+  if (sim.kind === 'unsupported') return { ...base, reason: sim.reason };
+  const labels = report.observables;
+  let firstBad: (typeof sim.outcomes)[number] | null = null;
+  let badValues: Record<string, number | 'undef'> | null = null;
+  for (const o of sim.outcomes) {
+    const values: Record<string, number | 'undef'> = {};
+    const vals = labels.map((l) => {
+      const v = labelValue(test, sim.program, o.outcome, l);
+      values[l] = v === undefined || isUndef(v) ? 'undef' : v;
+      return v;
+    });
+    let allowed = false;
+    let undefMatched: string[] = [];
+    for (const s of report.states) {
+      let ok = true;
+      const um: string[] = [];
+      labels.forEach((l, k) => {
+        const mv = s.values[l];
+        if (mv === 'undef') {
+          um.push(l);
+          return;
+        }
+        if (vals[k] !== mv) ok = false;
+      });
+      if (ok) {
+        allowed = true;
+        undefMatched = um;
+        if (um.length === 0) break;
+      }
+    }
+    base.machine.push({ values, allowed, undefMatched });
+    if (!allowed && !firstBad) {
+      firstBad = o;
+      badValues = values;
+    }
+  }
+  base.deadlock = sim.deadlock;
+  base.stats = { placements: sim.machines.length, states: sim.states, ms: 0 };
+  if (firstBad && badValues) {
+    const trace = opts.trace ? traceOf(sim, firstBad, opts) : null;
+    base.verdict = 'UNSOUND';
+    base.forbidden = {
+      values: badValues,
+      placement: sim.machines[firstBad.placement]!.placement.text,
+      trace: trace as Step[] | null,
+    };
+    base.reason = `the machine reaches ${valuesText(badValues)}, which the model forbids`;
+  } else if (sim.stop !== 'done') {
+    base.verdict = 'undecided';
+    base.reason = `the machine exploration stopped (${sim.stop})`;
+  } else base.verdict = 'sound';
+  base.stats.ms = performance.now() - t0;
+  return base;
+}
+
+/** Text of one check, herd7-like: verdict, outcomes, and the trace of a forbidden outcome. */
+export function formatCheck(r: CheckResult): string {
+  const lines: string[] = [];
+  lines.push(
+    `Test ${r.test} on ${r.target} (${r.mode.toUpperCase()} mode, --lowering ${r.lowering}): ${r.verdict}`,
+  );
+  if (r.reason) lines.push(`  ${r.reason}`);
+  if (r.verdict === 'unsupported' || r.verdict === 'undecided') return lines.join('\n');
+  lines.push(`Model states ${r.model.length}`);
+  for (const v of r.model) lines.push(`  ${valuesText(v)}`);
+  lines.push(
+    `Machine states ${r.machine.length} (${r.stats.placements} placements, ${r.stats.states} machine states)`,
+  );
+  for (const m of r.machine) {
+    const note = !m.allowed
+      ? '  <- forbidden by the model'
+      : m.undefMatched.length > 0
+        ? `  (allowed: the model's ${m.undefMatched.join(', ')} is undef, matching any value)`
+        : '';
+    lines.push(`  ${valuesText(m.values)}${note}`);
+  }
+  if (r.deadlock) lines.push('  (some run leaves a wave blocked at a barrier forever)');
+  if (r.forbidden) {
+    lines.push(`Trace to ${valuesText(r.forbidden.values)} with ${r.forbidden.placement}:`);
+    if (!r.forbidden.trace) lines.push('  (no trace within the budget)');
+    else
+      r.forbidden.trace.forEach((s, k) => {
+        const who = s.thread ? `${s.thread}: ` : '';
+        lines.push(
+          `  ${String(k + 1).padStart(3)}. ${s.kind.padEnd(9)} ${who}${s.text}${s.detail ? ` — ${s.detail}` : ''}`,
+        );
+      });
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,92 @@
+/**
+ * The `--lowering llc` profile: llc-22's code read back into the typed ISA and run on the machines.
+ * Pins the verdicts docs/hardware.md records for the documented doc/llc differences. Skipped, with
+ * the reason printed, when llc-22 is not installed.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { runTestSync } from '../enumerate/verdict.ts';
+import { findLlc } from '../lower/llc.ts';
+import type { WaveMode } from '../lower/types.ts';
+import { ctxOf, litmusFile, TEST_BUDGET } from '../sim/testutil.ts';
+import { checkTest } from './check.ts';
+import { isaOfNormal, llcCode } from './llc-code.ts';
+
+const llc = findLlc();
+if ('reason' in llc) console.warn(`skipping llc-22 profile tests: ${llc.reason}`);
+
+describe('reading llc-22 normal forms into the typed ISA', () => {
+  it('keeps memory operations, waits, invalidates and write-backs, and refuses what it cannot type', () => {
+    expect(isaOfNormal('vmem.load glc', false)).toMatchObject({
+      kind: 'vmem',
+      op: 'load',
+      enc: 'global',
+      glc: true,
+    });
+    expect(isaOfNormal('vmem.store SCOPE_DEV', true)).toMatchObject({ enc: 'flat', scope: 'SCOPE_DEV' });
+    expect(isaOfNormal('vmem.atomic ret SCOPE_SYS', false)).toMatchObject({ op: 'atomic', returns: true });
+    expect(isaOfNormal('wait(loadcnt,storecnt)', false)).toEqual({
+      kind: 'wait',
+      counters: ['loadcnt', 'storecnt'],
+    });
+    expect(isaOfNormal('inv:SCOPE_DEV', false)).toMatchObject({
+      kind: 'inv',
+      mnemonic: 'global_inv',
+      scope: 'SCOPE_DEV',
+    });
+    expect(isaOfNormal('wb:SCOPE_SYS', false)).toMatchObject({
+      kind: 'wb',
+      mnemonic: 'global_wb',
+      scope: 'SCOPE_SYS',
+    });
+    expect(isaOfNormal('inv', false)).toMatchObject({ mnemonic: 'buffer_wbinvl1_vol' });
+    expect(isaOfNormal('s_barrier_signal -1', false)).toEqual({
+      kind: 'barrier',
+      mnemonic: 's_barrier_signal',
+      id: -1,
+    });
+    expect(isaOfNormal('smem.load', false)).toBeNull();
+    expect(isaOfNormal('wait(vmcnt<=1)', false)).toMatch(/only waits to zero/);
+  });
+});
+
+async function verdict(file: string, target: string, mode: WaveMode) {
+  const test = litmusFile(file);
+  const ctx = ctxOf(target, mode);
+  const code = await llcCode(test, ctx);
+  if ('error' in code) throw new Error(code.error);
+  return checkTest(test, runTestSync(test), code, ctx, 'llc', { ...TEST_BUDGET, trace: true });
+}
+
+describe.skipIf('reason' in llc)('llc-22 code on the machines', () => {
+  it('GFX12: without global_wb before an agent-scope release (llc-22) a plain store stays in the L0: UNSOUND', async () => {
+    for (const mode of ['cu', 'wgp'] as const) {
+      const r = await verdict('litmus/MP+rel+acq.agent.litmus', 'gfx1200', mode);
+      expect(r.verdict).toBe('UNSOUND');
+      expect(r.forbidden?.values).toEqual({ 'P1:r0': 1, 'P1:r1': 0 });
+      const lines = r.forbidden!.trace!.map((s) => `${s.thread}: ${s.text} — ${s.detail}`);
+      expect(lines.some((l) => /P0: global_store — wrote @x=1 in L0@cu0 \(dirty\)/.test(l))).toBe(true);
+      expect(lines.some((l) => /global_wb/.test(l))).toBe(false);
+    }
+  }, 60_000);
+
+  it('GFX12 WGP mode: without global_wb scope:SCOPE_SE before a workgroup-scope release: UNSOUND', async () => {
+    const r = await verdict('litmus/MP+rel+acq.wg.litmus', 'gfx1200', 'wgp');
+    expect(r.verdict).toBe('UNSOUND');
+  }, 60_000);
+
+  it('GFX12 system scope: llc-22 keeps global_wb scope:SCOPE_SYS, and the machine finds it sound', async () => {
+    const r = await verdict('litmus/MP+rel+acq.sys.diff-agent.litmus', 'gfx1200', 'cu');
+    expect(r.verdict).toBe('sound');
+  }, 60_000);
+
+  it('GFX9: llc-22 code for agent-scope message passing is sound', async () => {
+    expect((await verdict('litmus/MP+rel+acq.agent.litmus', 'gfx900', 'cu')).verdict).toBe('sound');
+  }, 60_000);
+
+  it("GFX6–9 barriers: per-instruction kernels drop llc-22's waits before s_barrier, so the check is unsupported", async () => {
+    const test = litmusFile('litmus/MP+bar+fence.wg.litmus');
+    const code = await llcCode(test, ctxOf('gfx900'));
+    expect('error' in code && code.error).toMatch(/waits before a barrier depend on the whole kernel/);
+  }, 60_000);
+});

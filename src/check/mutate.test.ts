@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { runTestSync } from '../enumerate/verdict.ts';
+import { globalInv, wait } from '../lower/isa.ts';
+import { ctxOf, litmusFile, TEST_BUDGET } from '../sim/testutil.ts';
+import { formatMutationReport, mutationMatrix, mutationsOf, type Subject, subjectOf } from './mutate.ts';
+
+describe('mutations of one instruction', () => {
+  it('drops ordering instructions, removes counters from a wait one at a time, narrows scopes', () => {
+    expect(mutationsOf(wait('vmcnt', 'lgkmcnt')).map((m) => m.text)).toEqual([
+      'drop s_waitcnt vmcnt(0) lgkmcnt(0)',
+      's_waitcnt vmcnt(0) lgkmcnt(0) without vmcnt',
+      's_waitcnt vmcnt(0) lgkmcnt(0) without lgkmcnt',
+    ]);
+    expect(mutationsOf(globalInv('SCOPE_DEV')).map((m) => m.text)).toEqual([
+      'drop global_inv scope:SCOPE_DEV',
+      'global_inv scope:SCOPE_DEV at SCOPE_SE',
+    ]);
+  });
+});
+
+describe('the mutation matrix', () => {
+  it('kills the mutants of the agent-scope release and acquire rows with message passing; the rest survive with a reason', async () => {
+    const ctx = ctxOf('gfx1200', 'cu');
+    const subjects = ['litmus/MP+rel+acq.agent.litmus', 'litmus/CoRR.plain.litmus']
+      .map((f) => litmusFile(f))
+      .map((t) => subjectOf(t, runTestSync(t), ctx))
+      .filter((s): s is Subject => s !== null);
+    const r = await mutationMatrix(subjects, ctx, TEST_BUDGET);
+    const find = (row: RegExp, text: string) => r.mutants.find((m) => row.test(m.row) && m.mutation === text);
+    expect(find(/store atomic release agent/, 'drop global_wb scope:SCOPE_DEV')?.killedBy).toBe(
+      'MP+rel+acq.agent',
+    );
+    expect(find(/store atomic release agent/, 'drop s_wait_storecnt 0x0')?.killedBy).toBe('MP+rel+acq.agent');
+    expect(find(/load atomic acquire agent/, 'drop global_inv scope:SCOPE_DEV')?.killedBy).toBe(
+      'MP+rel+acq.agent',
+    );
+    const bvh = find(/store atomic release agent/, 'drop s_wait_bvhcnt 0x0')!;
+    expect(bvh.killedBy).toBeNull();
+    expect(bvh.survives).toMatch(/no memory instruction of the tests is counted on bvhcnt/);
+    expect(formatMutationReport(r)).toMatch(/Surviving mutants:/);
+  }, 60_000);
+});

@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CheckJsonSchema } from './check.ts';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'gpumm.js');
+const CATALOGUE = join(import.meta.dirname, '..', '..', 'litmus');
+
+function gpumm(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    cwd: join(import.meta.dirname, '..', '..'),
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('gpumm check', () => {
+  it('sound: every machine outcome allowed, a racy undef read matching any value is said so; exit 0', () => {
+    const r = gpumm('check', join(CATALOGUE, 'MP+rel+acq.agent.litmus'), '--target', 'gfx900');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Test MP\+rel\+acq\.agent on gfx900 \(CU mode, --lowering doc\): sound$/m);
+    expect(r.stdout).toContain("(allowed: the model's P1:r1 is undef, matching any value)");
+  });
+
+  it('UNSOUND: the forbidden outcome and a step-by-step trace; exit 1', () => {
+    const r = gpumm('check', join(CATALOGUE, 'LB+rlx.agent.litmus'), '--target', 'gfx900');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('UNSOUND');
+    expect(r.stdout).toContain('P0:r0=1; P1:r1=1;  <- forbidden by the model');
+    expect(r.stdout).toMatch(
+      /Trace to P0:r0=1; P1:r1=1; with P0: a0\/sa0\/wgp0\/cu0, P1: a0\/sa0\/wgp1\/cu1:/,
+    );
+    expect(r.stdout).toMatch(/ {2,}\d+\. perform {3}P\d: global_store — passed L1@cu\d/);
+  });
+
+  it('both modes of a GFX12 target by default, one with --cu / --wgp; --json follows CheckJsonSchema', () => {
+    const r = gpumm('check', join(CATALOGUE, 'MP+rel+acq.wg.litmus'), '--target', 'gfx1200', '--json');
+    expect(r.status).toBe(0);
+    const out = CheckJsonSchema.parse(JSON.parse(r.stdout));
+    expect(out.map((c) => `${c.mode}:${c.verdict}`)).toEqual(['cu:sound', 'wgp:sound']);
+    const one = gpumm(
+      'check',
+      join(CATALOGUE, 'MP+rel+acq.wg.litmus'),
+      '--target',
+      'gfx1200',
+      '--wgp',
+      '--json',
+    );
+    expect(CheckJsonSchema.parse(JSON.parse(one.stdout)).map((c) => c.mode)).toEqual(['wgp']);
+  });
+
+  it('an unknown target: diagnostic with the nearest names, exit 2, nothing on stdout', () => {
+    const r = gpumm('check', join(CATALOGUE, 'MP+rel+acq.agent.litmus'), '--target', 'gfx9000');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('LW2001');
+    expect(r.stderr).toMatch(/nearest known names: gfx900/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a family without a machine yet is undecided (exit 3), with the reason', () => {
+    const r = gpumm('check', join(CATALOGUE, 'MP+rel+acq.agent.litmus'), '--target', 'gfx90a');
+    expect(r.status).toBe(3);
+    expect(r.stdout).toContain('no machine for the gfx90a family yet');
+  });
+
+  it('a budget: a check that runs out of states is undecided (exit 3)', () => {
+    const r = gpumm(
+      'check',
+      join(CATALOGUE, 'IRIW+sc.wg.litmus'),
+      '--target',
+      'gfx1200',
+      '--wgp',
+      '--max-states',
+      '50',
+    );
+    expect(r.status).toBe(3);
+    expect(r.stdout).toContain('the machine exploration stopped (max-states)');
+  });
+});

@@ -1,0 +1,222 @@
+/**
+ * `gpumm check FILE… --target T [--cu|--wgp] [--lowering doc|llc]` (or `--all-targets`): per test,
+ * the model's final states, the final states of the target family's machine running the test's
+ * machine code in every placement, and `sound` when the model allows every machine outcome;
+ * otherwise `UNSOUND` with the forbidden outcome and a shortest machine trace.
+ *
+ * Exit status: 0 when everything checked is sound, 1 when something is unsound, 2 on bad input,
+ * 3 when some check cannot be decided (budget, interrupt, an instruction or family the machines do
+ * not implement yet).
+ */
+
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { z } from 'zod';
+import {
+  type CheckResult,
+  CheckSchema,
+  checkTest,
+  docCode,
+  formatCheck,
+  type Lowering,
+} from '../check/check.ts';
+import { llcCodes } from '../check/llc-code.ts';
+import type { Test } from '../core/types.ts';
+import type { Report } from '../enumerate/report.ts';
+import { DEFAULT_RUN, modelDiagnostics, runTest } from '../enumerate/verdict.ts';
+import { PROCESSORS, type Target } from '../lower/targets.ts';
+import type { LowerCtx, WaveMode } from '../lower/types.ts';
+import { familyConfig } from '../sim/config.ts';
+import type { LoweredCode } from '../sim/program.ts';
+import { loadTests, stderrPrinter } from './io.ts';
+import { contextFromOptions } from './lower.ts';
+import { CliExit, errorLimitOption } from './shared.ts';
+
+interface CheckCliOptions {
+  errorLimit: number;
+  target?: string;
+  allTargets?: boolean;
+  cu?: boolean;
+  wgp?: boolean;
+  tgsplit?: boolean;
+  lowering: Lowering;
+  json?: boolean;
+  timeout?: number;
+  maxStates: number;
+  llc?: string;
+}
+
+function positiveNumber(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
+  return n;
+}
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+/** JSON schema of `gpumm check --json` output: one result per test, target, mode and lowering. */
+export const CheckJsonSchema = z.array(CheckSchema);
+
+/** Default cap on machine states per check (about 300 bytes each). */
+export const DEFAULT_MAX_MACHINE_STATES = 5_000_000;
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The (target, mode) runs one invocation checks. */
+function runsOf(opts: CheckCliOptions): LowerCtx[] {
+  const targets: Target[] = opts.allTargets
+    ? PROCESSORS.filter((p) => p.table !== null).map((p) => ({ name: p.name, processor: p, gpu: p.gpu }))
+    : [contextFromOptions({ target: opts.target, cu: opts.cu, wgp: opts.wgp, tgsplit: opts.tgsplit }).target];
+  const out: LowerCtx[] = [];
+  for (const target of targets) {
+    const modes: WaveMode[] = !target.processor.features.wgpMode
+      ? ['cu']
+      : opts.cu
+        ? ['cu']
+        : opts.wgp
+          ? ['wgp']
+          : ['cu', 'wgp'];
+    for (const mode of modes) out.push({ target, mode, lang: 'hsa', tgsplit: opts.tgsplit === true });
+  }
+  return out;
+}
+
+export function registerCheck(program: Command): void {
+  program
+    .command('check')
+    .description('check that each target machine only produces outcomes the AMDGPU model allows')
+    .argument('<files...>', 'litmus files')
+    .option('-t, --target <name>', 'processor (gfx600 … gfx1251, aliases such as fiji); default gfx1200')
+    .option('--all-targets', 'every processor with a code-sequence table, in every mode')
+    .option('--cu', 'CU wavefront execution mode only (GFX10–GFX12; default: both modes)')
+    .option('--wgp', 'WGP wavefront execution mode only (GFX10–GFX12; default: both modes)')
+    .option('--tgsplit', 'TgSplit execution mode (gfx90a, gfx942, gfx950)')
+    .addOption(
+      new Option('--lowering <profile>', "the documents' code sequences (doc) or what llc-22 emits (llc)")
+        .choices(['doc', 'llc'])
+        .default('doc'),
+    )
+    .option('--llc <path>', 'with --lowering llc: the llc to run (default: llc-22 on PATH)')
+    .option('--json', 'print the results as JSON (an array; schema: CheckJsonSchema in src/cli/check.ts)')
+    .option(
+      '--timeout <seconds>',
+      'stop each check after this many seconds (undecided, exit 3)',
+      positiveNumber,
+    )
+    .option(
+      '--max-states <n>',
+      'stop a check once the machine has visited n states (undecided, exit 3)',
+      positiveInt,
+      DEFAULT_MAX_MACHINE_STATES,
+    )
+    .addOption(errorLimitOption())
+    .action(async (files: string[], opts: CheckCliOptions) => {
+      const runs = runsOf(opts);
+      const { loaded, ok } = loadTests(files, stderrPrinter(opts.errorLimit));
+      let bad = !ok;
+      const tests: Test[] = [];
+      for (const { test } of loaded) {
+        const md = modelDiagnostics(test);
+        if (md.some((d) => d.code !== 'MD004')) {
+          for (const d of md) process.stderr.write(`${test.file}: error[${d.code}]: ${d.message}\n`);
+          bad = true;
+        } else tests.push(test);
+      }
+      if (bad) throw new CliExit(2);
+
+      let interrupted = false;
+      const onSigint = () => {
+        interrupted = true;
+      };
+      process.on('SIGINT', onSigint);
+      const results: CheckResult[] = [];
+      const texts: string[] = [];
+      try {
+        // llc-22 once per target and mode for all the tests.
+        const llcByRun =
+          opts.lowering === 'llc' ? await Promise.all(runs.map((ctx) => llcCodes(tests, ctx, opts.llc))) : [];
+        for (const [ti, test] of tests.entries()) {
+          if (interrupted) break;
+          const deadline = () =>
+            opts.timeout !== undefined ? performance.now() + opts.timeout * 1000 : Number.POSITIVE_INFINITY;
+          const report: Report = await runTest(test, {
+            ...DEFAULT_RUN,
+            timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
+          });
+          // Targets of one family often lower a test identically: check each distinct code once.
+          const done = new Map<string, CheckResult>();
+          for (const [ri, ctx] of runs.entries()) {
+            if (interrupted) break;
+            const family = ctx.target.processor.table!;
+            const code: LoweredCode | { error: string } =
+              opts.lowering === 'doc' ? docCode(test, ctx) : llcByRun[ri]![ti]!;
+            let r: CheckResult;
+            if ('error' in code) {
+              r = unsupportedResult(test, report, ctx, opts.lowering, code.error);
+            } else {
+              const key = `${family}|${ctx.mode}|${JSON.stringify(code)}`;
+              const prev = done.get(key);
+              if (prev) r = { ...prev, target: ctx.target.name };
+              else {
+                r = await checkTest(
+                  test,
+                  report,
+                  code,
+                  ctx,
+                  opts.lowering,
+                  {
+                    reduce: true,
+                    maxStates: opts.maxStates,
+                    deadline: deadline(),
+                    interrupted: () => interrupted,
+                    trace: true,
+                  },
+                  tick,
+                );
+                done.set(key, r);
+              }
+            }
+            if (familyConfig(family) === null && r.verdict === 'unsupported') {
+              r = { ...r, reason: r.reason ?? `no machine for ${family}` };
+            }
+            results.push(r);
+            if (!opts.json) texts.push(formatCheck(r));
+          }
+        }
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+      if (opts.json) process.stdout.write(`${JSON.stringify(CheckJsonSchema.parse(results), null, 2)}\n`);
+      else process.stdout.write(`${texts.join('\n\n')}\n`);
+      if (interrupted) throw new CliExit(130);
+      if (results.some((r) => r.verdict === 'UNSOUND')) throw new CliExit(1);
+      if (results.some((r) => r.verdict !== 'sound')) throw new CliExit(3);
+    });
+}
+
+function unsupportedResult(
+  test: Test,
+  report: Report,
+  ctx: LowerCtx,
+  lowering: Lowering,
+  reason: string,
+): CheckResult {
+  return {
+    test: test.name,
+    file: test.file,
+    target: ctx.target.name,
+    mode: ctx.target.processor.features.wgpMode ? ctx.mode : 'cu',
+    lowering,
+    verdict: 'unsupported',
+    reason,
+    observables: report.observables,
+    model: report.states.map((s) => s.values),
+    machine: [],
+    forbidden: null,
+    deadlock: false,
+    stats: { placements: 0, states: 0, ms: 0 },
+  };
+}

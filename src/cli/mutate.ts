@@ -1,0 +1,102 @@
+/**
+ * `gpumm mutate [FILE…] --target T [--cu|--wgp] [--json]`: the mutation matrix of the target's table
+ * over the catalogue (or the files given): each instruction of each table row the tests use removed
+ * or weakened in turn; per row and instruction the test that kills the mutant (becomes unsound on
+ * the machine), and every surviving mutant with the reason it survives.
+ *
+ * Exit status: 0 when the matrix is complete, 2 on bad input, 3 when it cannot be run (no machine
+ * for the family) or was stopped.
+ */
+
+import type { Command } from 'commander';
+import { z } from 'zod';
+import {
+  formatMutationReport,
+  MutationReportSchema,
+  mutationMatrix,
+  type Subject,
+  subjectOf,
+} from '../check/mutate.ts';
+import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../enumerate/verdict.ts';
+import type { WaveMode } from '../lower/types.ts';
+import { familyConfig } from '../sim/config.ts';
+import { CATALOGUE_DIR } from './demo.ts';
+import { litmusFilesIn, loadTests, stderrPrinter } from './io.ts';
+import { contextFromOptions } from './lower.ts';
+import { CliExit, errorLimitOption } from './shared.ts';
+
+/** JSON schema of `gpumm mutate --json`: one report per mode. */
+export const MutateJsonSchema = z.array(MutationReportSchema);
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function registerMutate(program: Command): void {
+  program
+    .command('mutate')
+    .description("remove or weaken each instruction of the target's table rows and check the catalogue")
+    .argument('[files...]', 'litmus files (default: the catalogue)')
+    .option('-t, --target <name>', 'processor; default gfx1200')
+    .option('--cu', 'CU wavefront execution mode only (default: every mode of the target)')
+    .option('--wgp', 'WGP wavefront execution mode only')
+    .option('--json', 'print JSON (schema: MutateJsonSchema in src/cli/mutate.ts)')
+    .addOption(errorLimitOption())
+    .action(
+      async (
+        files: string[],
+        opts: { target?: string; cu?: boolean; wgp?: boolean; json?: boolean; errorLimit: number },
+      ) => {
+        const ctx0 = contextFromOptions({ target: opts.target, cu: opts.cu, wgp: opts.wgp });
+        const family = ctx0.target.processor.table;
+        if (family === null || familyConfig(family) === null) {
+          process.stderr.write(
+            `gpumm mutate: no machine for ${ctx0.target.name} (${family ?? 'no table'}) yet\n`,
+          );
+          throw new CliExit(3);
+        }
+        const given = files.length > 0 ? files : litmusFilesIn(CATALOGUE_DIR);
+        const { loaded, ok } = loadTests(given, stderrPrinter(opts.errorLimit));
+        if (!ok) throw new CliExit(2);
+        const modes: WaveMode[] = !ctx0.target.processor.features.wgpMode
+          ? ['cu']
+          : opts.cu
+            ? ['cu']
+            : opts.wgp
+              ? ['wgp']
+              : ['cu', 'wgp'];
+        let interrupted = false;
+        const onSigint = () => {
+          interrupted = true;
+        };
+        process.on('SIGINT', onSigint);
+        const reports = [];
+        try {
+          const modelled = loaded
+            .map(({ test }) => test)
+            .filter(
+              (t) =>
+                modelDiagnostics(t).length === 0 && t.threads.every((th) => th.placement.kind === 'device'),
+            )
+            .map((test) => ({ test, report: runTestSync(test, DEFAULT_RUN) }));
+          for (const mode of modes) {
+            const ctx = { ...ctx0, mode };
+            const subjects = modelled
+              .map(({ test, report }) => subjectOf(test, report, ctx))
+              .filter((s): s is Subject => s !== null);
+            const budget = {
+              reduce: true,
+              maxStates: 1_000_000,
+              deadline: Number.POSITIVE_INFINITY,
+              interrupted: () => interrupted,
+            };
+            reports.push(await mutationMatrix(subjects, ctx, budget, tick));
+            if (interrupted) break;
+          }
+        } finally {
+          process.off('SIGINT', onSigint);
+        }
+        if (opts.json) process.stdout.write(`${JSON.stringify(MutateJsonSchema.parse(reports), null, 2)}\n`);
+        else process.stdout.write(`${reports.map(formatMutationReport).join('\n\n')}\n`);
+        if (interrupted) throw new CliExit(130);
+      },
+    );
+}

@@ -1,0 +1,131 @@
+/**
+ * The reductions of docs/hardware.md (R0 local steps first, R1 lazy evictions, R2 maximal placements)
+ * lose no final state:
+ * on random small programs — random litmus tests lowered for a target, with one random instruction
+ * of their machine code dropped so that weak code is covered too — the reduced exploration and the
+ * brute-force one (every interleaving, explicit evictions) reach the same final states.
+ */
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { LowerCtx } from '../lower/types.ts';
+import { familyConfig } from './config.ts';
+import { outcomeKey } from './machine.ts';
+import type { LoweredCode } from './program.ts';
+import { simulate } from './simulate.ts';
+import { ctxOf, docOf, litmus } from './testutil.ts';
+
+const ORD = ['monotonic', 'acquire', 'release', 'seq_cst'] as const;
+const SCOPE = ['workgroup', 'agent'] as const;
+
+interface Op {
+  kind: 'load' | 'store' | 'fence' | 'rmw';
+  loc: 'x' | 'y';
+  atomic: boolean;
+  ord: (typeof ORD)[number];
+  scope: (typeof SCOPE)[number];
+}
+
+const arbOp: fc.Arbitrary<Op> = fc.record({
+  kind: fc.constantFrom('load', 'store', 'fence', 'rmw'),
+  loc: fc.constantFrom('x', 'y'),
+  atomic: fc.boolean(),
+  ord: fc.constantFrom(...ORD),
+  scope: fc.constantFrom(...SCOPE),
+});
+
+function text(ops: Op[], k: number, regs: { n: number }): string {
+  return ops
+    .map((o) => {
+      const ptr = `ptr addrspace(1) @${o.loc}`;
+      const ss = `syncscope("${o.scope}")`;
+      switch (o.kind) {
+        case 'fence':
+          return `  fence ${ss} ${o.ord === 'monotonic' ? 'acquire' : o.ord}`;
+        case 'load': {
+          const ord = o.ord === 'release' ? 'acquire' : o.ord;
+          return o.atomic
+            ? `  %r${regs.n++} = load atomic i32, ${ptr} ${ss} ${ord}`
+            : `  %r${regs.n++} = load i32, ${ptr}`;
+        }
+        case 'store': {
+          const ord = o.ord === 'acquire' ? 'release' : o.ord;
+          return o.atomic
+            ? `  store atomic i32 ${k + 1}, ${ptr} ${ss} ${ord}`
+            : `  store i32 ${k + 1}, ${ptr}`;
+        }
+        default:
+          return `  %r${regs.n++} = atomicrmw add ${ptr}, i32 1 ${ss} ${o.ord}`;
+      }
+    })
+    .join('\n');
+}
+
+function program(a: Op[], b: Op[], sameWg: boolean): string {
+  const regs = { n: 0 };
+  return `AMDGPU random
+@x = addrspace(1) global i32 0
+@y = addrspace(1) global i32 0
+P0 @ agent 0, workgroup 0, wavefront 0 {
+${text(a, 0, regs)}
+}
+P1 @ agent 0, workgroup ${sameWg ? 0 : 1}, wavefront 1 {
+${text(b, 1, regs)}
+}
+`;
+}
+
+/** Drops the `drop`-th machine instruction (modulo their number) of the code, if any. */
+function dropOne(code: LoweredCode, drop: number): LoweredCode {
+  const flat: [number, number, number][] = [];
+  code.forEach((th, t) => {
+    th.forEach((seq, i) => {
+      seq.forEach((ins, k) => {
+        if (ins.kind !== 'vmem' && ins.kind !== 'lds') flat.push([t, i, k]);
+      });
+    });
+  });
+  if (flat.length === 0) return code;
+  const [t, i, k] = flat[drop % flat.length]!;
+  return code.map((th, u) => th.map((seq, j) => (u === t && j === i ? seq.filter((_, n) => n !== k) : seq)));
+}
+
+async function agree(ctx: LowerCtx, src: string, drop: number): Promise<void> {
+  const test = litmus(src);
+  const code = dropOne(docOf(test, ctx), drop);
+  const cfg = familyConfig(ctx.target.processor.table!, ctx.target.processor.generation)!;
+  // Brute force beyond this many states is skipped (fc.pre): it costs memory and minutes.
+  const budget = { maxStates: 150_000, deadline: Number.POSITIVE_INFINITY };
+  const brute = await simulate(test, code, cfg, ctx.mode, { ...budget, reduce: false });
+  const reduced = await simulate(test, code, cfg, ctx.mode, { ...budget, reduce: true });
+  if (brute.kind !== 'done' || reduced.kind !== 'done') throw new Error('unsupported');
+  fc.pre(brute.stop === 'done');
+  const keys = (r: typeof brute) => [...new Set(r.outcomes.map((o) => outcomeKey(o.outcome)))].sort();
+  expect(keys(reduced)).toEqual(keys(brute));
+}
+
+/** Two threads; `most` bounds the instructions of the second (brute force on GFX12 is costly). */
+const arbCase = (most: number) =>
+  fc.record({
+    a: fc.array(arbOp, { minLength: 1, maxLength: 2 }),
+    b: fc.array(arbOp, { minLength: 1, maxLength: most }),
+    sameWg: fc.boolean(),
+    drop: fc.nat(20),
+  });
+
+describe('reduced exploration = brute force (random small programs)', () => {
+  for (const [target, mode, most, runs] of [
+    ['gfx900', 'cu', 2, 20],
+    ['gfx1200', 'cu', 1, 4],
+    ['gfx1200', 'wgp', 1, 3],
+  ] as const) {
+    it(`${target} ${mode}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(arbCase(most), (c) =>
+          agree(ctxOf(target, mode), program(c.a, c.b, c.sameWg), c.drop),
+        ),
+        { numRuns: runs },
+      );
+    }, 300_000);
+  }
+});

@@ -1,0 +1,953 @@
+/**
+ * The machine core: wavefronts issuing their machine code, requests outstanding on counters until
+ * they are performed somewhere in the cache hierarchy, caches holding a copy of each location per
+ * instance (absent, clean or dirty), and memory. `explore` visits every reachable state (with state
+ * hashing and, by default, the partial-order reduction of docs/hardware.md) and collects the final
+ * states; `traceTo` finds a shortest run to one of them.
+ *
+ * Nondeterminism explored: which outstanding request is performed next, when a clean line is
+ * evicted, when a dirty line is written back one level, and (weak cmpxchg) spurious failure.
+ * Which L2 channel / GL1 quadrant serves an address is not chosen: different locations are always
+ * in different queues (the most reordering any assignment allows), the same location always in one.
+ *
+ * No Node APIs here.
+ */
+
+import { binop, icmp, isUndef, rmwop, wrap } from '../events/program.ts';
+import type { Counter } from '../lower/isa.ts';
+import type { FamilyConfig } from './config.ts';
+import type { Placement } from './placement.ts';
+import type { MInstr, MOperand, MProgram } from './program.ts';
+
+/** An outstanding request: a memory instruction, invalidate or write-back issued and not yet performed. */
+interface Req {
+  /** The thread (lane) that issued it. */
+  t: number;
+  /** Instruction index in the thread's code. */
+  i: number;
+  /** Resolved operand (store value, rmw operand, cmpxchg desired). */
+  a: number;
+  /** Resolved cmpxchg expected value. */
+  e: number;
+  /** 1 once the access has passed the CU's cache and waits beyond it. */
+  f: number;
+}
+
+interface Wave {
+  pc: number;
+  regs: number[];
+  /** Bit r set: register r waits for a load not yet performed. */
+  pend: number;
+  /** Work-group barrier: signals sent, waits passed. */
+  sig: number;
+  passed: number;
+}
+
+/** A machine state. Cache arrays are indexed `instance * nLoc + loc`. */
+export interface State {
+  /** Per thread. */
+  waves: Wave[];
+  /**
+   * Per hardware wavefront: its outstanding requests in issue order. Threads of one wavefront are
+   * lanes sharing one set of counters and queues (usage-2018: "no special action is required for
+   * coherence between the lanes of a single wavefront").
+   */
+  queues: Req[][];
+  /**
+   * Per cache instance of level 0 (a CU's cache): the requests that have passed it and are not yet
+   * performed, in the order they passed (`thread * 1024 + instruction`). They share the CU's
+   * per-channel queues (usage-2018: "Each CU has a separate request queue per channel"), so a
+   * request waits for every earlier one to the same location from the same CU.
+   */
+  passed: number[][];
+  /** 0 absent, 1 clean, 2 dirty. */
+  st: number[];
+  val: number[];
+  mem: number[];
+}
+
+/** One step of a run, for traces. */
+export interface Step {
+  kind: 'issue' | 'perform' | 'evict' | 'writeback' | 'spurious-fail';
+  thread: string;
+  text: string;
+  detail: string;
+}
+
+/** Everything fixed for one program on one placement. */
+export interface Machine {
+  cfg: FamilyConfig;
+  program: MProgram;
+  placement: Placement;
+  /** Per thread: its cache instance at each level. */
+  path: number[][];
+  /** Per cache instance: its level and the instance behind it (-1: memory). */
+  instLevel: number[];
+  parent: number[];
+  instName: string[];
+  nLoc: number;
+  /** Per thread: its hardware wavefront (index into `State.queues`). */
+  waveOf: number[];
+  /** Per wavefront: how many threads (lanes) it has. */
+  lanes: number[];
+  /** Per thread: the threads of its work-group (barrier members). */
+  wgMembers: number[][];
+}
+
+/** Builds the machine of a program on a placement. */
+export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Placement): Machine {
+  const names: string[] = [];
+  const instLevel: number[] = [];
+  const parent: number[] = [];
+  const idOf = new Map<string, number>();
+  const path = program.threads.map((_, t) => {
+    const h = placement.threads[t]!;
+    const ids: number[] = [];
+    cfg.levels.forEach((lv, k) => {
+      const unit =
+        lv.unit === 'cu' ? `cu${h.cu}` : lv.unit === 'sa' ? `a${h.agent}.sa${h.sa}` : `a${h.agent}`;
+      const key = `${lv.name}@${unit}`;
+      let id = idOf.get(key);
+      if (id === undefined) {
+        id = names.push(key) - 1;
+        idOf.set(key, id);
+        instLevel.push(k);
+        parent.push(-1);
+      }
+      ids.push(id);
+    });
+    for (let k = 0; k + 1 < ids.length; k++) parent[ids[k]!] = ids[k + 1]!;
+    return ids;
+  });
+  const waveKeys: string[] = [];
+  const waveOf = program.threads.map((th) => {
+    const k = waveKeys.indexOf(th.wave);
+    return k >= 0 ? k : waveKeys.push(th.wave) - 1;
+  });
+  const lanes = waveKeys.map((_, q) => waveOf.filter((x) => x === q).length);
+  const wgMembers = program.threads.map((th) =>
+    program.threads.flatMap((u, k) => (u.wg === th.wg ? [k] : [])),
+  );
+  return {
+    cfg,
+    program,
+    placement,
+    path,
+    instLevel,
+    parent,
+    instName: names,
+    nLoc: program.locs.length,
+    waveOf,
+    lanes,
+    wgMembers,
+  };
+}
+
+/**
+ * The initial state: every wave at its first instruction, memory initialised, and every cache holding
+ * a clean copy of every location's initial value — other waves of the kernel may have read them
+ * before the test's waves run (a copy may also be absent: it can be evicted at any time).
+ */
+export function initialState(m: Machine): State {
+  const n = m.instName.length * m.nLoc;
+  const init = m.program.locs.map((l) => l.init);
+  return {
+    waves: m.program.threads.map((th) => ({
+      pc: 0,
+      regs: th.regs.map(() => Number.NaN),
+      pend: 0,
+      sig: 0,
+      passed: 0,
+    })),
+    queues: m.lanes.map(() => []),
+    passed: m.instName.map(() => []),
+    st: new Array<number>(n).fill(1),
+    val: Array.from({ length: n }, (_, k) => init[k % m.nLoc]!),
+    mem: m.program.locs.map((l) => l.init),
+  };
+}
+
+/** A string that identifies the state (state hashing). */
+export function stateKey(s: State): string {
+  let k = '';
+  for (const w of s.waves) {
+    k += `${w.pc},${w.pend},${w.sig},${w.passed},${w.regs.join(',')};`;
+  }
+  for (const q of s.queues) {
+    for (const r of q) k += `${r.t}:${r.i}:${r.a}:${r.e}:${r.f},`;
+    k += ';';
+  }
+  for (const p of s.passed) k += `${p.join(',')};`;
+  return `${k}#${s.st.join('')}#${s.val.join(',')}#${s.mem.join(',')}`;
+}
+
+function cloneWave(w: Wave): Wave {
+  return { pc: w.pc, regs: w.regs.slice(), pend: w.pend, sig: w.sig, passed: w.passed };
+}
+
+function cloneState(s: State): State {
+  return {
+    waves: s.waves.map(cloneWave),
+    queues: s.queues.map((q) => q.slice()),
+    passed: s.passed.map((p) => p.slice()),
+    st: s.st.slice(),
+    val: s.val.slice(),
+    mem: s.mem.slice(),
+  };
+}
+
+function operandReady(w: Wave, o: MOperand | null): boolean {
+  return o === null || o.c || (w.pend & (1 << o.r)) === 0;
+}
+
+function value(w: Wave, o: MOperand | null): number {
+  if (o === null) return Number.NaN;
+  return o.c ? o.v : w.regs[o.r]!;
+}
+
+function hasCounter(m: Machine, r: Req, cs: readonly Counter[]): boolean {
+  const i = m.program.threads[r.t]!.instrs[r.i]!;
+  if (i.k !== 'mem' && i.k !== 'inv' && i.k !== 'wb') return false;
+  for (const c of i.counters) if (cs.includes(c)) return true;
+  return false;
+}
+
+/** Why the wave's next instruction cannot issue, or null when it can. */
+function issueBlock(m: Machine, s: State, t: number): string | null {
+  const w = s.waves[t]!;
+  const th = m.program.threads[t]!;
+  const i = th.instrs[w.pc];
+  if (!i) return 'done';
+  switch (i.k) {
+    case 'wait':
+      // Spec (all families): s_waitcnt / s_wait_* stall the wave until the counter is zero.
+      for (const r of s.queues[m.waveOf[t]!]!) if (hasCounter(m, r, i.counters)) return 'counter';
+      return null;
+    case 'mem':
+      return operandReady(w, i.a) && operandReady(w, i.exp) ? null : 'register';
+    case 'bin':
+    case 'icmp':
+      return operandReady(w, i.a) && operandReady(w, i.b) ? null : 'register';
+    case 'select':
+      return operandReady(w, i.cond) && operandReady(w, i.a) && operandReady(w, i.b) ? null : 'register';
+    case 'copy':
+      return (w.pend & (1 << i.src)) === 0 ? null : 'register';
+    case 'bwait': {
+      // seeds/001: a wave waiting on the work-group barrier continues once every (live) member
+      // wave of its work-group has signalled it as often; finished waves no longer count.
+      for (const u of m.wgMembers[t]!) {
+        const x = s.waves[u]!;
+        const done = x.pc >= m.program.threads[u]!.instrs.length;
+        if (!done && x.sig <= w.passed) return 'barrier';
+      }
+      return null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Issues the wave's next instruction (which must be unblocked). */
+function issue(m: Machine, s: State, t: number): { next: State; step: Step } {
+  const next = cloneState(s);
+  const w = next.waves[t]!;
+  const th = m.program.threads[t]!;
+  const i = th.instrs[w.pc]!;
+  let detail = '';
+  switch (i.k) {
+    case 'wait': {
+      detail = `${i.counters.join(', ')} drained`;
+      break;
+    }
+    case 'mem':
+      next.queues[m.waveOf[t]!]!.push({ t, i: w.pc, a: value(w, i.a), e: value(w, i.exp), f: 0 });
+      if (i.dst >= 0) w.pend |= 1 << i.dst;
+      if (i.okDst >= 0) w.pend |= 1 << i.okDst;
+      detail = `queued on ${i.counters.join(', ')}`;
+      break;
+    case 'inv':
+    case 'wb':
+      next.queues[m.waveOf[t]!]!.push({ t, i: w.pc, a: Number.NaN, e: Number.NaN, f: 0 });
+      detail = `queued on ${i.counters.join(', ')}`;
+      break;
+    case 'signal':
+      w.sig++;
+      break;
+    case 'bwait':
+      w.passed++;
+      break;
+    case 'bin':
+      w.regs[i.dst] = binop(i.op, value(w, i.a), value(w, i.b), i.width);
+      break;
+    case 'icmp':
+      w.regs[i.dst] = icmp(i.pred, value(w, i.a), value(w, i.b), i.width);
+      break;
+    case 'select': {
+      const c = value(w, i.cond);
+      w.regs[i.dst] = isUndef(c) ? Number.NaN : c !== 0 ? value(w, i.a) : value(w, i.b);
+      break;
+    }
+    case 'copy':
+      w.regs[i.dst] = w.regs[i.src]!;
+      break;
+    default:
+      break;
+  }
+  w.pc++;
+  return { next, step: { kind: 'issue', thread: th.name, text: i.text, detail } };
+}
+
+function instrOf(m: Machine, r: Req): MInstr {
+  return m.program.threads[r.t]!.instrs[r.i]!;
+}
+
+/** A vector memory access that returns a value (a load, or a read-modify-write). */
+function reads(i: MInstr): boolean {
+  return i.k === 'mem' && i.path === 'vmem' && i.acc !== 'store';
+}
+
+/** A request that goes through the wave's CU cache (level 0): vector memory, invalidate, write-back. */
+function viaCache(i: MInstr): boolean {
+  return (i.k === 'mem' && i.path === 'vmem') || i.k === 'inv' || i.k === 'wb';
+}
+
+/**
+ * Indices (into wavefront `q`'s request list) of the requests that may take a step now:
+ * - at the CU's cache (level 0) a wave's requests are taken in issue order — usage-2018: "completion
+ *   is reported to a wavefront in execution order"; gfx12: in CU mode "all global memory access by
+ *   the work-group access the same L0 which in turn ensures L1 accesses are ordered";
+ * - past it, requests wait only for earlier ones to the same location (one channel / quadrant queue
+ *   serves an address), so accesses to different locations reorder — usage-2018: "Each CU has a
+ *   separate request queue per channel";
+ * - an invalidate is taken after every earlier request has completed where the text says so
+ *   (gfx12: "The invalidation requests cannot be reordered with pending or upcoming memory
+ *   operations"); a write-back always is (gfx12: global_wb "ensures that previous memory operation
+ *   done at a lower scope level have reached the SCOPE");
+ * - LDS requests of a wave are performed in order (usage-2018: "All LDS operations of a CU are
+ *   performed as wavefront wide operations in a global order"); scratch requests per location.
+ */
+function performable(m: Machine, s: State, q: number): number[] {
+  const reqs = s.queues[q]!;
+  const out: number[] = [];
+  for (let j = 0; j < reqs.length; j++) {
+    const r = reqs[j]!;
+    const i = instrOf(m, r);
+    let ok = true;
+    for (let k = 0; k < j && ok; k++) {
+      const e = reqs[k]!;
+      const ei = instrOf(m, e);
+      if (i.k === 'mem' && ei.k === 'mem' && ei.loc === i.loc) ok = false;
+      // A wave's loads read in execution order: "completion is reported to a wavefront in
+      // execution order" (usage-2018) / "in-order within a type" (gfx12) — a hit behind a miss
+      // takes its value when its completion is reported.
+      else if (reads(i) && reads(ei)) ok = false;
+      else if (viaCache(i) && viaCache(ei)) {
+        // A write-back does not hold back later requests (the tables wait for it when they must).
+        if (r.f === 0 && e.f === 0 && ei.k !== 'wb') ok = false;
+        else if (i.k === 'wb' || (i.k === 'inv' && m.cfg.invAfterEarlier)) ok = false;
+      } else if (i.k === 'mem' && i.path === 'lds' && ei.k === 'mem' && ei.path === 'lds') ok = false;
+    }
+    if (ok && r.f === 1) {
+      // Shared per-channel queues of the CU: earlier passed requests to the same location go first.
+      const list = s.passed[m.path[r.t]![0]!]!;
+      const me = r.t * 1024 + r.i;
+      for (const id of list) {
+        if (id === me) break;
+        const o = m.program.threads[(id / 1024) | 0]!.instrs[id % 1024]!;
+        if (o.k === 'mem' && i.k === 'mem' && o.loc === i.loc) {
+          ok = false;
+          break;
+        }
+      }
+    }
+    if (ok) out.push(j);
+  }
+  return out;
+}
+
+/** Writes a dirty line back one level (to memory behind the last level). */
+function writeBackOne(m: Machine, s: State, c: number, l: number): string {
+  const k = c * m.nLoc + l;
+  const v = s.val[k]!;
+  const p = m.parent[c]!;
+  s.st[k] = 1;
+  if (p < 0) {
+    s.mem[l] = v;
+    return 'memory';
+  }
+  s.val[p * m.nLoc + l] = v;
+  s.st[p * m.nLoc + l] = 2;
+  return m.instName[p]!;
+}
+
+function locName(m: Machine, l: number): string {
+  const loc = m.program.locs[l]!;
+  return loc.owner && loc.space === 'local' ? `@${loc.name}[${loc.owner}]` : `@${loc.name}`;
+}
+
+/**
+ * How many ways a read of `l` at rank `rank` from level `from` on can go: hit the first level of
+ * sufficient rank holding a copy, or — that copy having been evicted — skip it and go on (a clean
+ * copy only: a dirty one is written back before it can be evicted). The reduction uses this in place
+ * of explicit evictions (docs/hardware.md, R1). `to`: stop before this level.
+ */
+function readChoices(
+  m: Machine,
+  s: State,
+  t: number,
+  l: number,
+  rank: number,
+  from: number,
+  to: number,
+): number {
+  const path = m.path[t]!;
+  let n = 1;
+  for (let k = from; k < to; k++) {
+    const st = s.st[path[k]! * m.nLoc + l];
+    if (m.cfg.levels[k]!.rank < rank || st === 0) continue;
+    if (st === 2) return n;
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Reads location `l` at rank `rank` along thread `t`'s path from level `from` on: forwarded past
+ * levels of smaller rank (a dirty copy there is written back first: a request never overtakes its
+ * own path's data), a hit in the first level of sufficient rank holding a copy (after skipping
+ * `skip` clean copies, evicted), else memory; every level passed keeps a clean copy of the value.
+ */
+function readAt(
+  m: Machine,
+  s: State,
+  t: number,
+  l: number,
+  rank: number,
+  from: number,
+  skip: number,
+  notes: string[] | null,
+): number {
+  const path = m.path[t]!;
+  let v = Number.NaN;
+  let hit = path.length;
+  let skipped = 0;
+  for (let k = from; k < path.length; k++) {
+    const c = path[k]!;
+    const lv = m.cfg.levels[k]!;
+    const idx = c * m.nLoc + l;
+    if (lv.rank >= rank && s.st[idx] !== 0) {
+      if (s.st[idx] === 1 && skipped < skip) {
+        skipped++;
+        notes?.push(`copy of ${locName(m, l)} in ${m.instName[c]} evicted, miss`);
+        s.st[idx] = 0;
+        continue;
+      }
+      v = s.val[idx]!;
+      hit = k;
+      break;
+    }
+    if (s.st[idx] === 2) {
+      const old = s.val[idx];
+      const to = writeBackOne(m, s, c, l);
+      notes?.push(`dirty ${locName(m, l)}=${old} in ${m.instName[c]} written back to ${to}`);
+    }
+  }
+  if (hit === path.length) {
+    v = s.mem[l]!;
+    notes?.push(`read ${locName(m, l)}=${v} from memory`);
+  } else {
+    const c = path[hit]!;
+    // Stale: the next written (dirty) copy outwards, or memory, holds another value.
+    let below = m.parent[c]!;
+    while (below >= 0 && s.st[below * m.nLoc + l] !== 2) below = m.parent[below]!;
+    const bv = below >= 0 ? s.val[below * m.nLoc + l]! : s.mem[l]!;
+    const stale = s.st[c * m.nLoc + l] === 1 && v !== bv && !(isUndef(v) && isUndef(bv));
+    const where = below >= 0 ? m.instName[below] : 'memory';
+    notes?.push(
+      `hit ${locName(m, l)}=${v} in ${m.instName[c]}${stale ? ` (stale: ${where} holds ${bv})` : ''}`,
+    );
+  }
+  for (let k = from; k < hit; k++) {
+    const idx = path[k]! * m.nLoc + l;
+    s.val[idx] = v;
+    s.st[idx] = 1;
+  }
+  return v;
+}
+
+/**
+ * Writes `v` to location `l` at rank `rank` from level `from` on: performed (dirty) in the first
+ * level of sufficient rank that holds written data, else in memory; every level passed that holds a
+ * copy keeps a clean copy of `v`.
+ */
+function writeAt(
+  m: Machine,
+  s: State,
+  t: number,
+  l: number,
+  rank: number,
+  from: number,
+  v: number,
+  notes: string[] | null,
+): void {
+  const path = m.path[t]!;
+  for (let k = from; k < path.length; k++) {
+    const c = path[k]!;
+    const lv = m.cfg.levels[k]!;
+    const idx = c * m.nLoc + l;
+    if (lv.rank >= rank && !lv.writeThrough) {
+      s.val[idx] = v;
+      s.st[idx] = 2;
+      notes?.push(`wrote ${locName(m, l)}=${v} in ${m.instName[c]} (dirty)`);
+      return;
+    }
+    if (s.st[idx] !== 0) {
+      s.val[idx] = v;
+      s.st[idx] = 1;
+    }
+  }
+  s.mem[l] = v;
+  notes?.push(`wrote ${locName(m, l)}=${v} to memory`);
+}
+
+/** The rank at which a read-modify-write is performed: the first level of sufficient rank that takes writes. */
+function rmwRank(m: Machine, rank: number): number {
+  for (const lv of m.cfg.levels) if (lv.rank >= rank && !lv.writeThrough) return lv.rank;
+  return m.cfg.memoryRank;
+}
+
+/** The rank a request reads at (-1: it reads nothing through the caches). */
+function readRank(m: Machine, i: MInstr): number {
+  if (i.k !== 'mem' || i.path !== 'vmem' || i.acc === 'store') return -1;
+  return i.acc === 'load' ? i.rank : rmwRank(m, i.rank);
+}
+
+/** Does the access complete in the CU's cache (level 0)? */
+function completesAtFront(m: Machine, i: MInstr & { k: 'mem' }): boolean {
+  const lv = m.cfg.levels[0];
+  if (!lv) return false;
+  if (i.acc === 'load') return false; // decided by whether the copy is there (see `frontStep`)
+  return rmwRank(m, i.rank) <= lv.rank;
+}
+
+/** How many successors a step of request `r` has (lazy evictions, R1). */
+function stepChoices(m: Machine, s: State, r: Req, reduce: boolean): number {
+  if (!reduce) return 1;
+  const i = instrOf(m, r);
+  const rr = readRank(m, i);
+  if (rr < 0 || i.k !== 'mem') return 1;
+  const n = m.cfg.levels.length;
+  if (r.f === 0)
+    return completesAtFront(m, i)
+      ? readChoices(m, s, r.t, i.loc, rr, 0, n)
+      : readChoices(m, s, r.t, i.loc, rr, 0, 1);
+  return readChoices(m, s, r.t, i.loc, rr, 1, n);
+}
+
+/**
+ * One step of request `j` of wavefront `q`: an invalidate or write-back is performed; an access is
+ * either performed where it completes, or — at the CU's cache, when it must go further — passes it
+ * (a later step performs it beyond). `skip`: clean copies a read misses (evicted); `spurious`: a
+ * weak cmpxchg fails although the values match.
+ */
+function perform(
+  m: Machine,
+  s: State,
+  q: number,
+  j: number,
+  skip: number,
+  spurious: boolean,
+  withNotes: boolean,
+): { next: State; step: Step } {
+  const next = cloneState(s);
+  const r = next.queues[q]![j]!;
+  const t = r.t;
+  const w = next.waves[t]!;
+  const th = m.program.threads[t]!;
+  const i = th.instrs[r.i]!;
+  const notes: string[] | null = withNotes ? [] : null;
+  let passed = false;
+  if (i.k === 'inv') {
+    const path = m.path[t]!;
+    for (let k = 0; k < path.length; k++) {
+      if (m.cfg.levels[k]!.rank >= i.below || m.cfg.levels[k]!.rank < i.from) continue;
+      const c = path[k]!;
+      const dropped: string[] = [];
+      for (let l = 0; l < m.nLoc; l++) {
+        const idx = c * m.nLoc + l;
+        if (next.st[idx] === 1) {
+          next.st[idx] = 0;
+          dropped.push(locName(m, l));
+        }
+      }
+      notes?.push(`${m.instName[c]} invalidated${dropped.length ? ` (dropped ${dropped.join(', ')})` : ''}`);
+    }
+    if (notes?.length === 0) notes.push('no cache below its scope');
+  } else if (i.k === 'wb') {
+    const path = m.path[t]!;
+    for (let k = 0; k < path.length; k++) {
+      if (m.cfg.levels[k]!.rank >= i.below || m.cfg.levels[k]!.rank < i.from) continue;
+      const c = path[k]!;
+      for (let l = 0; l < m.nLoc; l++)
+        if (next.st[c * m.nLoc + l] === 2) {
+          const v = next.val[c * m.nLoc + l];
+          const to = writeBackOne(m, next, c, l);
+          notes?.push(`${locName(m, l)}=${v} written back from ${m.instName[c]} to ${to}`);
+        }
+    }
+    if (notes?.length === 0) notes.push('nothing dirty below its scope');
+  } else if (i.k === 'mem') {
+    const l = i.loc;
+    const where = i.path === 'lds' ? 'LDS' : 'scratch';
+    const n = m.cfg.levels.length;
+    const c0 = n > 0 ? m.path[t]![0]! * m.nLoc + l : -1;
+    if (i.path !== 'vmem') {
+      // LDS and scratch: no caching (usage-2018: LDS operations "involve no caching").
+      const old = next.mem[l]!;
+      if (i.acc === 'load') {
+        notes?.push(`read ${locName(m, l)}=${old} from ${where}`);
+        w.regs[i.dst] = wrap(old, i.width);
+        w.pend &= ~(1 << i.dst);
+      } else if (i.acc === 'store') {
+        next.mem[l] = wrap(r.a, i.width);
+        notes?.push(`wrote ${locName(m, l)}=${next.mem[l]} to ${where}`);
+      } else
+        finishRmw(i, r, w, old, spurious, notes, (nv) => {
+          next.mem[l] = nv;
+          notes?.push(`wrote ${locName(m, l)}=${nv} to ${where}`);
+        });
+    } else if (r.f === 0 && n > 0) {
+      // At the CU's cache.
+      const lv = m.cfg.levels[0]!;
+      if (i.acc === 'load') {
+        const hit = lv.rank >= i.rank && next.st[c0] !== 0 && !(next.st[c0] === 1 && skip > 0);
+        if (hit) {
+          const v = readAt(m, next, t, l, i.rank, 0, 0, notes);
+          w.regs[i.dst] = wrap(v, i.width);
+          w.pend &= ~(1 << i.dst);
+        } else {
+          if (next.st[c0] === 1 && skip > 0) {
+            next.st[c0] = 0;
+            notes?.push(`copy of ${locName(m, l)} in ${m.instName[m.path[t]![0]!]} evicted, miss`);
+          } else if (next.st[c0] === 2) {
+            const old = next.val[c0];
+            const to = writeBackOne(m, next, m.path[t]![0]!, l);
+            notes?.push(
+              `dirty ${locName(m, l)}=${old} in ${m.instName[m.path[t]![0]!]} written back to ${to}`,
+            );
+          }
+          passed = true;
+        }
+      } else if (completesAtFront(m, i)) {
+        if (i.acc === 'store') writeAt(m, next, t, l, i.rank, 0, wrap(r.a, i.width), notes);
+        else {
+          const at = rmwRank(m, i.rank);
+          const old = readAt(m, next, t, l, at, 0, skip, notes);
+          finishRmw(i, r, w, old, spurious, notes, (nv) => writeAt(m, next, t, l, at, 0, nv, notes));
+        }
+      } else {
+        if (i.acc === 'store' && next.st[c0] !== 0) {
+          next.val[c0] = wrap(r.a, i.width);
+          next.st[c0] = 1;
+        } else if (next.st[c0] === 2) {
+          const old = next.val[c0];
+          const to = writeBackOne(m, next, m.path[t]![0]!, l);
+          notes?.push(`dirty ${locName(m, l)}=${old} in ${m.instName[m.path[t]![0]!]} written back to ${to}`);
+        }
+        passed = true;
+      }
+      if (passed) notes?.push(`passed ${m.instName[m.path[t]![0]!]}`);
+    } else {
+      // Beyond the CU's cache: performed in one step where it completes; the CU's copy is refreshed
+      // unless it holds newer written data.
+      const from = Math.min(1, n);
+      if (i.acc === 'load') {
+        const v = readAt(m, next, t, l, i.rank, from, skip, notes);
+        if (c0 >= 0 && next.st[c0] !== 2) {
+          next.val[c0] = v;
+          next.st[c0] = 1;
+        }
+        w.regs[i.dst] = wrap(v, i.width);
+        w.pend &= ~(1 << i.dst);
+      } else if (i.acc === 'store') writeAt(m, next, t, l, i.rank, from, wrap(r.a, i.width), notes);
+      else {
+        const at = rmwRank(m, i.rank);
+        const old = readAt(m, next, t, l, at, from, skip, notes);
+        finishRmw(i, r, w, old, spurious, notes, (nv) => writeAt(m, next, t, l, at, from, nv, notes));
+      }
+    }
+  }
+  if (passed) {
+    next.queues[q]![j] = { ...r, f: 1 };
+    next.passed[m.path[t]![0]!]!.push(t * 1024 + r.i);
+  } else {
+    next.queues[q]!.splice(j, 1);
+    if (r.f === 1) {
+      const list = next.passed[m.path[t]![0]!]!;
+      list.splice(list.indexOf(t * 1024 + r.i), 1);
+    }
+  }
+  return {
+    next,
+    step: {
+      kind: spurious && !passed ? 'spurious-fail' : 'perform',
+      thread: th.name,
+      text: i.text,
+      detail: notes?.join('; ') ?? '',
+    },
+  };
+}
+
+/** The value a read-modify-write writes (null: a failed cmpxchg writes nothing) and its registers. */
+function finishRmw(
+  i: MInstr & { k: 'mem' },
+  r: Req,
+  w: Wave,
+  old: number,
+  spurious: boolean,
+  notes: string[] | null,
+  write: (nv: number) => void,
+): void {
+  let nv: number | null;
+  if (i.acc === 'rmw') nv = rmwop(i.rmw!, old, r.a, i.width);
+  else {
+    const ok = !spurious && !isUndef(old) && old === wrap(r.e, i.width);
+    nv = ok ? wrap(r.a, i.width) : null;
+    if (i.okDst >= 0) {
+      w.regs[i.okDst] = isUndef(old) ? Number.NaN : ok ? 1 : 0;
+      w.pend &= ~(1 << i.okDst);
+    }
+    if (spurious) notes?.push('weak cmpxchg fails spuriously');
+  }
+  if (nv !== null) write(nv);
+  if (i.dst >= 0) {
+    w.regs[i.dst] = old;
+    w.pend &= ~(1 << i.dst);
+  }
+}
+
+/** Exploration options. */
+export interface ExploreOptions {
+  /** Partial-order reduction (docs/hardware.md); false explores every interleaving. */
+  reduce: boolean;
+  maxStates: number;
+  deadline: number;
+  /** Polled every few thousand states; true stops the search. */
+  interrupted?: () => boolean;
+}
+
+/** A final state of the machine: every register of every thread and the value of every location. */
+export interface MachineOutcome {
+  regs: number[][];
+  mem: number[];
+}
+
+export type ExploreStop = 'done' | 'max-states' | 'timeout' | 'interrupted';
+
+export interface Exploration {
+  outcomes: Map<string, MachineOutcome>;
+  /** Some run ends with waves blocked forever (a barrier never completed). */
+  deadlock: boolean;
+  states: number;
+  stop: ExploreStop;
+}
+
+/** Key of an outcome (registers, then memory). */
+export function outcomeKey(o: MachineOutcome): string {
+  return `${o.regs.map((r) => r.join(',')).join('|')}#${o.mem.join(',')}`;
+}
+
+function allIssued(m: Machine, s: State): boolean {
+  return (
+    s.waves.every((w, t) => w.pc >= m.program.threads[t]!.instrs.length) &&
+    s.queues.every((q) => q.length === 0)
+  );
+}
+
+/**
+ * May the reduction take this issue step alone? It touches only the thread's own registers and pc
+ * (local computation, barrier steps) or — for a thread alone in its wavefront — also its own queue,
+ * which no other thread pushes to: such a step commutes with every other step and stays enabled.
+ */
+function issueAlone(m: Machine, t: number, i: MInstr): boolean {
+  if (m.lanes[m.waveOf[t]!] === 1) return true;
+  return i.k !== 'mem' && i.k !== 'inv' && i.k !== 'wb' && i.k !== 'wait';
+}
+
+/**
+ * Successors of `s` (all of them, or a reduced set). `final` when every wave has finished and no
+ * request or dirty line is left; `stuck` when some wave can never move again.
+ */
+export function successors(
+  m: Machine,
+  s: State,
+  reduce: boolean,
+  notes = false,
+): { succ: { next: State; step: Step }[]; final: boolean; stuck: boolean } {
+  const succ: { next: State; step: Step }[] = [];
+  const n = m.program.threads.length;
+  let progress = false;
+  for (let t = 0; t < n; t++) {
+    if (issueBlock(m, s, t) !== null) continue;
+    progress = true;
+    const i = m.program.threads[t]!.instrs[s.waves[t]!.pc]!;
+    if (reduce && issueAlone(m, t, i)) return { succ: [issue(m, s, t)], final: false, stuck: false };
+    succ.push(issue(m, s, t));
+  }
+  for (let q = 0; q < s.queues.length; q++) {
+    for (const j of performable(m, s, q)) {
+      progress = true;
+      const r = s.queues[q]![j]!;
+      const i = instrOf(m, r);
+      const choices = stepChoices(m, s, r, reduce);
+      for (let skip = 0; skip < choices; skip++) {
+        succ.push(perform(m, s, q, j, skip, false, notes));
+        if (i.k === 'mem' && i.acc === 'cas' && i.weak) succ.push(perform(m, s, q, j, skip, true, notes));
+      }
+    }
+  }
+  const done = allIssued(m, s);
+  if (!progress && !done) return { succ: [], final: false, stuck: true };
+  // Cache steps: a dirty copy is written back one level at any time; a clean copy is evicted at
+  // any time (the reduction folds evictions into the reads that miss, R1). Once every wave is done
+  // evictions change nothing.
+  let dirty = false;
+  for (let c = 0; c < m.instName.length; c++) {
+    for (let l = 0; l < m.nLoc; l++) {
+      const idx = c * m.nLoc + l;
+      const st = s.st[idx];
+      if (st === 2) {
+        dirty = true;
+        const next = cloneState(s);
+        const to = writeBackOne(m, next, c, l);
+        succ.push({
+          next,
+          step: {
+            kind: 'writeback',
+            thread: '',
+            text: `${locName(m, l)} in ${m.instName[c]}`,
+            detail: `value ${s.val[idx]} written back to ${to}`,
+          },
+        });
+      } else if (st === 1 && !done && !reduce) {
+        const next = cloneState(s);
+        next.st[idx] = 0;
+        succ.push({
+          next,
+          step: {
+            kind: 'evict',
+            thread: '',
+            text: `${locName(m, l)} in ${m.instName[c]}`,
+            detail: `clean copy (${s.val[idx]}) evicted`,
+          },
+        });
+      }
+    }
+  }
+  return { succ, final: done && !dirty, stuck: false };
+}
+
+/**
+ * Visits every reachable state of the machine (depth first, each state once by its key) and collects
+ * the final states. Works in slices (`step`) so a caller can stop it between them.
+ */
+export class Explorer {
+  private readonly seen = new Set<string>();
+  private readonly stack: State[];
+  private readonly outcomes = new Map<string, MachineOutcome>();
+  private deadlock = false;
+  private stop: ExploreStop | null = null;
+
+  constructor(
+    private readonly m: Machine,
+    private readonly opts: ExploreOptions,
+  ) {
+    const s0 = initialState(m);
+    this.stack = [s0];
+    this.seen.add(stateKey(s0));
+  }
+
+  /** Explores up to `n` states; true when the exploration is over (finished or stopped). */
+  step(n: number): boolean {
+    if (this.stop) return true;
+    if (performance.now() > this.opts.deadline) this.stop = 'timeout';
+    else if (this.opts.interrupted?.()) this.stop = 'interrupted';
+    if (this.stop) return true;
+    for (let k = 0; k < n; k++) {
+      const s = this.stack.pop();
+      if (!s) {
+        this.stop = 'done';
+        return true;
+      }
+      if (this.seen.size > this.opts.maxStates) {
+        this.stop = 'max-states';
+        return true;
+      }
+      const { succ, final, stuck } = successors(this.m, s, this.opts.reduce);
+      if (stuck) this.deadlock = true;
+      if (final) {
+        const o: MachineOutcome = { regs: s.waves.map((w) => w.regs.slice()), mem: s.mem.slice() };
+        this.outcomes.set(outcomeKey(o), o);
+      }
+      for (const { next } of succ) {
+        const key = stateKey(next);
+        if (this.seen.has(key)) continue;
+        this.seen.add(key);
+        this.stack.push(next);
+      }
+    }
+    return false;
+  }
+
+  result(): Exploration {
+    return {
+      outcomes: this.outcomes,
+      deadlock: this.deadlock,
+      states: this.seen.size,
+      stop: this.stop ?? 'interrupted',
+    };
+  }
+}
+
+/** Explores the whole machine at once. */
+export function explore(m: Machine, opts: ExploreOptions): Exploration {
+  const e = new Explorer(m, opts);
+  while (!e.step(4096));
+  return e.result();
+}
+
+/** A shortest run from the initial state to a final state with outcome key `want` (breadth-first). */
+export function traceTo(m: Machine, want: string, opts: ExploreOptions): Step[] | null {
+  const s0 = initialState(m);
+  const parent = new Map<string, { from: string; step: Step } | null>();
+  const k0 = stateKey(s0);
+  parent.set(k0, null);
+  let frontier: { s: State; k: string }[] = [{ s: s0, k: k0 }];
+  while (frontier.length > 0) {
+    const nextFrontier: { s: State; k: string }[] = [];
+    for (const { s, k } of frontier) {
+      if (performance.now() > opts.deadline || parent.size > opts.maxStates) return null;
+      const { succ, final } = successors(m, s, opts.reduce, true);
+      if (final) {
+        const o: MachineOutcome = { regs: s.waves.map((w) => w.regs.slice()), mem: s.mem.slice() };
+        if (outcomeKey(o) === want) {
+          const steps: Step[] = [];
+          let cur = parent.get(k);
+          while (cur) {
+            steps.push(cur.step);
+            cur = parent.get(cur.from);
+          }
+          return steps.reverse();
+        }
+      }
+      for (const { next, step } of succ) {
+        const nk = stateKey(next);
+        if (parent.has(nk)) continue;
+        parent.set(nk, { from: k, step });
+        nextFrontier.push({ s: next, k: nk });
+      }
+    }
+    frontier = nextFrontier;
+  }
+  return null;
+}

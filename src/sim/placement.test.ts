@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { placements } from './placement.ts';
+import { litmus } from './testutil.ts';
+
+function test(coords: [number, number, number][]): ReturnType<typeof litmus> {
+  const threads = coords
+    .map(
+      ([a, w, f], k) => `P${k} @ agent ${a}, workgroup ${w}, wavefront ${f} {
+  %r${k} = load i32, ptr addrspace(1) @x
+}`,
+    )
+    .join('\n');
+  return litmus(`AMDGPU t\n@x = addrspace(1) global i32 0\n${threads}\n`);
+}
+
+const G69 = { cusPerWgp: 1, mode: 'cu', shaderArrays: false } as const;
+const G12CU = { cusPerWgp: 2, mode: 'cu', shaderArrays: true } as const;
+const G12WGP = { cusPerWgp: 2, mode: 'wgp', shaderArrays: true } as const;
+
+describe('placements', () => {
+  it('GFX6–9: "The wavefronts for a single work-group are executed in the same CU"; work-groups may share a CU or not', () => {
+    const one = placements(
+      test([
+        [0, 0, 0],
+        [0, 0, 1],
+      ]),
+      G69,
+    );
+    expect(one.map((p) => p.text)).toEqual(['P0: a0/sa0/wgp0/cu0, P1: a0/sa0/wgp0/cu0']);
+    const two = placements(
+      test([
+        [0, 0, 0],
+        [0, 1, 0],
+      ]),
+      G69,
+    );
+    expect(two.map((p) => p.threads.map((h) => h.cu))).toEqual([
+      [0, 0],
+      [0, 1],
+    ]);
+    expect(
+      placements(
+        test([
+          [0, 0, 0],
+          [0, 1, 0],
+        ]),
+        G69,
+        true,
+      ).map((p) => p.threads.map((h) => h.cu)),
+    ).toEqual([[0, 1]]);
+  });
+
+  it('GFX12 WGP mode: the two wavefronts of one work-group on either CU of the WGP; CU mode: one CU', () => {
+    const t = test([
+      [0, 0, 0],
+      [0, 0, 1],
+    ]);
+    expect(placements(t, G12WGP).map((p) => p.threads.map((h) => h.cu))).toEqual([
+      [0, 0],
+      [0, 1],
+    ]);
+    expect(placements(t, G12CU).map((p) => p.threads.map((h) => h.cu))).toEqual([[0, 0]]);
+    expect(placements(t, G12WGP, true).map((p) => p.threads.map((h) => h.cu))).toEqual([[0, 1]]);
+    const three = test([
+      [0, 0, 0],
+      [0, 0, 1],
+      [0, 0, 2],
+    ]);
+    expect(placements(three, G12WGP)).toHaveLength(4);
+    expect(placements(three, G12WGP, true).map((p) => p.threads.map((h) => h.cu))).toEqual([
+      [0, 1, 0],
+      [0, 1, 1],
+    ]);
+  });
+
+  it('GFX12: work-groups onto WGPs and shader arrays, shared or not; lanes of one wavefront share a CU; agents apart', () => {
+    const t = test([
+      [0, 0, 0],
+      [0, 1, 0],
+    ]);
+    // Same SA same WGP (same CU / other CU), same SA other WGP, other SA.
+    expect(placements(t, G12CU).map((p) => p.threads.map((h) => `${h.sa}.${h.wgp}.${h.cu}`))).toEqual([
+      ['0.0.0', '0.0.0'],
+      ['0.0.0', '0.0.1'],
+      ['0.0.0', '0.1.1'],
+      ['0.0.0', '1.1.1'],
+    ]);
+    const lanes = test([
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
+    expect(placements(lanes, G12WGP).map((p) => p.threads.map((h) => h.cu))).toEqual([[0, 0]]);
+    const agents = placements(
+      test([
+        [0, 0, 0],
+        [1, 0, 0],
+      ]),
+      G12CU,
+    );
+    expect(agents.map((p) => p.threads.map((h) => h.agent))).toEqual([[0, 1]]);
+  });
+});

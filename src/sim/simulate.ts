@@ -1,0 +1,120 @@
+/**
+ * Running a lowered test on a family's machine: every placement the mode allows, each explored
+ * exhaustively, final states merged (each remembers the first placement that produced it), and the
+ * observables named as the model's reports name them (`P0:r0`, `@x`, `P1:@x`).
+ *
+ * No Node APIs here.
+ */
+
+import type { Test } from '../core/types.ts';
+import type { WaveMode } from '../lower/types.ts';
+import type { FamilyConfig } from './config.ts';
+import {
+  buildMachine,
+  type ExploreOptions,
+  Explorer,
+  type ExploreStop,
+  type Machine,
+  type MachineOutcome,
+  type Step,
+  traceTo,
+} from './machine.ts';
+import { placements } from './placement.ts';
+import { compileProgram, type LoweredCode, type MProgram } from './program.ts';
+
+/** One final state of the machine and the first placement that reaches it. */
+export interface SimOutcome {
+  key: string;
+  outcome: MachineOutcome;
+  placement: number;
+}
+
+export interface SimResult {
+  kind: 'done';
+  program: MProgram;
+  machines: Machine[];
+  outcomes: SimOutcome[];
+  deadlock: boolean;
+  /** States visited, summed over placements. */
+  states: number;
+  stop: ExploreStop;
+}
+
+/** The test cannot run on the machine (an instruction it does not implement, a host thread). */
+export interface SimUnsupported {
+  kind: 'unsupported';
+  reason: string;
+}
+
+/** Runs `test` lowered to `code` on the family's machine in `mode`. */
+export async function simulate(
+  test: Test,
+  code: LoweredCode,
+  cfg: FamilyConfig,
+  mode: WaveMode,
+  opts: ExploreOptions,
+  /** Awaited between slices of the exploration (lets a Ctrl-C handler run). */
+  pause: () => Promise<void> = async () => {},
+): Promise<SimResult | SimUnsupported> {
+  const c = compileProgram(test, code, cfg);
+  if ('unsupported' in c) return { kind: 'unsupported', reason: c.unsupported };
+  const shape = { cusPerWgp: cfg.cusPerWgp, mode, shaderArrays: cfg.levels.some((l) => l.unit === 'sa') };
+  // The reduction explores the maximal placements only (R2); brute force explores them all.
+  const machines = placements(test, shape, opts.reduce).map((p) => buildMachine(cfg, c.program, p));
+  const seen = new Map<string, SimOutcome>();
+  let states = 0;
+  let deadlock = false;
+  let stop: ExploreStop = 'done';
+  for (let k = 0; k < machines.length; k++) {
+    const e = new Explorer(machines[k]!, opts);
+    while (!e.step(4096)) await pause();
+    const ex = e.result();
+    states += ex.states;
+    deadlock ||= ex.deadlock;
+    for (const [key, outcome] of ex.outcomes)
+      if (!seen.has(key)) seen.set(key, { key, outcome, placement: k });
+    if (ex.stop !== 'done') {
+      stop = ex.stop;
+      break;
+    }
+  }
+  return { kind: 'done', program: c.program, machines, outcomes: [...seen.values()], deadlock, states, stop };
+}
+
+/** A shortest machine run to `o` on the placement that produced it. */
+export function traceOf(r: SimResult, o: SimOutcome, opts: ExploreOptions): Step[] | null {
+  return traceTo(r.machines[o.placement]!, o.key, opts);
+}
+
+/**
+ * The value of a report label in a machine outcome: `P0:r0` (a register), `@x` (a global location)
+ * or `P1:@x` (the LDS or private copy thread P1 sees). Undefined when the label names nothing.
+ */
+export function labelValue(
+  test: Test,
+  program: MProgram,
+  o: MachineOutcome,
+  label: string,
+): number | undefined {
+  const at = label.indexOf('@');
+  if (at < 0) {
+    const colon = label.indexOf(':');
+    const t = program.threads.findIndex((th) => th.name === label.slice(0, colon));
+    if (t < 0) return undefined;
+    const r = program.threads[t]!.regs.indexOf(label.slice(colon + 1).replace(/^%/, ''));
+    return r < 0 ? undefined : o.regs[t]![r];
+  }
+  const name = label.slice(at + 1);
+  const threadName = at > 0 ? label.slice(0, at - 1) : null;
+  let owner: string | null = null;
+  if (threadName !== null) {
+    const th = test.threads.find((x) => x.name === threadName);
+    const decl = test.locations.find((l) => l.name === name);
+    if (!th || !decl) return undefined;
+    const p = th.placement;
+    if (decl.space === 'local' && p.kind === 'device') owner = `a${p.agent}.c${p.cluster}.w${p.workgroup}`;
+    else if (decl.space === 'private') owner = th.name;
+  }
+  const l = program.locs.findIndex((x) => x.name === name && x.owner === owner);
+  return l < 0 ? undefined : o.mem[l];
+}
