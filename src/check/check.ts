@@ -8,7 +8,7 @@
  * The machines never see the model, so a `sound` verdict is not circular.
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { isUndef } from '../events/program.ts';

@@ -5,7 +5,7 @@
  * becomes unsound on the machine. Survivors are listed with the reason they survive.
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { CACHE_SCOPES, formatIsa, type IsaInstr } from '../lower/isa.ts';

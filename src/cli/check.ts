@@ -10,7 +10,7 @@
  */
 
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type CheckResult,
   CheckSchema,

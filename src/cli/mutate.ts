@@ -9,7 +9,7 @@
  */
 
 import type { Command } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   formatMutationReport,
   MutationReportSchema,
