@@ -35,21 +35,24 @@ const COUNTERS: readonly Counter[] = [
 ];
 
 /**
- * One normalised llc instruction (`vmem.load glc`, `wait(loadcnt,storecnt)`, `inv:SCOPE_DEV` …) as a
- * typed instruction; `flat`: the access uses a generic pointer. Null for scalar loads (kernel
- * arguments, no test memory); a string says why the form is not understood.
+ * One llc instruction in the compared form of `normaliseAsm` (`global_load scope:SCOPE_DEV`,
+ * `s_waitcnt vmcnt(0) lgkmcnt(0)`, `s_wait_loadcnt 0x0`, `global_inv scope:SCOPE_DEV`,
+ * `buffer_wbinvl1_vol` …) as a typed instruction; `flat`: the access uses a generic pointer. Null for
+ * scalar loads (kernel arguments, no test memory); a string says why the form is not understood.
  */
 export function isaOfNormal(n: string, flat: boolean): IsaInstr | null | string {
   const [head = '', ...words] = n.split(' ');
-  const vm = /^vmem\.(load|store|atomic)$/.exec(head);
+  const vm = /^(?:buffer|global|flat|scratch)_(load|store|atomic)$/.exec(head);
   if (vm) {
     const bits = new Set(words);
     const op = vm[1] as MemOp;
-    const th = words.find((w) => w.startsWith('TH_')) as TemporalHint | undefined;
-    const scope = words.find((w) => w.startsWith('SCOPE_')) as CacheScope | undefined;
-    const ret = bits.has('ret');
+    const th = words.find((w) => w.startsWith('th:'))?.slice(3) as TemporalHint | undefined;
+    const scope = words.find((w) => w.startsWith('scope:'))?.slice(6) as CacheScope | undefined;
+    // An atomic that returns its old value: glc before GFX940 and GFX12, sc0 on GFX940,
+    // TH_ATOMIC_RETURN on GFX12 (the ISA manuals' atomic-return bits).
+    const returns = op === 'atomic' && (bits.has('glc') || bits.has('sc0') || (th ?? '').includes('RETURN'));
     return vmem(op, flat ? 'flat' : 'global', {
-      returns: ret,
+      returns,
       glc: bits.has('glc'),
       slc: bits.has('slc'),
       dlc: bits.has('dlc'),
@@ -60,43 +63,50 @@ export function isaOfNormal(n: string, flat: boolean): IsaInstr | null | string 
       scope: scope ?? null,
     });
   }
-  const ld = /^lds\.(load|store|atomic)$/.exec(head);
-  if (ld) return { kind: 'lds', op: ld[1] as MemOp, returns: words.includes('ret') };
-  const w = /^wait\((.*)\)$/.exec(n);
-  if (w) {
-    const cs = w[1]!.split(',');
-    const bad = cs.find((c) => !COUNTERS.includes(c as Counter));
-    if (bad) return `wait on ${bad} (only waits to zero are modelled)`;
-    return { kind: 'wait', counters: cs as Counter[] };
+  const ld = /^ds_(load|store|atomic)$/.exec(head);
+  if (ld) return { kind: 'lds', op: ld[1] as MemOp, returns: words.includes('rtn') };
+  if (head === 's_waitcnt') {
+    const cs: Counter[] = [];
+    for (const w of words) {
+      const m = /^(\w+)\((\d+)\)$/.exec(w);
+      if (!m || !COUNTERS.includes(m[1] as Counter)) return `wait ${w} not understood`;
+      if (m[2] !== '0') return `wait ${w} (only waits to zero are modelled)`;
+      cs.push(m[1] as Counter);
+    }
+    return { kind: 'wait', counters: cs };
   }
-  if (n === 'smem.load') return null;
-  if (n === 'inv') return { kind: 'inv', mnemonic: 'buffer_wbinvl1_vol', scope: null, sc: null };
-  if (n === 'invl2') return { kind: 'inv', mnemonic: 'buffer_invl2', scope: null, sc: null };
-  const gl = /^inv:gl([01])$/.exec(n);
-  if (gl)
-    return {
-      kind: 'inv',
-      mnemonic: gl[1] === '0' ? 'buffer_gl0_inv' : 'buffer_gl1_inv',
-      scope: null,
-      sc: null,
-    };
-  const sc = /^(inv|wbl2):(sc0|sc1|sc0,sc1)$/.exec(n);
-  if (sc) {
-    const bits = sc[2]!.replace(',', ' ') as ScBits;
-    return sc[1] === 'inv'
+  const sw = /^s_wait(?:_(\w+)|cnt_(vscnt))$/.exec(head);
+  if (sw) {
+    const c = (sw[1] ?? sw[2]) as Counter;
+    const v = words[words.length - 1] ?? '';
+    if (!COUNTERS.includes(c)) return `wait on ${c} not understood`;
+    if (Number(v) !== 0) return `wait on ${c} ${v} (only waits to zero are modelled)`;
+    return { kind: 'wait', counters: [c] };
+  }
+  if (head === 's_load') return null;
+  if (head === 'buffer_wbinvl1_vol' || head === 'buffer_wbinvl1')
+    return { kind: 'inv', mnemonic: 'buffer_wbinvl1_vol', scope: null, sc: null };
+  if (head === 'buffer_invl2') return { kind: 'inv', mnemonic: 'buffer_invl2', scope: null, sc: null };
+  if (head === 'buffer_gl0_inv' || head === 'buffer_gl1_inv')
+    return { kind: 'inv', mnemonic: head, scope: null, sc: null };
+  if (head === 'buffer_inv' || head === 'buffer_wbl2') {
+    const sc = words.filter((w) => w === 'sc0' || w === 'sc1');
+    const bits = sc.length === 0 ? null : (sc.join(' ') as ScBits);
+    return head === 'buffer_inv'
       ? { kind: 'inv', mnemonic: 'buffer_inv', scope: null, sc: bits }
       : { kind: 'wb', mnemonic: 'buffer_wbl2', scope: null, sc: bits };
   }
-  if (n === 'wbl2') return { kind: 'wb', mnemonic: 'buffer_wbl2', scope: null, sc: null };
-  const g = /^(inv|wb)(?::(SCOPE_\w+))?$/.exec(n);
-  if (g) {
-    const scope = (g[2] ?? null) as CacheScope | null;
-    return g[1] === 'inv'
+  if (head === 'global_inv' || head === 'global_wb') {
+    const scope = (words.find((w) => w.startsWith('scope:'))?.slice(6) ?? null) as CacheScope | null;
+    return head === 'global_inv'
       ? { kind: 'inv', mnemonic: 'global_inv', scope, sc: null }
       : { kind: 'wb', mnemonic: 'global_wb', scope, sc: null };
   }
-  const b = /^(s_barrier\w*)(?: (-?\d+))?$/.exec(n);
-  if (b) return { kind: 'barrier', mnemonic: b[1] as never, id: b[2] === undefined ? null : Number(b[2]) };
+  if (head.startsWith('s_barrier')) {
+    const id = words.length === 1 && /^-?\d+$/.test(words[0]!) ? Number(words[0]) : null;
+    if (words.length > 0 && id === null) return `${n} (barrier operand in m0)`;
+    return { kind: 'barrier', mnemonic: head as never, id };
+  }
   return `unknown instruction ${n}`;
 }
 

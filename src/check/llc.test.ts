@@ -17,36 +17,38 @@ if ('reason' in llc) console.warn(`skipping llc-22 profile tests: ${llc.reason}`
 
 describe('reading llc-22 normal forms into the typed ISA', () => {
   it('keeps memory operations, waits, invalidates and write-backs, and refuses what it cannot type', () => {
-    expect(isaOfNormal('vmem.load glc', false)).toMatchObject({
+    expect(isaOfNormal('global_load glc', false)).toMatchObject({
       kind: 'vmem',
       op: 'load',
       enc: 'global',
       glc: true,
     });
-    expect(isaOfNormal('vmem.store SCOPE_DEV', true)).toMatchObject({ enc: 'flat', scope: 'SCOPE_DEV' });
-    expect(isaOfNormal('vmem.atomic ret SCOPE_SYS', false)).toMatchObject({ op: 'atomic', returns: true });
-    expect(isaOfNormal('wait(loadcnt,storecnt)', false)).toEqual({
+    expect(isaOfNormal('global_store scope:SCOPE_DEV', true)).toMatchObject({ enc: 'flat', scope: 'SCOPE_DEV' });
+    expect(isaOfNormal('global_atomic th:TH_ATOMIC_RETURN scope:SCOPE_SYS', false)).toMatchObject({ op: 'atomic', returns: true });
+    expect(isaOfNormal('s_waitcnt vmcnt(0) lgkmcnt(0)', false)).toEqual({
       kind: 'wait',
-      counters: ['loadcnt', 'storecnt'],
+      counters: ['vmcnt', 'lgkmcnt'],
     });
-    expect(isaOfNormal('inv:SCOPE_DEV', false)).toMatchObject({
+    expect(isaOfNormal('s_wait_storecnt 0x0', false)).toEqual({ kind: 'wait', counters: ['storecnt'] });
+    expect(isaOfNormal('s_waitcnt_vscnt null, 0x0', false)).toEqual({ kind: 'wait', counters: ['vscnt'] });
+    expect(isaOfNormal('global_inv scope:SCOPE_DEV', false)).toMatchObject({
       kind: 'inv',
       mnemonic: 'global_inv',
       scope: 'SCOPE_DEV',
     });
-    expect(isaOfNormal('wb:SCOPE_SYS', false)).toMatchObject({
+    expect(isaOfNormal('global_wb scope:SCOPE_SYS', false)).toMatchObject({
       kind: 'wb',
       mnemonic: 'global_wb',
       scope: 'SCOPE_SYS',
     });
-    expect(isaOfNormal('inv', false)).toMatchObject({ mnemonic: 'buffer_wbinvl1_vol' });
+    expect(isaOfNormal('buffer_wbinvl1_vol', false)).toMatchObject({ mnemonic: 'buffer_wbinvl1_vol' });
     expect(isaOfNormal('s_barrier_signal -1', false)).toEqual({
       kind: 'barrier',
       mnemonic: 's_barrier_signal',
       id: -1,
     });
-    expect(isaOfNormal('smem.load', false)).toBeNull();
-    expect(isaOfNormal('wait(vmcnt<=1)', false)).toMatch(/only waits to zero/);
+    expect(isaOfNormal('s_load', false)).toBeNull();
+    expect(isaOfNormal('s_waitcnt vmcnt(1)', false)).toMatch(/only waits to zero/);
   });
 });
 
