@@ -737,16 +737,18 @@ describe('amdgpu-synchronize-as: a fence orders only the address spaces its tags
         SAME_WG,
       ),
     });
-  it('through a global flag: local orders the LDS data only, global the global data only, both all', () => {
-    expect(states(mpFence(['local']))).toContain('P1:a=1 P1:dg=undef P1:dl=1');
+  it('through a global flag: local orders nothing (the acquire does not wait for the flag), global the global data only, both all', () => {
+    expect(states(mpFence(['local']))).toContain('P1:a=1 P1:dg=undef P1:dl=undef');
+    expect(states(mpFence(['local']))).not.toContain('P1:a=1 P1:dg=undef P1:dl=1');
     expect(states(mpFence(['global']))).toContain('P1:a=1 P1:dg=1 P1:dl=undef');
     expect(states(mpFence(['global', 'local']))).toEqual([
       'P1:a=0 P1:dg=undef P1:dl=undef',
       'P1:a=1 P1:dg=1 P1:dl=1',
     ]);
   });
-  it('through an LDS flag: likewise (a plain fence orders across address spaces)', () => {
-    expect(states(mpFence(['global'], false, true))).toContain('P1:a=1 P1:dg=1 P1:dl=undef');
+  it('through an LDS flag: likewise (fences must order the flag\'s class; then a plain fence orders across address spaces)', () => {
+    expect(states(mpFence(['global'], false, true))).toContain('P1:a=1 P1:dg=undef P1:dl=undef');
+    expect(states(mpFence(['global'], false, true))).not.toContain('P1:a=1 P1:dg=1 P1:dl=undef');
     expect(states(mpFence(['local'], false, true))).toContain('P1:a=1 P1:dg=undef P1:dl=1');
   });
   it("with -one-as the edge orders only the flag's space, and only if the tags name it", () => {

@@ -159,6 +159,8 @@ export class Workspace {
    * operations that both order the class, and `-one-as` ones through a location of the class.
    */
   private readonly swSpace: Relation[];
+  /** Per class c: sw through locations of class c whose synchronising operations both order c. */
+  private readonly swVia: Relation[];
   /** Per class: bitset of the accesses (initial writes included) of that class. */
   private readonly classEvents: Uint32Array[];
   /** Per class: `ai` restricted to accesses of that class. */
@@ -246,6 +248,7 @@ export class Workspace {
     this.hbSpace = SPACE_CLASSES.map(() => (this.mixed ? mk() : this.hb));
     this.swPlain = mk();
     this.swSpace = this.mixed ? SPACE_CLASSES.map(() => mk()) : [];
+    this.swVia = this.mixed ? SPACE_CLASSES.map(() => mk()) : [];
     this.allEvents = bitset(
       n,
       sk.events.map((e) => e.id),
@@ -652,20 +655,30 @@ export class Workspace {
       unionInto(hb, sk.hbBaseCross, swPlain);
       closureInto(hb, hb);
     }
+    // sw through class c: relHead ; rs ; (rfA into reads of class c) ; acqTail, where the scopes are
+    // inclusive and both synchronising operations order class c (amdgpu-synchronize-as, choice 33):
+    // an acquire fence that does not order the flag's class does not wait for the flag's read (the
+    // legalizer drops that counter wait), so it synchronises through nothing of that class.
+    for (const c of this.classesUsed) {
+      const via = this.swVia[c]!;
+      copyInto(t3, rfA);
+      restrictInPlace(t3, this.allEvents, this.classEvents[c]!);
+      composeInto(t1, t2, t3);
+      composeInto(via, t1, this.acqTail);
+      intersectInto(via, via, sk.incl);
+      intersectInto(via, via, sk.syncClass[c]!);
+    }
     for (const k of this.classesUsed) {
       const swk = this.swSpace[k]!;
       const hk = this.hbSpace[k]!;
-      // sw_k = relHead ; rs ; (rfA into reads of class k) ; acqTail, where the scopes are inclusive
-      // and both synchronising operations order class k (amdgpu-synchronize-as, choice 33).
-      copyInto(t3, rfA);
-      restrictInPlace(t3, this.allEvents, this.classEvents[k]!);
-      composeInto(t1, t2, t3);
-      composeInto(swk, t1, this.acqTail);
-      intersectInto(swk, swk, sk.incl);
-      intersectInto(swk, swk, sk.syncClass[k]!);
-      // Plain (not -one-as) sw orders class k through a location of any class when both order k.
-      intersectInto(t3, sw, sk.plainSyncClass[k]!);
-      unionInto(swk, swk, t3);
+      copyInto(swk, this.swVia[k]!);
+      // Plain (not -one-as) sw through a location of any class c orders class k when both
+      // synchronising operations order k (and c, above).
+      for (const c of this.classesUsed) {
+        if (c === k) continue;
+        intersectInto(t3, this.swVia[c]!, sk.plainSyncClass[k]!);
+        unionInto(swk, swk, t3);
+      }
       unionInto(hk, sk.hbBaseSpace[k]!, swk);
       closureInto(hk, hk);
     }

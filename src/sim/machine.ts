@@ -556,9 +556,10 @@ function perform(
   q: number,
   j: number,
   skip: number,
-  spurious: boolean,
+  cas: CasChoice,
   withNotes: boolean,
 ): { next: State; step: Step } {
+  const spurious = cas === 'spurious';
   const next = cloneState(s);
   const r = next.queues[q]![j]!;
   const t = r.t;
@@ -612,7 +613,7 @@ function perform(
         next.mem[l] = wrap(r.a, i.width);
         notes?.push(`wrote ${locName(m, l)}=${next.mem[l]} to ${where}`);
       } else
-        finishRmw(i, r, w, old, spurious, notes, (nv) => {
+        finishRmw(i, r, w, old, cas, notes, (nv) => {
           next.mem[l] = nv;
           notes?.push(`wrote ${locName(m, l)}=${nv} to ${where}`);
         });
@@ -643,7 +644,7 @@ function perform(
         else {
           const at = rmwRank(m, i.rank);
           const old = readAt(m, next, t, l, at, 0, skip, notes);
-          finishRmw(i, r, w, old, spurious, notes, (nv) => writeAt(m, next, t, l, at, 0, nv, notes));
+          finishRmw(i, r, w, old, cas, notes, (nv) => writeAt(m, next, t, l, at, 0, nv, notes));
         }
       } else {
         if (i.acc === 'store' && next.st[c0] !== 0) {
@@ -673,7 +674,7 @@ function perform(
       else {
         const at = rmwRank(m, i.rank);
         const old = readAt(m, next, t, l, at, from, skip, notes);
-        finishRmw(i, r, w, old, spurious, notes, (nv) => writeAt(m, next, t, l, at, from, nv, notes));
+        finishRmw(i, r, w, old, cas, notes, (nv) => writeAt(m, next, t, l, at, from, nv, notes));
       }
     }
   }
@@ -698,26 +699,35 @@ function perform(
   };
 }
 
+/**
+ * How a cmpxchg decides: by comparing; failing spuriously (weak); or, when the value read is undef
+ * (never written), taken as equal to the expected value.
+ */
+type CasChoice = 'normal' | 'spurious' | 'undef-matches';
+
 /** The value a read-modify-write writes (null: a failed cmpxchg writes nothing) and its registers. */
 function finishRmw(
   i: MInstr & { k: 'mem' },
   r: Req,
   w: Wave,
   old: number,
-  spurious: boolean,
+  cas: CasChoice,
   notes: string[] | null,
   write: (nv: number) => void,
 ): void {
   let nv: number | null;
   if (i.acc === 'rmw') nv = rmwop(i.rmw!, old, r.a, i.width);
   else {
-    const ok = !spurious && !isUndef(old) && old === wrap(r.e, i.width);
+    // Memory no write reached holds some value the machine does not know (undef): the compare may
+    // go either way, so both outcomes are explored (an abstraction that only adds behaviours).
+    const ok = cas !== 'spurious' && (isUndef(old) ? cas === 'undef-matches' : old === wrap(r.e, i.width));
     nv = ok ? wrap(r.a, i.width) : null;
     if (i.okDst >= 0) {
-      w.regs[i.okDst] = isUndef(old) ? Number.NaN : ok ? 1 : 0;
+      w.regs[i.okDst] = ok ? 1 : 0;
       w.pend &= ~(1 << i.okDst);
     }
-    if (spurious) notes?.push('weak cmpxchg fails spuriously');
+    if (cas === 'spurious') notes?.push('weak cmpxchg fails spuriously');
+    if (isUndef(old)) notes?.push(`compares an unwritten value: ${ok ? 'equal' : 'not equal'}`);
   }
   if (nv !== null) write(nv);
   if (i.dst >= 0) {
@@ -801,8 +811,12 @@ export function successors(
       const i = instrOf(m, r);
       const choices = stepChoices(m, s, r, reduce);
       for (let skip = 0; skip < choices; skip++) {
-        succ.push(perform(m, s, q, j, skip, false, notes));
-        if (i.k === 'mem' && i.acc === 'cas' && i.weak) succ.push(perform(m, s, q, j, skip, true, notes));
+        succ.push(perform(m, s, q, j, skip, 'normal', notes));
+        if (i.k === 'mem' && i.acc === 'cas') {
+          if (i.weak) succ.push(perform(m, s, q, j, skip, 'spurious', notes));
+          // Only differs from 'normal' when the value read is undef (finishRmw); duplicates hash away.
+          succ.push(perform(m, s, q, j, skip, 'undef-matches', notes));
+        }
       }
     }
   }
