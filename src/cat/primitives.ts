@@ -62,7 +62,6 @@ const BARRIER_SETS: [string, string][] = [
 
 /** Names herd7 models use that gpumm's skeleton cannot give a meaning to (CAT3006). */
 export const LACKING: ReadonlyMap<string, string> = new Map([
-  ['SyncAs', 'the amdgpu-synchronize-as fence mark is not in the event skeleton yet'],
   ['X', 'exclusive (load-linked / store-conditional) accesses are ARM and RISC-V; gpumm has RMW pairs'],
   ['Q', 'acquirePC reads are ARM'],
   ['L', 'store-release as an ARM instruction class: use REL & W'],
@@ -97,6 +96,9 @@ export const PRIMITIVE_NAMES: readonly string[] = [
   'Lds',
   'Private',
   'OneAs',
+  'OrdGlobal',
+  'OrdLds',
+  'OrdPrivate',
   'StoreAv',
   'LoadVis',
   'MakeAv',
@@ -175,6 +177,12 @@ export function buildPrimitives(sk: Skeleton): { prims: Primitives; cand: Candid
   // docs/model.md, choice 6: a -one-as scope narrows only in a test touching several address-space
   // classes; otherwise it acts as its plain form.
   set('OneAs', (e) => sk.oneAsMixed && e.oneAs);
+  // docs/model.md, choice 33: the classes an operation orders when it synchronises — every class,
+  // but a fence with amdgpu-synchronize-as tags orders only the classes they name.
+  const ord = (k: number) => (e: Event) => (e.orders & (1 << k)) !== 0;
+  set('OrdGlobal', ord(SPACE_CLASSES.indexOf('global')));
+  set('OrdLds', ord(SPACE_CLASSES.indexOf('local')));
+  set('OrdPrivate', ord(SPACE_CLASSES.indexOf('private')));
   set('StoreAv', (e) => e.storeAvailable);
   set('LoadVis', (e) => e.loadVisible);
   set('MakeAv', (e) => e.makeAvailable);
