@@ -205,10 +205,14 @@ describe('the module --compare-llc compiles', () => {
       expect(module).toContain('call void @llvm.amdgcn.wave.barrier()');
       const got = await compareWithLlc(test!, ctx, 'path' in llc ? llc.path : 'llc-22');
       expect(got.map((g) => [g.doc, g.llc, g.same])).toEqual([
-        [['wait(lgkmcnt)'], ['wait(lgkmcnt)'], true],
+        [['s_waitcnt lgkmcnt(0)'], ['s_waitcnt lgkmcnt(0)'], true],
         [[], [], true],
-        [['wait(vmcnt)', 'inv:sc1'], ['wait(vmcnt)', 'inv:sc1'], true],
-        [['wbl2:sc1', 'wait(vmcnt)', 'inv:sc1'], ['wbl2:sc1', 'wait(vmcnt)', 'inv:sc1'], true],
+        [['s_waitcnt vmcnt(0)', 'buffer_inv sc1'], ['s_waitcnt vmcnt(0)', 'buffer_inv sc1'], true],
+        [
+          ['buffer_wbl2 sc1', 's_waitcnt vmcnt(0)', 'buffer_inv sc1'],
+          ['buffer_wbl2 sc1', 's_waitcnt vmcnt(0)', 'buffer_inv sc1'],
+          true,
+        ],
       ]);
     },
   );
