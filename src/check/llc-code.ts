@@ -8,6 +8,7 @@
 import type { Test } from '../core/types.ts';
 import {
   type CacheScope,
+  COUNTERS,
   type Counter,
   type IsaInstr,
   type MemOp,
@@ -19,20 +20,6 @@ import { comparisonModule, findLlc, runLlc } from '../lower/llc.ts';
 import { MODULE_TAIL, normaliseAsm, splitFunctions } from '../lower/llc-ir.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import type { LoweredCode } from '../sim/program.ts';
-
-const COUNTERS: readonly Counter[] = [
-  'vmcnt',
-  'expcnt',
-  'lgkmcnt',
-  'vscnt',
-  'loadcnt',
-  'storecnt',
-  'dscnt',
-  'samplecnt',
-  'bvhcnt',
-  'kmcnt',
-  'xcnt',
-];
 
 /**
  * One llc instruction in the compared form of `normaliseAsm` (`global_load scope:SCOPE_DEV`,
@@ -69,7 +56,7 @@ export function isaOfNormal(n: string, flat: boolean): IsaInstr | null | string 
     const cs: Counter[] = [];
     for (const w of words) {
       const m = /^(\w+)\((\d+)\)$/.exec(w);
-      if (!m || !COUNTERS.includes(m[1] as Counter)) return `wait ${w} not understood`;
+      if (!m || !(COUNTERS as readonly string[]).includes(m[1]!)) return `wait ${w} not understood`;
       if (m[2] !== '0') return `wait ${w} (only waits to zero are modelled)`;
       cs.push(m[1] as Counter);
     }
@@ -79,7 +66,7 @@ export function isaOfNormal(n: string, flat: boolean): IsaInstr | null | string 
   if (sw) {
     const c = (sw[1] ?? sw[2]) as Counter;
     const v = words[words.length - 1] ?? '';
-    if (!COUNTERS.includes(c)) return `wait on ${c} not understood`;
+    if (!(COUNTERS as readonly string[]).includes(c)) return `wait on ${c} not understood`;
     if (Number(v) !== 0) return `wait on ${c} ${v} (only waits to zero are modelled)`;
     return { kind: 'wait', counters: [c] };
   }

@@ -23,8 +23,14 @@ describe('reading llc-22 normal forms into the typed ISA', () => {
       enc: 'global',
       glc: true,
     });
-    expect(isaOfNormal('global_store scope:SCOPE_DEV', true)).toMatchObject({ enc: 'flat', scope: 'SCOPE_DEV' });
-    expect(isaOfNormal('global_atomic th:TH_ATOMIC_RETURN scope:SCOPE_SYS', false)).toMatchObject({ op: 'atomic', returns: true });
+    expect(isaOfNormal('global_store scope:SCOPE_DEV', true)).toMatchObject({
+      enc: 'flat',
+      scope: 'SCOPE_DEV',
+    });
+    expect(isaOfNormal('global_atomic th:TH_ATOMIC_RETURN scope:SCOPE_SYS', false)).toMatchObject({
+      op: 'atomic',
+      returns: true,
+    });
     expect(isaOfNormal('s_waitcnt vmcnt(0) lgkmcnt(0)', false)).toEqual({
       kind: 'wait',
       counters: ['vmcnt', 'lgkmcnt'],

@@ -252,7 +252,7 @@ export function renderComparison(cmp: readonly LlcComparison[]): string {
 
 /** The differential test's record of where llc-22 differs (read once, for `--explain`). */
 function recordedDivergences(): DivergenceGroup[] {
-  const file = join(import.meta.dirname, '..', 'lower', 'baselines', 'llc-divergences.txt');
+  const file = join(import.meta.dirname, '..', '..', 'src', 'lower', 'baselines', 'llc-divergences.txt');
   return parseDivergenceBaseline(readFileSync(file, 'utf8'));
 }
 

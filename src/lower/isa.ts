@@ -17,18 +17,20 @@ import { assertNever } from '../core/types.ts';
  * GFX12.5 adds `xcnt`: memory operations whose address translation has not completed (AMDGPUUsage
  * 07379fed, "Memory Model GFX125x").
  */
-export type Counter =
-  | 'vmcnt'
-  | 'expcnt'
-  | 'lgkmcnt'
-  | 'vscnt'
-  | 'loadcnt'
-  | 'storecnt'
-  | 'dscnt'
-  | 'samplecnt'
-  | 'bvhcnt'
-  | 'kmcnt'
-  | 'xcnt';
+export const COUNTERS = [
+  'vmcnt',
+  'expcnt',
+  'lgkmcnt',
+  'vscnt',
+  'loadcnt',
+  'storecnt',
+  'dscnt',
+  'samplecnt',
+  'bvhcnt',
+  'kmcnt',
+  'xcnt',
+] as const;
+export type Counter = (typeof COUNTERS)[number];
 
 /** GFX12 cache scopes (spec: gfx12-memory-model.rst, "SCOPE values"), narrowest first. */
 export const CACHE_SCOPES = ['SCOPE_CU', 'SCOPE_SE', 'SCOPE_DEV', 'SCOPE_SYS'] as const;

@@ -7,23 +7,11 @@
 import * as z from 'zod';
 import { ADDRESS_SPACES, ORDERINGS, SCOPES, SYNC_AS } from '../core/types.ts';
 import { gridBlocks } from './grid.ts';
-import { CACHE_SCOPES, formatSeq } from './isa.ts';
+import { CACHE_SCOPES, COUNTERS, formatSeq } from './isa.ts';
 import type { Target } from './targets.ts';
 import type { LowerResult } from './types.ts';
 
-const Counter = z.enum([
-  'vmcnt',
-  'expcnt',
-  'lgkmcnt',
-  'vscnt',
-  'loadcnt',
-  'storecnt',
-  'dscnt',
-  'samplecnt',
-  'bvhcnt',
-  'kmcnt',
-  'xcnt',
-]);
+const Counter = z.enum(COUNTERS);
 const MemOp = z.enum(['load', 'store', 'atomic']);
 const CacheScope = z.enum(CACHE_SCOPES);
 const ScBits = z.enum(['sc0', 'sc1', 'sc0 sc1']);

@@ -746,7 +746,7 @@ describe('amdgpu-synchronize-as: a fence orders only the address spaces its tags
       'P1:a=1 P1:dg=1 P1:dl=1',
     ]);
   });
-  it('through an LDS flag: likewise (fences must order the flag\'s class; then a plain fence orders across address spaces)', () => {
+  it("through an LDS flag: likewise (fences must order the flag's class; then a plain fence orders across address spaces)", () => {
     expect(states(mpFence(['global'], false, true))).toContain('P1:a=1 P1:dg=undef P1:dl=undef');
     expect(states(mpFence(['global'], false, true))).not.toContain('P1:a=1 P1:dg=1 P1:dl=undef');
     expect(states(mpFence(['local'], false, true))).toContain('P1:a=1 P1:dg=undef P1:dl=1');

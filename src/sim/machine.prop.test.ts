@@ -1,5 +1,5 @@
 /**
- * The reductions of docs/hardware.md (R0 local steps first, R1 lazy evictions, R2 maximal placements)
+ * The reductions of docs/hardware.md (R0 local steps first, R1 lazy evictions; R2 is withdrawn)
  * lose no final state:
  * on random small programs — random litmus tests lowered for a target, with one random instruction
  * of their machine code dropped so that weak code is covered too — the reduced exploration and the
@@ -113,6 +113,18 @@ const arbCase = (most: number) =>
     drop: fc.nat(20),
   });
 
+/**
+ * Found by this test: two work-groups sharing a CU's write-through L1 give a run two CUs do not
+ * (docs/hardware.md, R2 withdrawn). Kept as an example that every run tries first.
+ */
+const SHARED_L1: unknown = JSON.parse(
+  '{"a":[{"kind":"store","loc":"y","atomic":false,"ord":"monotonic","scope":"workgroup"},' +
+    '{"kind":"load","loc":"x","atomic":false,"ord":"monotonic","scope":"workgroup"}],' +
+    '"b":[{"kind":"rmw","loc":"y","atomic":false,"ord":"monotonic","scope":"workgroup"},' +
+    '{"kind":"load","loc":"y","atomic":false,"ord":"monotonic","scope":"workgroup"}],' +
+    '"sameWg":false,"drop":0}',
+);
+
 describe('reduced exploration = brute force (random small programs)', () => {
   for (const [target, mode, most, runs] of [
     ['gfx900', 'cu', 2, 20],
@@ -124,7 +136,7 @@ describe('reduced exploration = brute force (random small programs)', () => {
         fc.asyncProperty(arbCase(most), (c) =>
           agree(ctxOf(target, mode), program(c.a, c.b, c.sameWg), c.drop),
         ),
-        { numRuns: runs },
+        { numRuns: runs, examples: target === 'gfx900' ? [[SHARED_L1 as never]] : [] },
       );
     }, 300_000);
   }

@@ -48,9 +48,8 @@ export interface Shape {
  *
  * `maximal`: only the placements that share no unit the mode does not force to be shared — every
  * work-group on a WGP and shader array of its own, a WGP-mode work-group's wavefronts spread over
- * both CUs of its WGP. Sharing a cache instance only takes runs away (docs/hardware.md, R2), so these
- * reach every final state the others reach (checked against all placements by
- * src/sim/machine.prop.test.ts).
+ * both CUs of its WGP. Exploring only these (R2) is withdrawn: a shared write-through cache gives
+ * runs that separate ones do not (docs/hardware.md, R2; src/sim/machine.prop.test.ts).
  */
 export function placements(test: Test, shape: Shape, maximal = false): Placement[] {
   const wgOf: number[] = [];
