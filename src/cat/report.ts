@@ -6,8 +6,7 @@
  */
 import type { Test } from '../core/types.ts';
 import { describeEvent } from '../enumerate/explain.ts';
-import { evalCond, termLabel, termWidth } from '../enumerate/outcomes.ts';
-import { buildReport, type Report, stateText } from '../enumerate/report.ts';
+import { buildReport, type Report, selectedState } from '../enumerate/report.ts';
 import type { ModelOptions } from '../models/amdgpu.ts';
 import type { Model } from './ast.ts';
 import { CatEnumeration, type CatOptions, DEFAULT_CAT, FINAL_UNDEF } from './enumerate.ts';
@@ -45,21 +44,8 @@ export function explainCat(test: Test, model: Model, opts: CatOptions): Report['
         return v.evaluator.writeVal[last]!;
       });
       const labels = v.obs.map((o) => o.label);
-      const truth = evalCond(
-        cond,
-        (l) => {
-          const k = labels.indexOf(l);
-          return k < 0 ? undefined : vals[k];
-        },
-        termLabel,
-        (c) => termWidth(test, c),
-      );
-      if (truth !== 'true') return;
-      const values: Record<string, number | 'undef'> = {};
-      labels.forEach((l, k) => {
-        values[l] = Number.isNaN(vals[k]!) ? 'undef' : vals[k]!;
-      });
-      const state = stateText(values);
+      const state = selectedState(test, cond, labels, vals);
+      if (state === null) return;
       const c = why.check;
       const name = c.name ?? `${c.negated ? '~' : ''}${c.test} (line ${c.span.line})`;
       const wit = checkWitness(c).map((e) => describeEvent(v.sk, e));

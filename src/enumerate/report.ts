@@ -4,7 +4,7 @@
  */
 
 import * as z from 'zod';
-import type { Expectation, Test } from '../core/types.ts';
+import type { Cond, Expectation, Test } from '../core/types.ts';
 import { analyseBarriers } from '../events/barriers.ts';
 import { isUndef } from '../events/program.ts';
 import { buildSkeleton } from '../events/skeleton.ts';
@@ -100,6 +100,33 @@ export function stateText(values: Record<string, number | 'undef'>): string {
   return Object.entries(values)
     .map(([k, v]) => `${k}=${v};`)
     .join(' ');
+}
+
+/**
+ * The state text of observables `labels` with values `vals` (NaN: undef) when `cond` is true of
+ * them, else null: how `--explain` picks the rejected candidates the condition selects.
+ */
+export function selectedState(
+  test: Test,
+  cond: Cond,
+  labels: readonly string[],
+  vals: ArrayLike<number>,
+): string | null {
+  const truth = evalCond(
+    cond,
+    (l) => {
+      const k = labels.indexOf(l);
+      return k < 0 ? undefined : vals[k];
+    },
+    termLabel,
+    (c) => termWidth(test, c),
+  );
+  if (truth !== 'true') return null;
+  const values: Record<string, number | 'undef'> = {};
+  labels.forEach((l, k) => {
+    values[l] = Number.isNaN(vals[k]!) ? 'undef' : vals[k]!;
+  });
+  return stateText(values);
 }
 
 /**

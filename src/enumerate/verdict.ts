@@ -8,8 +8,8 @@ import { buildSkeleton, type ModelDiagnostic } from '../events/skeleton.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { DEFAULT_ENUMERATE, Enumeration, estimateCandidates, prepareVariant } from './enumerate.ts';
 import { explainWitness } from './explain.ts';
-import { evalCond, type ObserveMode, observables, observe, termLabel, termWidth } from './outcomes.ts';
-import { buildReport, type Report, stateText } from './report.ts';
+import { type ObserveMode, observables, observe } from './outcomes.ts';
+import { buildReport, type Report, selectedState } from './report.ts';
 
 export interface RunOptions {
   model: ModelOptions;
@@ -226,21 +226,8 @@ export function explain(test: Test, opts: RunOptions): Report['explanations'] {
       labels = obs.map((o) => o.label);
       const vals = new Float64Array(obs.length);
       observe(ws, obs, vals);
-      const truth = evalCond(
-        cond,
-        (l) => {
-          const k = labels.indexOf(l);
-          return k < 0 ? undefined : vals[k];
-        },
-        termLabel,
-        (c) => termWidth(test, c),
-      );
-      if (truth !== 'true') return;
-      const values: Record<string, number | 'undef'> = {};
-      labels.forEach((l, k) => {
-        values[l] = Number.isNaN(vals[k]!) ? 'undef' : vals[k]!;
-      });
-      const state = stateText(values);
+      const state = selectedState(test, cond, labels, vals);
+      if (state === null) return;
       const text = explainWitness(ws.sk, verdict.axiom, verdict.witness, ws);
       const key = `${state}\n${verdict.axiom}\n${text}`;
       const g = groups.get(key);
