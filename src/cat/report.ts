@@ -6,7 +6,7 @@
  */
 import type { Test } from '../core/types.ts';
 import { describeEvent } from '../enumerate/explain.ts';
-import { buildReport, type Report, selectedState } from '../enumerate/report.ts';
+import { buildReport, explanationGroups, type Report, selectedState } from '../enumerate/report.ts';
 import type { ModelOptions } from '../models/amdgpu.ts';
 import type { Model } from './ast.ts';
 import { CatEnumeration, type CatOptions, DEFAULT_CAT, FINAL_UNDEF } from './enumerate.ts';
@@ -27,7 +27,7 @@ export function variantsOf(model: ModelOptions): Set<string> {
 export function explainCat(test: Test, model: Model, opts: CatOptions): Report['explanations'] {
   if (!test.condition) return [];
   const cond = test.condition.cond;
-  const groups = new Map<string, Report['explanations'][number]>();
+  const groups = explanationGroups();
   const en = new CatEnumeration(test, model, {
     ...opts,
     prune: false,
@@ -56,21 +56,10 @@ export function explainCat(test: Test, model: Model, opts: CatOptions): Report['
             ? `${c.test} fails on: ${wit.join(' → ')}`
             : `${c.negated ? '~' : ''}${c.test} fails`
       }`;
-      const key = `${state}\n${name}\n${text}`;
-      const g = groups.get(key);
-      if (g) g.count++;
-      else if (groups.size < 50) groups.set(key, { state, axiom: name, text, count: 1 });
+      groups.add(state, name, text);
     },
   }).run();
-  const out = [...groups.values()];
-  if (en.stop !== 'done')
-    out.push({
-      state: '(incomplete)',
-      axiom: 'none',
-      text: `explanations stopped after ${CAT_EXPLAIN_MS / 1000} s and ${en.stats.explored} candidates; the list above is partial`,
-      count: 0,
-    });
-  return out;
+  return groups.finish(en.stop === 'done', CAT_EXPLAIN_MS / 1000, en.stats.explored);
 }
 
 /**

@@ -102,6 +102,40 @@ export function stateText(values: Record<string, number | 'undef'>): string {
     .join(' ');
 }
 
+/** At most this many distinct explanations are kept (identical ones are counted). */
+const MAX_EXPLANATION_GROUPS = 50;
+
+/**
+ * `--explain`'s list, shared by the fast search and cat models: identical explanations (state,
+ * axiom, text) grouped and counted, and, when the examination stopped early, a closing entry saying
+ * the list is partial.
+ */
+export function explanationGroups(): {
+  add(state: string, axiom: string, text: string): void;
+  finish(complete: boolean, seconds: number, explored: number): Report['explanations'];
+} {
+  const groups = new Map<string, Report['explanations'][number]>();
+  return {
+    add(state, axiom, text) {
+      const key = `${state}\n${axiom}\n${text}`;
+      const g = groups.get(key);
+      if (g) g.count++;
+      else if (groups.size < MAX_EXPLANATION_GROUPS) groups.set(key, { state, axiom, text, count: 1 });
+    },
+    finish(complete, seconds, explored) {
+      const out = [...groups.values()];
+      if (!complete)
+        out.push({
+          state: '(incomplete)',
+          axiom: 'none',
+          text: `explanations stopped after ${seconds} s and ${explored} candidates; the list above is partial`,
+          count: 0,
+        });
+      return out;
+    },
+  };
+}
+
 /**
  * The state text of observables `labels` with values `vals` (NaN: undef) when `cond` is true of
  * them, else null: how `--explain` picks the rejected candidates the condition selects.

@@ -9,7 +9,7 @@ import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { DEFAULT_ENUMERATE, Enumeration, estimateCandidates, prepareVariant } from './enumerate.ts';
 import { explainWitness } from './explain.ts';
 import { type ObserveMode, observables, observe } from './outcomes.ts';
-import { buildReport, type Report, selectedState } from './report.ts';
+import { buildReport, explanationGroups, type Report, selectedState } from './report.ts';
 
 export interface RunOptions {
   model: ModelOptions;
@@ -209,7 +209,7 @@ export function runTestSync(test: Test, opts: RunOptions = DEFAULT_RUN): Report 
 export function explain(test: Test, opts: RunOptions): Report['explanations'] {
   if (!test.condition) return [];
   const cond = test.condition.cond;
-  const groups = new Map<string, Report['explanations'][number]>();
+  const groups = explanationGroups();
   let labels: string[] = [];
   const en = new Enumeration(test, {
     ...DEFAULT_ENUMERATE,
@@ -229,22 +229,11 @@ export function explain(test: Test, opts: RunOptions): Report['explanations'] {
       const state = selectedState(test, cond, labels, vals);
       if (state === null) return;
       const text = explainWitness(ws.sk, verdict.axiom, verdict.witness, ws);
-      const key = `${state}\n${verdict.axiom}\n${text}`;
-      const g = groups.get(key);
-      if (g) g.count++;
-      else if (groups.size < 50) groups.set(key, { state, axiom: verdict.axiom, text, count: 1 });
+      groups.add(state, verdict.axiom, text);
     },
   });
   en.run();
-  const out = [...groups.values()];
-  if (en.stop !== 'done')
-    out.push({
-      state: '(incomplete)',
-      axiom: 'none',
-      text: `explanations stopped after ${EXPLAIN_MS / 1000} s and ${en.stats.explored} candidates; the list above is partial`,
-      count: 0,
-    });
-  return out;
+  return groups.finish(en.stop === 'done', EXPLAIN_MS / 1000, en.stats.explored);
 }
 
 /** After this long, `runTest` reports the projected total time of a run. */
