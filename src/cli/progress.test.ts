@@ -70,13 +70,14 @@ describe('progress on a terminal', () => {
 
 describe('gpumm run: progress on stderr, never on stdout', () => {
   const root = join(import.meta.dirname, '..', '..');
-  // Five threads of different code: about a second of search, long enough for the bars.
+  // Five threads of different code: over a second of search (1.5 s on a quiet machine, 0.4 s with
+  // one load fewer, too close to the bars' delay), long enough for the bars.
   const threads = [
     ['store 1 x', 'store 1 y', 'load x'],
     ['load y', 'store 2 x', 'load x'],
     ['store 2 y', 'load x', 'load y'],
     ['load x', 'store 3 x', 'load y'],
-    ['load y', 'store 5 x'],
+    ['load y', 'store 5 x', 'load x', 'load y'],
   ].map((ops, t) => {
     let r = 0;
     const body = ops.map((op) => {
