@@ -4,7 +4,7 @@
  * for the remaining conditions (volatile, nontemporal, with/without return, OpenCL, CU/WGP mode).
  */
 
-import type { Ordering } from '../core/types.ts';
+import type { Ordering, RmwOp } from '../core/types.ts';
 import type { IsaInstr, MemOp } from './isa.ts';
 import type { Processor } from './targets.ts';
 import type { Lang, RowScope, WaveMode } from './types.ts';
@@ -24,6 +24,12 @@ export interface RowKey {
   volatile: boolean;
   nontemporal: boolean;
   returns: boolean;
+  /**
+   * The read-modify-write a `rmw` key performs, where the IR says (`cmpxchg` for a cmpxchg); absent for
+   * a table cell, which stands for every operation. The AMDGPU tables do not depend on it; the Intel
+   * table names the LSC atomic by it.
+   */
+  atomic?: RmwOp | 'cmpxchg';
 }
 
 /** Conditions the machine-code column depends on. */
@@ -68,6 +74,20 @@ export const ANY_SCOPE_CL: readonly RowScope[] = [
   'agent',
   'system',
 ];
+
+/**
+ * The single ordering a cmpxchg is lowered with: acquire-ness from either ordering, release-ness from
+ * success, seq_cst if either is (what LLVM's AMDGPU memory legalizer does).
+ */
+export function mergedCmpxchgOrdering(success: Ordering, failure: Ordering): Ordering {
+  if (success === 'seq_cst' || failure === 'seq_cst') return 'seq_cst';
+  const acq = success === 'acquire' || success === 'acq_rel' || failure === 'acquire';
+  const rel = success === 'release' || success === 'acq_rel';
+  if (acq && rel) return 'acq_rel';
+  if (acq) return 'acquire';
+  if (rel) return 'release';
+  return success;
+}
 
 /** The memory operation an instruction column performs. */
 export function memOp(i: RowInstr): MemOp {
