@@ -112,16 +112,7 @@ export function contextFromOptions(opts: Omit<LowerOptions, 'errorLimit'>): Lowe
     );
   }
   const target = targetNamed(name);
-  if (opts.wgp && opts.cu) {
-    fail(
-      lowerDiag(
-        'LW2009',
-        ['--cu', 'a run that also says --wgp', 'give one of --cu and --wgp'],
-        commandLineSpan('--cu'),
-        '',
-      ),
-    );
-  }
+  bothModesFail(opts);
   if ((opts.wgp || opts.cu) && !target.processor.features.wgpMode) modeFlagFails(opts, [target]);
   if (opts.tgsplit && !target.processor.features.tgsplit) tgsplitFails([target]);
   return ctxFor(target, opts);
@@ -141,6 +132,19 @@ function ctxFor(target: Target, opts: Omit<LowerOptions, 'errorLimit'>): LowerCt
 
 function listed(targets: readonly Target[]): string {
   return targets.map((t) => `${t.name} (${t.processor.generation})`).join(', ');
+}
+
+/** `--cu` and `--wgp` together: exits 2. */
+function bothModesFail(opts: Omit<LowerOptions, 'errorLimit'>): void {
+  if (!opts.wgp || !opts.cu) return;
+  fail(
+    lowerDiag(
+      'LW2009',
+      ['--cu', 'a run that also says --wgp', 'give one of --cu and --wgp'],
+      commandLineSpan('--cu'),
+      '',
+    ),
+  );
 }
 
 function modeFlagFails(opts: Omit<LowerOptions, 'errorLimit'>, targets: readonly Target[]): never {
@@ -190,16 +194,7 @@ export function contextsFromOptions(opts: Omit<LowerOptions, 'errorLimit'>): Low
     seen.add(key);
     targets.push(targetNamed(name));
   }
-  if (opts.wgp && opts.cu) {
-    fail(
-      lowerDiag(
-        'LW2009',
-        ['--cu', 'a run that also says --wgp', 'give one of --cu and --wgp'],
-        commandLineSpan('--cu'),
-        '',
-      ),
-    );
-  }
+  bothModesFail(opts);
   if ((opts.wgp || opts.cu) && !targets.some((t) => t.processor.features.wgpMode))
     modeFlagFails(opts, targets);
   if (opts.tgsplit && !targets.some((t) => t.processor.features.tgsplit)) tgsplitFails(targets);

@@ -9,6 +9,7 @@ import type { Ordering, Scope } from '../core/types.ts';
 import { lscScopeOf, SPIRV_SCOPE, xeGroups } from './intel.ts';
 import { formatSeq } from './isa.ts';
 import { lowerCell } from './lower.ts';
+import { ANY_SCOPE_CL } from './table.ts';
 import type { Target } from './targets.ts';
 import type { Cell } from './types.ts';
 
@@ -27,15 +28,6 @@ export const XE_READINGS: string[] = [
   'PVC: `hasMultiTile()` reads the tile count of the part; a one-tile PVC lowers the same, since PVC is not a `hasL3FlushOnGPUScopeInvalidate` platform. The narrowing only ever applies to DG2, MTL and ARL, which have one tile.',
   'Barriers: `@llvm.amdgcn.s.barrier` is vISA `barrier`, whose description says memory ordering "is also guaranteed" — more than s_barrier; signal and wait of the work-group barrier (-1) are `sbarrier.signal` and `sbarrier.wait`. Other ids, `signal_isfirst` and named barriers are LW2007/LW2006. `llvm.amdgcn.wave.barrier` emits nothing (barrier.cl ControlBarrier, Subgroup). The av load/store intrinsics have no row (LW2008), and `!mmra !{!"amdgcn-av", !"none"}` has no Intel meaning (LW2014, a warning: the instruction lowers as without it).',
   'volatile and nontemporal change nothing: the functions read give them no fence, and default cache controls.',
-];
-
-const SCOPES_SHOWN: readonly Scope[] = [
-  'singlethread',
-  'wavefront',
-  'workgroup',
-  'cluster',
-  'agent',
-  'system',
 ];
 
 function codeOf(cell: Cell, target: Target): string {
@@ -92,7 +84,7 @@ export function xeDocPrelude(): string[] {
     `| AMDGPU syncscope | SPIR-V scope | LSC scope | ${groups.map((g) => g.label).join(' | ')} |`,
     `| --- | --- | --- | ${groups.map(() => '---').join(' | ')} |`,
   );
-  for (const scope of SCOPES_SHOWN) {
+  for (const scope of ANY_SCOPE_CL) {
     const spirv = SPIRV_SCOPE[scope];
     const cells = groups.map((g) => {
       const target: Target = {

@@ -44,7 +44,7 @@ import {
   xeBarrier,
 } from './isa-xe.ts';
 import type { RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
-import { ANY_SCOPE, makeLookup, mergedCmpxchgOrdering } from './table.ts';
+import { ANY_SCOPE, lookupOrdering, makeLookup } from './table.ts';
 import { PROCESSORS, type Processor } from './targets.ts';
 import type { Cell, LowerCtx, LowerDiagnostic, LowerResult } from './types.ts';
 import { lowerDiag } from './types.ts';
@@ -451,17 +451,10 @@ export const R_XE_WAVE_BARRIER = `${BARRIER_CL} ControlBarrier(Subgroup): __buil
  */
 export function lowerXeCell(cell: Cell, ctx: LowerCtx): LowerResult {
   const proc = ctx.target.processor;
-  const pre: string[] = [];
-  let ordering = cell.ordering;
+  const looked = lookupOrdering(cell, { cmpxchg: R_CMPXCHG, unordered: R_UNORDERED });
+  const pre = looked.pre;
+  let ordering = looked.ordering;
   let atomic: RowKey['atomic'] = cell.instr === 'cmpxchg' ? 'cmpxchg' : cell.rmwOp;
-  if (cell.instr === 'cmpxchg') {
-    ordering = mergedCmpxchgOrdering(cell.ordering, cell.failure);
-    pre.push(R_CMPXCHG);
-  }
-  if (ordering === 'unordered') {
-    ordering = 'notatomic';
-    pre.push(R_UNORDERED);
-  }
   if (cell.space === 'constant' && ordering !== 'notatomic') {
     ordering = 'notatomic';
     pre.push(R_CONSTANT);

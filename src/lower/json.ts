@@ -139,6 +139,13 @@ export function loweredJsonOf(r: LowerResult): z.infer<typeof LoweredSchema> {
   return r.warnings !== undefined && r.warnings.length > 0 ? { ...out, warnings: r.warnings } : out;
 }
 
+/** A run's settings: wavefront mode and TgSplit mode (null where the target has none), language. */
+const RunSettingsSchema = z.object({
+  mode: z.enum(['cu', 'wgp']).nullable(),
+  tgsplit: z.boolean().nullable(),
+  lang: z.enum(['hsa', 'opencl']),
+});
+
 /**
  * `gpumm lower --table --json`: the whole table of a target, folded as the text grid is. A cell
  * whose `-one-as` twin lowers identically has `oneAs: null`; one whose volatile/nontemporal variants
@@ -150,14 +157,7 @@ export const GridJsonSchema = z.object({
   processor: z.string(),
   generation: z.string(),
   table: z.string().nullable(),
-  columns: z.array(
-    z.object({
-      label: z.string(),
-      mode: z.enum(['cu', 'wgp']).nullable(),
-      tgsplit: z.boolean().nullable(),
-      lang: z.enum(['hsa', 'opencl']),
-    }),
-  ),
+  columns: z.array(z.object({ label: z.string() }).extend(RunSettingsSchema.shape)),
   cells: z.array(
     z.object({
       key: z.string(),
@@ -268,15 +268,14 @@ export type LowerJson = z.infer<typeof LowerJsonSchema>;
  */
 export const SideBySideJsonSchema = z.object({
   targets: z.array(
-    z.object({
-      target: z.string(),
-      processor: z.string(),
-      vendor: z.enum(['AMD', 'Intel']),
-      generation: z.string(),
-      mode: z.enum(['cu', 'wgp']).nullable(),
-      tgsplit: z.boolean().nullable(),
-      lang: z.enum(['hsa', 'opencl']),
-    }),
+    z
+      .object({
+        target: z.string(),
+        processor: z.string(),
+        vendor: z.enum(['AMD', 'Intel']),
+        generation: z.string(),
+      })
+      .extend(RunSettingsSchema.shape),
   ),
   threads: z.array(
     z.object({

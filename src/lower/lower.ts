@@ -18,7 +18,7 @@ import { GFX1250_TABLE } from './gfx1250.ts';
 import { lowerXeCell, R_XE_WAVE_BARRIER, XE_TABLE, XE_TABLE_NAME, xeWarnings } from './intel.ts';
 import type { Counter, IsaInstr } from './isa.ts';
 import type { RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
-import { makeLookup, mergedCmpxchgOrdering } from './table.ts';
+import { lookupOrdering, makeLookup } from './table.ts';
 import type { TableFamily } from './targets.ts';
 import type { Cell, LowerCtx, LowerResult, RowScope } from './types.ts';
 import { lowerDiag } from './types.ts';
@@ -163,17 +163,10 @@ export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): 
   // Intel Xe: IGC's rules, not AMDGPU's (src/lower/intel.ts).
   if (proc.vendor === 'Intel') return lowerXeCell(cell, ctx);
 
-  const pre: string[] = [];
   const instr: RowKey['instr'] = cell.instr === 'cmpxchg' ? 'rmw' : cell.instr;
-  let ordering = cell.ordering;
-  if (cell.instr === 'cmpxchg') {
-    ordering = mergedCmpxchgOrdering(cell.ordering, cell.failure);
-    pre.push(R_CMPXCHG);
-  }
-  if (ordering === 'unordered') {
-    ordering = 'notatomic';
-    pre.push(R_UNORDERED);
-  }
+  const looked = lookupOrdering(cell, { cmpxchg: R_CMPXCHG, unordered: R_UNORDERED });
+  const pre = looked.pre;
+  let ordering = looked.ordering;
   let space = cell.space;
   if (space === 'private' && ordering !== 'notatomic') {
     if (proc.table === 'gfx1250') {

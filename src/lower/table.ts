@@ -7,7 +7,7 @@
 import type { Ordering, RmwOp } from '../core/types.ts';
 import type { IsaInstr, MemOp } from './isa.ts';
 import type { Processor } from './targets.ts';
-import type { Lang, RowScope, WaveMode } from './types.ts';
+import type { Cell, Lang, RowScope, WaveMode } from './types.ts';
 
 /** Instruction column of a table row (`cmpxchg` uses the `atomicrmw` rows). */
 export type RowInstr = 'load' | 'store' | 'rmw' | 'fence';
@@ -87,6 +87,27 @@ export function mergedCmpxchgOrdering(success: Ordering, failure: Ordering): Ord
   if (acq) return 'acquire';
   if (rel) return 'release';
   return success;
+}
+
+/**
+ * The ordering a cell is looked up with — a cmpxchg's merged ordering, `unordered` as non-atomic —
+ * and the rule rows that say so, in each vendor's words.
+ */
+export function lookupOrdering(
+  cell: Pick<Cell, 'instr' | 'ordering' | 'failure'>,
+  rules: { cmpxchg: string; unordered: string },
+): { ordering: Ordering; pre: string[] } {
+  const pre: string[] = [];
+  let ordering = cell.ordering;
+  if (cell.instr === 'cmpxchg') {
+    ordering = mergedCmpxchgOrdering(cell.ordering, cell.failure);
+    pre.push(rules.cmpxchg);
+  }
+  if (ordering === 'unordered') {
+    ordering = 'notatomic';
+    pre.push(rules.unordered);
+  }
+  return { ordering, pre };
 }
 
 /** The memory operation an instruction column performs. */

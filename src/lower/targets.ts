@@ -103,6 +103,21 @@ export interface Processor {
   source: string;
 }
 
+/** Every feature off; each processor row turns on its own. */
+const NO_FEATURES: ProcessorFeatures = {
+  flat: false,
+  globalInsts: false,
+  wgpMode: false,
+  backOffBarrier: false,
+  vscnt: false,
+  tgsplit: false,
+  clusters: false,
+  xcnt: false,
+  multiTile: false,
+  gpuFenceToTile: false,
+  l1FenceToTile: false,
+};
+
 const USAGE_2018 = 'amdgpu-usage-2018.rst "Processors"';
 const CURRENT = 'current LLVM AMDGPUUsage.rst "Processors" (beyond the seeds)';
 
@@ -121,19 +136,7 @@ function gfx6to9(
     generation,
     table: 'gfx6-9',
     barriers: 'gfx6-11',
-    features: {
-      flat: generation !== 'GFX6',
-      globalInsts: generation === 'GFX9',
-      wgpMode: false,
-      backOffBarrier: false,
-      vscnt: false,
-      tgsplit: false,
-      clusters: false,
-      xcnt: false,
-      multiTile: false,
-      gpuFenceToTile: false,
-      l1FenceToTile: false,
-    },
+    features: { ...NO_FEATURES, flat: generation !== 'GFX6', globalInsts: generation === 'GFX9' },
     llc,
     source: USAGE_2018,
   };
@@ -155,19 +158,7 @@ function later(
     generation,
     table,
     barriers,
-    features: {
-      flat: true,
-      globalInsts: true,
-      wgpMode: f.wgpMode ?? false,
-      backOffBarrier: f.backOffBarrier ?? false,
-      vscnt: f.vscnt ?? false,
-      tgsplit: f.tgsplit ?? false,
-      clusters: f.clusters ?? false,
-      xcnt: f.xcnt ?? false,
-      multiTile: false,
-      gpuFenceToTile: false,
-      l1FenceToTile: false,
-    },
+    features: { ...NO_FEATURES, flat: true, globalInsts: true, ...f },
     llc: true,
     source:
       table === 'gfx12'
@@ -215,14 +206,8 @@ function xe(
     table: 'xe',
     barriers: 'xe',
     features: {
+      ...NO_FEATURES,
       flat: true,
-      globalInsts: false,
-      wgpMode: false,
-      backOffBarrier: false,
-      vscnt: false,
-      tgsplit: false,
-      clusters: false,
-      xcnt: false,
       multiTile: group === 'raise',
       gpuFenceToTile: group === 'narrow-raise',
       l1FenceToTile: group !== 'none',
