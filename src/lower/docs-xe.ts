@@ -101,7 +101,7 @@ export function xeDocPrelude(): string[] {
     '## System scope',
     '',
     '- From IR (SPIR-V CrossDevice, OpenCL `memory_scope_all_svm_devices`, SYCL `memory_scope::system`): gpu scope, as Device — barrier.cl `CONVERT_SCOPE_SPIRV_TO_VISA` maps CrossDevice to `LSC_FS_GPU` and carries the TODO that it "should be mapped to LSC_FS_SYSTEM_RELEASE or LSC_FS_SYSTEM_ACQUIRE". On DG2, MTL and ARL the gpu scope is narrowed further, to tile. No IR gpumm reads reaches `sysrel` or `sysacq`.',
-    '- The `sysrel` and `sysacq` scopes exist only through Intel\'s explicit LSC fence built-ins (`__builtin_IB_lsc_fence_global_untyped(LSC_FS_SYSTEM_RELEASE, …)`). LSCFuncsResolution.cpp @98cd73ec `CreateLSCFenceIntrinsicCallInst` deletes such a fence on integrated parts and Xe2 ("Global memory fences are not needed on integrated devices or on Xe2 platforms") and rejects it where `supportSystemFence()` is false ("platform does not support system fence"; Platform.hpp: every LSC platform but DG2, MTL and ARL); PVC keeps it.',
+    '- The `sysrel` and `sysacq` scopes exist only through Intel\'s explicit LSC fence built-ins (`__builtin_IB_lsc_fence_global_untyped(LSC_FS_SYSTEM_RELEASE, …)`). LSCFuncsResolution.cpp @98cd73ec `CreateLSCFenceIntrinsicCallInst` deletes such a fence on integrated parts and Xe2 ("Global memory fences are not needed on integrated devices or on Xe2 platforms") and rejects it where `supportSystemFence()` is false ("platform does not support system fence"; Platform.hpp @000cd780 `supportSystemFence`: every LSC platform but DG2, MTL and ARL). Of the platforms here only PVC keeps such a fence.',
     '',
   );
   return out;
