@@ -120,6 +120,13 @@ export async function llcCodes(
   const found = findLlc(llcPath);
   if ('reason' in found) return tests.map(() => ({ error: found.reason }));
   const proc = ctx.target.processor;
+  if (!proc.llc) {
+    const why =
+      proc.vendor === 'Intel'
+        ? `llc-22 has no Intel Xe backend (${proc.name})`
+        : `llc-22 does not accept -mcpu=${proc.name}`;
+    return tests.map(() => ({ error: why }));
+  }
   const mode = proc.features.wgpMode ? ctx.mode : null;
   const tgsplit = proc.features.tgsplit && ctx.tgsplit === true;
   // Distinct kernels (by text, name aside) across the tests, renamed k0, k1, …

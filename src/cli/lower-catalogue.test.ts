@@ -1,7 +1,8 @@
 /**
  * Every test of the litmus catalogue (litmus/) lowers on every table family that has its
  * operations: no errors but LW2006/LW2007 (a barrier operation or barrier id the family lacks:
- * split barriers before GFX12, named barriers before GFX12.5) and only the documented LW2008 warnings (av intrinsics have
+ * split barriers before GFX12, named barriers before GFX12.5, AMDGPU-only barrier operations on Intel
+ * Xe) and only the documented LW2008 warnings (av intrinsics have
  * no table row); and every test lowers completely on at least one of the targets. An invariant
  * rather than a golden file, so adding a catalogue test never needs a lowering baseline accepted.
  */
@@ -15,7 +16,20 @@ import { parse } from '../syntax/parser.ts';
 import { litmusFilesIn } from './io.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const TARGETS = ['gfx700', 'gfx900', 'gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200', 'gfx1250'];
+// Intel Xe: one platform per fence-lowering group.
+const TARGETS = [
+  'gfx700',
+  'gfx900',
+  'gfx90a',
+  'gfx942',
+  'gfx1030',
+  'gfx1100',
+  'gfx1200',
+  'gfx1250',
+  'dg2',
+  'pvc',
+  'lnl',
+];
 
 const catalogue: { file: string; test: Test }[] = litmusFilesIn(join(ROOT, 'litmus')).flatMap((file) => {
   const { test } = parse(readFileSync(file, 'utf8'), relative(ROOT, file));

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GridJsonSchema, LowerJsonSchema } from '../lower/json.ts';
+import { GridJsonSchema, LowerJsonSchema, SideBySideJsonSchema } from '../lower/json.ts';
 import { findLlc } from '../lower/llc.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -218,5 +218,114 @@ describe('gpumm lower --explain and llc-22', () => {
   it('says nothing about llc-22 without --explain', () => {
     const r = gpumm('lower', MP, '--target', 'gfx1200');
     expect(r.stdout).not.toContain('llc-22');
+  });
+});
+
+describe('gpumm lower, Intel Xe targets and several targets side by side', () => {
+  it('--target gfx942,pvc puts each target code side by side under each IR instruction', () => {
+    const r = gpumm('lower', MP, '--target', 'gfx942,pvc');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('lowered for gfx942 (GFX9, dGPU, HSA) | pvc (Xe-HPC, dGPU, OpenCL/SPIR-V)\n');
+    expect(r.stdout).toMatch(
+      /syncscope\("agent"\) release\n {6}buffer_wbl2 sc1=1 +\| lsc_fence\.ugm\.evict\.gpu\n {6}s_waitcnt vmcnt\(0\) lgkmcnt\(0\) \| lsc_atomic_store\.ugm\n/,
+    );
+  });
+
+  it('--json with several targets parses with SideBySideJsonSchema', () => {
+    const r = gpumm('lower', MP, '--target', 'gfx1200,dg2,lnl', '--cu', '--json');
+    expect(r.status).toBe(0);
+    const j = SideBySideJsonSchema.parse(JSON.parse(r.stdout));
+    expect(j.targets.map((t) => [t.target, t.mode])).toEqual([
+      ['gfx1200', 'cu'],
+      ['dg2', null],
+      ['lnl', null],
+    ]);
+    const acq = j.threads[1]!.instrs[0]!;
+    expect(acq.results.map((x) => ('asm' in x ? x.asm.at(-1) : null))).toEqual([
+      'global_inv scope:SCOPE_DEV',
+      'lsc_fence.ugm.invalidate.tile',
+      'lsc_fence.ugm.invalidate.gpu',
+    ]);
+  });
+
+  it('an Intel target alone: the listing, --explain with the compiler functions, --json and --table', () => {
+    const e = gpumm('lower', MP, '--target', 'dg2', '--explain');
+    expect(e.status).toBe(0);
+    expect(e.stdout).toContain('lowered for dg2 (Xe-HPG, dGPU, OpenCL/SPIR-V)');
+    expect(e.stdout).toContain('hasL3FlushOnGPUScopeInvalidate');
+    const j = LowerJsonSchema.parse(JSON.parse(gpumm('lower', MP, '--target', 'acm-g10', '--json').stdout));
+    expect([j.target, j.processor, j.lang, j.mode, j.tgsplit]).toEqual([
+      'acm-g10',
+      'dg2',
+      'opencl',
+      null,
+      null,
+    ]);
+    const t = GridJsonSchema.parse(JSON.parse(gpumm('lower', '--table', '--target', 'pvc', '--json').stdout));
+    expect(t.columns).toEqual([{ label: 'opencl', mode: null, tgsplit: null, lang: 'opencl' }]);
+    expect(gpumm('lower', '--table', '--target', 'lnl').stdout).toContain(
+      'store release workgroup[-one-as] global [*]\n  all: lsc_fence.ugm.evict.group; lsc_atomic_store.ugm\n',
+    );
+  });
+
+  it('bad target names in a list, repeated targets and options with no Intel meaning exit 2 with a hint', () => {
+    const u = gpumm('lower', MP, '--target', 'gfx942,pvx');
+    expect([u.status, u.stdout]).toEqual([2, '']);
+    expect(u.stderr).toMatch(
+      /<command-line>:1:\d+: error LW2001: unknown target "pvx"\n {2}hint: nearest known names: pvc/,
+    );
+    const d = gpumm('lower', MP, '--target', 'pvc,gfx942,pvc');
+    expect([d.status, d.stdout]).toEqual([2, '']);
+    expect(d.stderr).toContain('error LW2015: target "pvc" is listed more than once');
+    const c = gpumm('lower', MP, '--target', 'pvc', '--compare-llc');
+    expect([c.status, c.stdout]).toEqual([2, '']);
+    expect(c.stderr).toMatch(
+      /error LW2009: option --compare-llc does not apply to pvc \(Intel Xe-HPC\)\n {2}hint: llc-22 has no Intel Xe backend/,
+    );
+    const w = gpumm('lower', MP, '--target', 'bmg', '--wgp');
+    expect(w.status).toBe(2);
+    expect(w.stderr).toContain('hint: Intel Xe targets have no CU/WGP wavefront modes');
+    const both = gpumm('lower', MP, '--target', 'pvc,lnl', '--tgsplit');
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('option --tgsplit does not apply to pvc (Xe-HPC), lnl (Xe2)');
+    const tb = gpumm('lower', '--table', '--target', 'gfx942,pvc');
+    expect([tb.status, tb.stdout]).toEqual([2, '']);
+    expect(tb.stderr).toContain('option --table does not apply to several targets');
+    const cl = gpumm('lower', MP, '--target', 'gfx942,gfx900', '--compare-llc');
+    expect(cl.status).toBe(2);
+    expect(cl.stderr).toContain('option --compare-llc does not apply to several targets');
+    const ck = gpumm('check', MP, '--target', 'gfx942,pvc');
+    expect(ck.status).toBe(2);
+    expect(ck.stderr).toContain(
+      'error LW2009: option --target with several targets does not apply to this command',
+    );
+  });
+
+  it('gpumm check on an Intel target: no machine yet, and no llc-22 profile (unsupported, exit 3)', () => {
+    const doc = gpumm('check', MP, '--target', 'pvc');
+    expect(doc.status).toBe(3);
+    expect(doc.stdout).toContain('no machine for the xe family yet');
+    const llc = gpumm('check', MP, '--target', 'dg2', '--lowering', 'llc');
+    expect(llc.status).toBe(3);
+    expect(llc.stdout).toContain('llc-22 has no Intel Xe backend (dg2)');
+  });
+
+  it('an operation one target lacks is an error for the whole run: exit 2, nothing on stdout', () => {
+    const r = gpumm(
+      'lower',
+      join(ROOT, 'litmus', 'barriers', 'BAR-isfirst.litmus'),
+      '--target',
+      'gfx1200,pvc',
+    );
+    expect([r.status, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(/error LW2006: barrier operation "signal_isfirst" is not available on pvc/);
+  });
+
+  it('an AMDGPU-only annotation on an Intel target is a warning; the code is printed, exit 0', () => {
+    const r = gpumm('lower', join(ROOT, 'litmus', 'AV-Prop2.av-outwards.litmus'), '--target', 'gfx1200,pvc');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/warning LW2014: !mmra !\{!"amdgcn-av", !"none"\} has no meaning on pvc/);
+    expect(r.stdout).toContain('lsc_fence.ugm.invalidate.gpu');
   });
 });

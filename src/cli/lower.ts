@@ -1,8 +1,10 @@
 /**
  * `gpumm lower FILE --target gfx1200 [--wgp|--cu] [--opencl] [--explain] [--json]`: per thread,
  * each IR instruction followed by the machine code it lowers to (and with `--explain`, the spec rows
- * it came from). `gpumm lower --table --target X` prints the target's whole table as a grid, from the
- * same data the lowering uses. `--compare-llc [path]` also runs llc-22 and prints the difference.
+ * it came from). `--target gfx942,pvc` (any list, AMDGPU and Intel Xe) puts each target's code side by
+ * side under each instruction. `gpumm lower --table --target X` prints the target's whole table as a
+ * grid, from the same data the lowering uses. `--compare-llc [path]` also runs llc-22 and prints the
+ * difference (AMDGPU only).
  */
 
 import { readFileSync } from 'node:fs';
@@ -18,7 +20,14 @@ import {
 } from '../lower/divergences.ts';
 import { renderGrid } from '../lower/grid.ts';
 import { formatSeq } from '../lower/isa.ts';
-import { GridJsonSchema, gridJson, type LowerJson, LowerJsonSchema, loweredJsonOf } from '../lower/json.ts';
+import {
+  GridJsonSchema,
+  gridJson,
+  type LowerJson,
+  LowerJsonSchema,
+  loweredJsonOf,
+  SideBySideJsonSchema,
+} from '../lower/json.ts';
 import {
   barrierLabel,
   cellLabel,
@@ -28,8 +37,9 @@ import {
   runName,
 } from '../lower/llc.ts';
 import { cellOf, type LoweredThread, lowerTest } from '../lower/lower.ts';
+import { describeCtx, lowerSideBySide, renderSideBySide, sideBySideJson } from '../lower/side-by-side.ts';
 import { DEFAULT_TARGET, findTarget, nearestTargetNames, type Target } from '../lower/targets.ts';
-import { type LowerCtx, type LowerDiagnostic, lowerDiag } from '../lower/types.ts';
+import { type LowerCtx, type LowerDiagnostic, type LowerResult, lowerDiag } from '../lower/types.ts';
 import { hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
 import { printInstr } from '../syntax/printer.ts';
@@ -77,70 +87,118 @@ function fail(d: LowerDiagnostic, source?: string): never {
   throw new CliExit(2);
 }
 
-/** Resolves the options into a lowering context, or exits 2 with a diagnostic. */
-export function contextFromOptions(opts: Omit<LowerOptions, 'errorLimit'>): LowerCtx {
-  const name = opts.target ?? DEFAULT_TARGET;
+/** Looks a `--target` name up, or exits 2 with LW2001 and the nearest known names. */
+function targetNamed(name: string): Target {
   const target: Target | null = findTarget(name);
   if (!target) {
     fail(
       lowerDiag('LW2001', [name, nearestTargetNames(name).join(', ')], commandLineSpan(name), 'targets.ts'),
     );
   }
-  if (opts.wgp && opts.cu) {
+  return target;
+}
+
+/** Resolves the options into a lowering context for one target, or exits 2 with a diagnostic. */
+export function contextFromOptions(opts: Omit<LowerOptions, 'errorLimit'>): LowerCtx {
+  const name = opts.target ?? DEFAULT_TARGET;
+  if (name.includes(',')) {
     fail(
       lowerDiag(
         'LW2009',
-        ['--cu', 'a run that also says --wgp', 'give one of --cu and --wgp'],
-        commandLineSpan('--cu'),
+        ['--target with several targets', 'this command', 'give one target; gpumm lower compares several'],
+        commandLineSpan(name),
         '',
       ),
     );
   }
-  if ((opts.wgp || opts.cu) && !target.processor.features.wgpMode) {
-    const flag = opts.wgp ? '--wgp' : '--cu';
-    fail(
-      lowerDiag(
-        'LW2009',
-        [
-          flag,
-          `${target.name} (${target.processor.generation})`,
-          'CU/WGP wavefront modes exist on GFX10 to GFX12 (GFX12.5 has one mode)',
-        ],
-        commandLineSpan(flag),
-        'gfx12-memory-model.rst, "Wavefronts can be executed in WGP or CU wavefront execution mode"',
-      ),
-    );
-  }
-  if (opts.tgsplit && !target.processor.features.tgsplit) {
-    fail(
-      lowerDiag(
-        'LW2009',
-        [
-          '--tgsplit',
-          `${target.name} (${target.processor.generation})`,
-          'TgSplit execution mode exists on gfx90a, gfx942 and gfx950',
-        ],
-        commandLineSpan('--tgsplit'),
-        'AMDGPUUsage (f5c8b0a9) "Memory Model GFX90A"/"Memory Model GFX942": "tgsplit execution mode"',
-      ),
-    );
-  }
+  const target = targetNamed(name);
+  bothModesFail(opts);
+  if ((opts.wgp || opts.cu) && !target.processor.features.wgpMode) modeFlagFails(opts, [target]);
+  if (opts.tgsplit && !target.processor.features.tgsplit) tgsplitFails([target]);
+  return ctxFor(target, opts);
+}
+
+/** The lowering context of a target under the options (modes it lacks left at their defaults). */
+function ctxFor(target: Target, opts: Omit<LowerOptions, 'errorLimit'>): LowerCtx {
+  const intel = target.processor.vendor === 'Intel';
   return {
     target,
     mode: opts.cu ? 'cu' : 'wgp',
-    lang: opts.opencl ? 'opencl' : 'hsa',
-    tgsplit: opts.tgsplit === true,
+    // Intel's lowering follows the OpenCL/SPIR-V built-ins whatever the language.
+    lang: intel || opts.opencl ? 'opencl' : 'hsa',
+    tgsplit: opts.tgsplit === true && target.processor.features.tgsplit,
   };
 }
 
-function describeCtx(ctx: LowerCtx): string {
-  const p = ctx.target.processor;
-  const mode = p.features.wgpMode
-    ? `, ${ctx.mode.toUpperCase()} mode`
-    : p.features.tgsplit && ctx.tgsplit
-      ? ', TgSplit mode'
-      : '';
-  return `${ctx.target.name} (${p.generation}, ${ctx.target.gpu}${mode}, ${ctx.lang === 'hsa' ? 'HSA' : 'OpenCL'})`;
+function listed(targets: readonly Target[]): string {
+  return targets.map((t) => `${t.name} (${t.processor.generation})`).join(', ');
+}
+
+/** `--cu` and `--wgp` together: exits 2. */
+function bothModesFail(opts: Omit<LowerOptions, 'errorLimit'>): void {
+  if (!opts.wgp || !opts.cu) return;
+  fail(
+    lowerDiag(
+      'LW2009',
+      ['--cu', 'a run that also says --wgp', 'give one of --cu and --wgp'],
+      commandLineSpan('--cu'),
+      '',
+    ),
+  );
+}
+
+function modeFlagFails(opts: Omit<LowerOptions, 'errorLimit'>, targets: readonly Target[]): never {
+  const flag = opts.wgp ? '--wgp' : '--cu';
+  const intel = targets.every((t) => t.processor.vendor === 'Intel');
+  fail(
+    lowerDiag(
+      'LW2009',
+      [
+        flag,
+        listed(targets),
+        intel
+          ? 'Intel Xe targets have no CU/WGP wavefront modes'
+          : 'CU/WGP wavefront modes exist on GFX10 to GFX12 (GFX12.5 has one mode)',
+      ],
+      commandLineSpan(flag),
+      'gfx12-memory-model.rst, "Wavefronts can be executed in WGP or CU wavefront execution mode"',
+    ),
+  );
+}
+
+function tgsplitFails(targets: readonly Target[]): never {
+  fail(
+    lowerDiag(
+      'LW2009',
+      ['--tgsplit', listed(targets), 'TgSplit execution mode exists on gfx90a, gfx942 and gfx950'],
+      commandLineSpan('--tgsplit'),
+      'AMDGPUUsage (f5c8b0a9) "Memory Model GFX90A"/"Memory Model GFX942": "tgsplit execution mode"',
+    ),
+  );
+}
+
+/**
+ * The contexts of `--target A,B,…` (one, as `contextFromOptions`, for a single name). With several
+ * targets a mode flag applies to the targets that have the mode, and is an error only when none has it.
+ */
+export function contextsFromOptions(opts: Omit<LowerOptions, 'errorLimit'>): LowerCtx[] {
+  const names = (opts.target ?? DEFAULT_TARGET).split(',').map((n) => n.trim());
+  if (names.length === 1) return [contextFromOptions(opts)];
+  const seen = new Set<string>();
+  const targets: Target[] = [];
+  for (const name of names) {
+    const key = name.toLowerCase();
+    if (seen.has(key)) {
+      fail(lowerDiag('LW2015', [name], commandLineSpan(opts.target ?? ''), 'targets.ts'));
+    }
+    seen.add(key);
+    targets.push(targetNamed(name));
+  }
+  bothModesFail(opts);
+  if ((opts.wgp || opts.cu) && !targets.some((t) => t.processor.features.wgpMode))
+    modeFlagFails(opts, targets);
+  if (opts.tgsplit && !targets.some((t) => t.processor.features.tgsplit)) tgsplitFails(targets);
+  return targets.map((t) => ctxFor(t, opts));
 }
 
 /**
@@ -210,7 +268,7 @@ export function loweredJson(threads: LoweredThread[], ctx: LowerCtx): LowerJson 
     processor: ctx.target.processor.name,
     mode: ctx.target.processor.features.wgpMode ? ctx.mode : null,
     tgsplit: ctx.target.processor.features.tgsplit ? ctx.tgsplit === true : null,
-    lang: ctx.lang,
+    lang: ctx.target.processor.vendor === 'Intel' ? 'opencl' : ctx.lang,
     threads: threads.map((t) => ({
       thread: t.thread,
       instrs: t.instrs.map(({ instr, result }) => ({
@@ -250,6 +308,22 @@ export function renderComparison(cmp: readonly LlcComparison[]): string {
   return `${out.join('\n')}\n`;
 }
 
+/** The diagnostics of one result: its error or warning, or the warnings of its lowering. */
+function problemsOf(r: LowerResult): LowerDiagnostic[] {
+  return 'diagnostic' in r ? [r.diagnostic] : (r.warnings ?? []);
+}
+
+/** Diagnostics once each (several targets report the same annotation or missing row). */
+function dedupe(ds: LowerDiagnostic[]): LowerDiagnostic[] {
+  const seen = new Set<string>();
+  return ds.filter((d) => {
+    const key = `${d.code}|${d.message}|${d.span?.offset ?? -1}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** The differential test's record of where llc-22 differs (read once, for `--explain`). */
 function recordedDivergences(): DivergenceGroup[] {
   const file = join(import.meta.dirname, '..', '..', 'src', 'lower', 'baselines', 'llc-divergences.txt');
@@ -260,11 +334,13 @@ function recordedDivergences(): DivergenceGroup[] {
 export function registerLower(program: Command): void {
   program
     .command('lower')
-    .description('show the AMDGPU machine code each instruction of a litmus test lowers to')
+    .description(
+      'show the machine code (AMDGPU, Intel Xe) each instruction of a litmus test lowers to, for one target or several side by side',
+    )
     .argument('[file]', 'litmus file')
     .option(
       '-t, --target <name>',
-      `processor (gfx600 … gfx1251, gfx90a, gfx942, gfx950, aliases such as fiji); default ${DEFAULT_TARGET}`,
+      `processor (gfx600 … gfx1251, gfx90a, gfx942, gfx950, aliases such as fiji; Intel dg2, mtl, arl, pvc, lnl, bmg, ptl), or a comma list to compare side by side (gfx942,pvc); default ${DEFAULT_TARGET}`,
     )
     .option('--wgp', 'WGP wavefront execution mode (GFX10–GFX12; the default there)')
     .option('--cu', 'CU wavefront execution mode (GFX10–GFX12)')
@@ -284,8 +360,19 @@ export function registerLower(program: Command): void {
         if (e.code === 'EPIPE') process.exit(0);
         throw e;
       });
-      const ctx = contextFromOptions(opts);
+      const ctxs = contextsFromOptions(opts);
+      const ctx = ctxs[0]!;
       if (opts.table) {
+        if (ctxs.length > 1) {
+          fail(
+            lowerDiag(
+              'LW2009',
+              ['--table', 'several targets', 'give one target with --table'],
+              commandLineSpan('--table'),
+              '',
+            ),
+          );
+        }
         if (file !== undefined) {
           fail(
             lowerDiag(
@@ -322,6 +409,34 @@ export function registerLower(program: Command): void {
         } else process.stdout.write(renderGrid(ctx.target));
         return;
       }
+      if (ctxs.length > 1 && opts.compareLlc !== undefined && opts.compareLlc !== false) {
+        fail(
+          lowerDiag(
+            'LW2009',
+            ['--compare-llc', 'several targets', 'compare one AMDGPU target with llc-22 at a time'],
+            commandLineSpan('--compare-llc'),
+            '',
+          ),
+        );
+      }
+      if (
+        opts.compareLlc !== undefined &&
+        opts.compareLlc !== false &&
+        ctx.target.processor.vendor === 'Intel'
+      ) {
+        fail(
+          lowerDiag(
+            'LW2009',
+            [
+              '--compare-llc',
+              `${ctx.target.name} (Intel ${ctx.target.processor.generation})`,
+              "llc-22 has no Intel Xe backend: the Intel lowering follows Intel's graphics compiler (docs/targets/intel.md)",
+            ],
+            commandLineSpan('--compare-llc'),
+            '',
+          ),
+        );
+      }
       if (file === undefined) fail(lowerDiag('LW2011', [], null, ''));
       const src = readSource(file);
       if ('diagnostic' in src) {
@@ -335,13 +450,39 @@ export function registerLower(program: Command): void {
         printer.finish();
         throw new CliExit(2);
       }
+      if (ctxs.length > 1) {
+        const sbs = lowerSideBySide(test, ctxs);
+        const found = dedupe(
+          sbs.threads.flatMap((t) => t.instrs.flatMap((i) => i.results.flatMap(problemsOf))),
+        );
+        printer.print(found.map(printable), src.text);
+        printer.finish();
+        if (found.some((d) => d.severity === 'error')) throw new CliExit(2);
+        if (opts.json) {
+          process.stdout.write(
+            `${JSON.stringify(SideBySideJsonSchema.parse(sideBySideJson(sbs)), null, 2)}\n`,
+          );
+          return;
+        }
+        const groups = opts.explain ? recordedDivergences() : [];
+        const notes = ctxs.map((c) =>
+          opts.explain && c.target.processor.llc ? llcNotes(groups, c) : () => [],
+        );
+        process.stdout.write(
+          `; ${test.name} lowered for ${ctxs.map(describeCtx).join(' | ')}\n${renderSideBySide(
+            sbs,
+            opts.explain ?? false,
+            (k, instr) => notes[k]!(instr),
+          )}`,
+        );
+        return;
+      }
       const threads = lowerTest(test, ctx);
-      const found = threads.flatMap((t) =>
-        t.instrs.flatMap((i) => ('diagnostic' in i.result ? [i.result.diagnostic] : [])),
-      );
+      const found = threads.flatMap((t) => t.instrs.flatMap((i) => problemsOf(i.result)));
       printer.print(found.map(printable), src.text);
       printer.finish();
-      // Nothing half-written: any error means no output at all. Warnings (no table row) still lower.
+      // Nothing half-written: any error means no output at all. Warnings (no table row, an annotation the
+      // target gives no meaning) still lower.
       if (found.some((d) => d.severity === 'error')) throw new CliExit(2);
       if (opts.compareLlc !== undefined && opts.compareLlc !== false) {
         const llc = findLlc(typeof opts.compareLlc === 'string' ? opts.compareLlc : undefined);

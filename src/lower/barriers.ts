@@ -4,6 +4,7 @@
  */
 
 import type { BarrierInstr } from '../core/types.ts';
+import { lowerXeBarrier } from './intel.ts';
 import { barrierInstr, barrierInstrM0, barrierM0, type IsaInstr, setM0, wait } from './isa.ts';
 import type { LowerCtx, LowerResult } from './types.ts';
 import { lowerDiag } from './types.ts';
@@ -23,6 +24,7 @@ export function lowerBarrier(b: BarrierInstr, ctx: LowerCtx): LowerResult {
   const proc = ctx.target.processor;
   const fam = proc.barriers;
   const name = ctx.target.name;
+  if (fam === 'xe') return lowerXeBarrier(b, ctx);
   if (fam === 'gfx6-11') {
     if (b.op === 'barrier') {
       if (proc.features.backOffBarrier) {

@@ -11,7 +11,8 @@ import { findTarget } from './targets.ts';
 // gfx600: no flat; gfx700: GFX7–8 encodings (buffer for global); gfx900: global/scratch;
 // gfx90a, gfx942: GFX9.4 with TgSplit columns (gfx950 lowers as gfx942: lower.test.ts);
 // gfx1010/gfx1100: GFX10 and GFX11 (dlc rules differ); gfx1200: GFX12; gfx1250: GFX12.5 (gfx1251
-// lowers as gfx1250: lower.test.ts).
+// lowers as gfx1250: lower.test.ts). Intel Xe: one platform per fence-lowering group — dg2 (DG2, MTL,
+// ARL), pvc, lnl (LNL, BMG, PTL); the others lower as their group's (intel.test.ts).
 const PROFILES = [
   'gfx600',
   'gfx700',
@@ -22,6 +23,9 @@ const PROFILES = [
   'gfx1100',
   'gfx1200',
   'gfx1250',
+  'dg2',
+  'pvc',
+  'lnl',
 ];
 
 describe('lowering grid baselines', () => {

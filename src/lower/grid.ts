@@ -32,6 +32,10 @@ export interface GridColumn {
  * and off where the target has TgSplit mode.
  */
 export function gridColumns(target: Target): GridColumn[] {
+  // Intel Xe: one column. Its lowering follows the OpenCL/SPIR-V built-ins whatever the language, and
+  // it has no wavefront or TgSplit modes.
+  if (target.processor.vendor === 'Intel')
+    return [{ mode: 'cu', tgsplit: false, lang: 'opencl', label: 'opencl' }];
   const f = target.processor.features;
   const modes: { mode: WaveMode; tgsplit: boolean; label: string | null }[] = f.wgpMode
     ? [

@@ -8,6 +8,7 @@
  */
 
 import { assertNever } from '../core/types.ts';
+import { formatXe, type XeInstr } from './isa-xe.ts';
 
 /**
  * Hardware counters a wait can drain to zero.
@@ -159,8 +160,16 @@ export interface SetM0Instr {
   value: number;
 }
 
-/** One machine instruction that matters to the memory model. */
-export type IsaInstr = VmemInstr | LdsInstr | WaitInstr | InvInstr | WbInstr | BarrierIsaInstr | SetM0Instr;
+/** One machine instruction that matters to the memory model: AMDGPU's, or Intel Xe's (isa-xe.ts). */
+export type IsaInstr =
+  | VmemInstr
+  | LdsInstr
+  | WaitInstr
+  | InvInstr
+  | WbInstr
+  | BarrierIsaInstr
+  | SetM0Instr
+  | XeInstr;
 
 /** Options for a vector memory instruction; every bit defaults to off. */
 export interface VmemBits {
@@ -311,6 +320,11 @@ export function formatIsa(i: IsaInstr): string {
       return i.id === null ? i.mnemonic : `${i.mnemonic} ${i.id}`;
     case 'setm0':
       return `s_mov_b32 m0, ${hexM0(i.value)}`;
+    case 'lsc':
+    case 'lsc_fence':
+    case 'xe_barrier':
+    case 'xe_generic':
+      return formatXe(i);
     default:
       return assertNever(i, 'ISA instruction');
   }

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { ADDRESS_SPACES, ORDERINGS, SCOPES, SYNC_AS } from '../core/types.ts';
 import { gridBlocks } from './grid.ts';
 import { CACHE_SCOPES, COUNTERS, formatSeq } from './isa.ts';
+import { LSC_ATOMIC_OPS, LSC_FENCE_OPS, LSC_SCOPES, LSC_SFIDS, XE_GENERIC_SPACES } from './isa-xe.ts';
 import type { Target } from './targets.ts';
 import type { LowerResult } from './types.ts';
 
@@ -16,7 +17,21 @@ const MemOp = z.enum(['load', 'store', 'atomic']);
 const CacheScope = z.enum(CACHE_SCOPES);
 const ScBits = z.enum(['sc0', 'sc1', 'sc0 sc1']);
 
-/** One machine instruction (`IsaInstr` in isa.ts). */
+const LscInstrSchema = z.object({
+  kind: z.literal('lsc'),
+  op: MemOp,
+  sfid: z.enum(['ugm', 'slm']),
+  atomic: z.enum(LSC_ATOMIC_OPS).nullable(),
+  returns: z.boolean(),
+});
+const LscFenceInstrSchema = z.object({
+  kind: z.literal('lsc_fence'),
+  sfid: z.enum(LSC_SFIDS),
+  op: z.enum(LSC_FENCE_OPS),
+  scope: z.enum(LSC_SCOPES),
+});
+
+/** One machine instruction (`IsaInstr` in isa.ts; the Intel Xe kinds in isa-xe.ts). */
 export const IsaInstrSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('vmem'),
@@ -68,6 +83,21 @@ export const IsaInstrSchema = z.discriminatedUnion('kind', [
     viaM0: z.boolean().optional(),
   }),
   z.object({ kind: z.literal('setm0'), value: z.number().int() }),
+  LscInstrSchema,
+  LscFenceInstrSchema,
+  z.object({
+    kind: z.literal('xe_barrier'),
+    mnemonic: z.enum(['barrier', 'sbarrier.signal', 'sbarrier.wait']),
+  }),
+  z.object({
+    kind: z.literal('xe_generic'),
+    branches: z.array(
+      z.object({
+        spaces: z.array(z.enum(XE_GENERIC_SPACES)),
+        seq: z.array(z.discriminatedUnion('kind', [LscInstrSchema, LscFenceInstrSchema])),
+      }),
+    ),
+  }),
 ]);
 
 const SpanSchema = z.object({
@@ -88,17 +118,33 @@ export const LowerDiagnosticSchema = z.object({
   cite: z.string(),
 });
 
-/** A lowered instruction: its machine code (`isa`, spelled in `asm`) and spec rows, or a diagnostic. */
+/**
+ * A lowered instruction: its machine code (`isa`, spelled in `asm`), spec rows and any warnings (an
+ * annotation the target gives no meaning), or a diagnostic.
+ */
 export const LoweredSchema = z.union([
-  z.object({ isa: z.array(IsaInstrSchema), asm: z.array(z.string()), rows: z.array(z.string()) }),
+  z.object({
+    isa: z.array(IsaInstrSchema),
+    asm: z.array(z.string()),
+    rows: z.array(z.string()),
+    warnings: z.array(LowerDiagnosticSchema).optional(),
+  }),
   z.object({ diagnostic: LowerDiagnosticSchema }),
 ]);
 
 /** The JSON form of a lowering result. */
 export function loweredJsonOf(r: LowerResult): z.infer<typeof LoweredSchema> {
   if ('diagnostic' in r) return { diagnostic: r.diagnostic };
-  return { isa: r.seq, asm: formatSeq(r.seq).flatMap((l) => l.split('; ')), rows: r.rows };
+  const out = { isa: r.seq, asm: formatSeq(r.seq).flatMap((l) => l.split('; ')), rows: r.rows };
+  return r.warnings !== undefined && r.warnings.length > 0 ? { ...out, warnings: r.warnings } : out;
 }
+
+/** A run's settings: wavefront mode and TgSplit mode (null where the target has none), language. */
+const RunSettingsSchema = z.object({
+  mode: z.enum(['cu', 'wgp']).nullable(),
+  tgsplit: z.boolean().nullable(),
+  lang: z.enum(['hsa', 'opencl']),
+});
 
 /**
  * `gpumm lower --table --json`: the whole table of a target, folded as the text grid is. A cell
@@ -111,14 +157,7 @@ export const GridJsonSchema = z.object({
   processor: z.string(),
   generation: z.string(),
   table: z.string().nullable(),
-  columns: z.array(
-    z.object({
-      label: z.string(),
-      mode: z.enum(['cu', 'wgp']).nullable(),
-      tgsplit: z.boolean().nullable(),
-      lang: z.enum(['hsa', 'opencl']),
-    }),
-  ),
+  columns: z.array(z.object({ label: z.string() }).extend(RunSettingsSchema.shape)),
   cells: z.array(
     z.object({
       key: z.string(),
@@ -222,3 +261,28 @@ export const LowerJsonSchema = z.object({
 });
 
 export type LowerJson = z.infer<typeof LowerJsonSchema>;
+
+/**
+ * `gpumm lower FILE --target A,B,… --json`: one test lowered for several targets side by side.
+ * `results[i]` of an instruction is its lowering on `targets[i]`.
+ */
+export const SideBySideJsonSchema = z.object({
+  targets: z.array(
+    z
+      .object({
+        target: z.string(),
+        processor: z.string(),
+        vendor: z.enum(['AMD', 'Intel']),
+        generation: z.string(),
+      })
+      .extend(RunSettingsSchema.shape),
+  ),
+  threads: z.array(
+    z.object({
+      thread: z.string(),
+      instrs: z.array(z.object({ ir: z.string(), span: SpanSchema, results: z.array(LoweredSchema) })),
+    }),
+  ),
+});
+
+export type SideBySideJson = z.infer<typeof SideBySideJsonSchema>;

@@ -416,6 +416,11 @@ export function normaliseIsa(seq: readonly IsaInstr[]): string[] {
       case 'setm0':
         items.push(formatIsa(i));
         break;
+      case 'lsc':
+      case 'lsc_fence':
+      case 'xe_barrier':
+      case 'xe_generic':
+        throw new Error(`Intel Xe instruction ${formatIsa(i)} has no llc-22 form`);
       default:
         assertNever(i, 'ISA instruction');
     }

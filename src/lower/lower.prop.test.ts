@@ -1,21 +1,38 @@
 /**
  * Invariants over the tables: a stronger ordering or a wider scope never waits on, invalidates or
- * writes back less than a weaker one on the same target; CU mode never emits more than WGP mode.
+ * writes back less than a weaker one on the same target (AMDGPU and Intel Xe); CU mode never emits
+ * more than WGP mode.
  */
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ADDRESS_SPACES, type Ordering, type Scope } from '../core/types.ts';
 import { cacheScopeRank, type IsaInstr } from './isa.ts';
+import { lscScopeRank } from './isa-xe.ts';
 import { lowerCell, VALID_ORDERINGS } from './lower.ts';
 import { findTarget } from './targets.ts';
 import type { Cell, Lang, WaveMode } from './types.ts';
 
-/** What a sequence does for ordering: counters drained, widest invalidate, widest write-back. */
+/**
+ * What a sequence does for ordering: counters drained, widest invalidate, widest write-back. Intel Xe:
+ * an `lsc_fence` waits for the thread's accesses on its SFID (a pseudo-counter `fence.<sfid>.<scope
+ * rank>`, every narrower rank included), and invalidates (invalidate, evict) or writes back (evict) at
+ * its scope's rank; a generic dispatch does what its branches do.
+ */
 interface Effects {
   counters: Set<string>;
   inv: number;
   wb: number;
+}
+
+function xeEffects(e: Effects, i: IsaInstr): void {
+  if (i.kind === 'xe_generic') for (const b of i.branches) for (const x of b.seq) xeEffects(e, x);
+  if (i.kind !== 'lsc_fence') return;
+  const rank = lscScopeRank(i.scope);
+  for (let r = 0; r <= rank; r++) e.counters.add(`fence.${i.sfid}.${r}`);
+  // Intel ranks sit above AMDGPU's so the two never compare (no target mixes them).
+  if (i.op === 'invalidate' || i.op === 'evict') e.inv = Math.max(e.inv, 10 + rank);
+  if (i.op === 'evict') e.wb = Math.max(e.wb, 10 + rank);
 }
 
 /**
@@ -34,6 +51,7 @@ function effects(seq: IsaInstr[]): Effects {
     if (i.kind === 'wait') for (const c of i.counters) e.counters.add(c);
     if (i.kind === 'inv') e.inv = Math.max(e.inv, cacheRank(i));
     if (i.kind === 'wb') e.wb = Math.max(e.wb, cacheRank(i));
+    xeEffects(e, i);
   }
   return e;
 }
@@ -81,6 +99,9 @@ const TARGETS = [
   'gfx1201',
   'gfx1250',
   'gfx1251',
+  'dg2',
+  'pvc',
+  'lnl',
 ];
 
 const arbCell = fc.record({

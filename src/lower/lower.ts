@@ -15,9 +15,10 @@ import { GFX12_TABLE } from './gfx12.ts';
 import { GFX90A_TABLE } from './gfx90a.ts';
 import { GFX942_TABLE } from './gfx942.ts';
 import { GFX1250_TABLE } from './gfx1250.ts';
+import { lowerXeCell, R_XE_WAVE_BARRIER, XE_TABLE, XE_TABLE_NAME, xeWarnings } from './intel.ts';
 import type { Counter, IsaInstr } from './isa.ts';
 import type { RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
-import { makeLookup } from './table.ts';
+import { lookupOrdering, makeLookup } from './table.ts';
 import type { TableFamily } from './targets.ts';
 import type { Cell, LowerCtx, LowerResult, RowScope } from './types.ts';
 import { lowerDiag } from './types.ts';
@@ -55,19 +56,7 @@ const R_SYNC_AS =
   'rule: amdgpu-synchronize-as names the only address spaces the fence orders (LLVM SIMemoryLegalizer.cpp, getAtomicFenceInfo)';
 const R_CMPXCHG = 'rule: cmpxchg uses the atomicrmw rows with its merged success/failure ordering';
 
-/**
- * The single ordering a cmpxchg is lowered with: acquire-ness from either ordering, release-ness from
- * success, seq_cst if either is (what LLVM's AMDGPU memory legalizer does).
- */
-export function mergedCmpxchgOrdering(success: Ordering, failure: Ordering): Ordering {
-  if (success === 'seq_cst' || failure === 'seq_cst') return 'seq_cst';
-  const acq = success === 'acquire' || success === 'acq_rel' || failure === 'acquire';
-  const rel = success === 'release' || success === 'acq_rel';
-  if (acq && rel) return 'acq_rel';
-  if (acq) return 'acquire';
-  if (rel) return 'release';
-  return success;
-}
+export { mergedCmpxchgOrdering } from './table.ts';
 
 /** The table cell an IR memory instruction occupies; null for instructions outside the tables. */
 export function cellOf(instr: Instr): Cell | null {
@@ -84,6 +73,7 @@ export function cellOf(instr: Instr): Cell | null {
         volatile: instr.volatile,
         nontemporal: instr.nontemporal,
         returns: instr.kind === 'load' || (instr.kind === 'rmw' && instr.dst !== null),
+        ...(instr.kind === 'rmw' ? { rmwOp: instr.op } : {}),
       };
     case 'cmpxchg':
       return {
@@ -121,6 +111,7 @@ export const FAMILY_TABLES: Record<TableFamily, { table: readonly TableRow[]; na
   'gfx10-11': { table: GFX10_11_TABLE, name: 'GFX10-11' },
   gfx12: { table: GFX12_TABLE, name: 'GFX12' },
   gfx1250: { table: GFX1250_TABLE, name: 'GFX125x' },
+  xe: { table: XE_TABLE, name: XE_TABLE_NAME },
 };
 
 /** Lowers one table cell (see `Cell`) for the context's target. */
@@ -169,17 +160,13 @@ export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): 
     };
   }
 
-  const pre: string[] = [];
+  // Intel Xe: IGC's rules, not AMDGPU's (src/lower/intel.ts).
+  if (proc.vendor === 'Intel') return lowerXeCell(cell, ctx);
+
   const instr: RowKey['instr'] = cell.instr === 'cmpxchg' ? 'rmw' : cell.instr;
-  let ordering = cell.ordering;
-  if (cell.instr === 'cmpxchg') {
-    ordering = mergedCmpxchgOrdering(cell.ordering, cell.failure);
-    pre.push(R_CMPXCHG);
-  }
-  if (ordering === 'unordered') {
-    ordering = 'notatomic';
-    pre.push(R_UNORDERED);
-  }
+  const looked = lookupOrdering(cell, { cmpxchg: R_CMPXCHG, unordered: R_UNORDERED });
+  const pre = looked.pre;
+  let ordering = looked.ordering;
   let space = cell.space;
   if (space === 'private' && ordering !== 'notatomic') {
     if (proc.table === 'gfx1250') {
@@ -305,11 +292,17 @@ export function lowerInstr(instr: Instr, ctx: LowerCtx): LowerResult {
       return { seq: [], rows: [] };
     case 'wavebarrier':
       // LLVM emits no instruction for llvm.amdgcn.wave.barrier (its assembly shows `; wave barrier`).
-      return { seq: [], rows: [R_WAVE_BARRIER] };
+      return {
+        seq: [],
+        rows: [ctx.target.processor.vendor === 'Intel' ? R_XE_WAVE_BARRIER : R_WAVE_BARRIER],
+      };
     default: {
       const cell = cellOf(instr);
       if (cell === null) throw new Error(`no cell for ${instr.kind}`);
-      return lowerCell(cell, ctx, instr.span);
+      const r = lowerCell(cell, ctx, instr.span);
+      if (ctx.target.processor.vendor !== 'Intel' || 'diagnostic' in r) return r;
+      const warnings = xeWarnings(instr, ctx);
+      return warnings.length > 0 ? { ...r, warnings } : r;
     }
   }
 }

@@ -4,10 +4,10 @@
  * for the remaining conditions (volatile, nontemporal, with/without return, OpenCL, CU/WGP mode).
  */
 
-import type { Ordering } from '../core/types.ts';
+import type { Ordering, RmwOp } from '../core/types.ts';
 import type { IsaInstr, MemOp } from './isa.ts';
 import type { Processor } from './targets.ts';
-import type { Lang, RowScope, WaveMode } from './types.ts';
+import type { Cell, Lang, RowScope, WaveMode } from './types.ts';
 
 /** Instruction column of a table row (`cmpxchg` uses the `atomicrmw` rows). */
 export type RowInstr = 'load' | 'store' | 'rmw' | 'fence';
@@ -24,6 +24,12 @@ export interface RowKey {
   volatile: boolean;
   nontemporal: boolean;
   returns: boolean;
+  /**
+   * The read-modify-write a `rmw` key performs, where the IR says (`cmpxchg` for a cmpxchg); absent for
+   * a table cell, which stands for every operation. The AMDGPU tables do not depend on it; the Intel
+   * table names the LSC atomic by it.
+   */
+  atomic?: RmwOp | 'cmpxchg';
 }
 
 /** Conditions the machine-code column depends on. */
@@ -68,6 +74,41 @@ export const ANY_SCOPE_CL: readonly RowScope[] = [
   'agent',
   'system',
 ];
+
+/**
+ * The single ordering a cmpxchg is lowered with: acquire-ness from either ordering, release-ness from
+ * success, seq_cst if either is (what LLVM's AMDGPU memory legalizer does).
+ */
+export function mergedCmpxchgOrdering(success: Ordering, failure: Ordering): Ordering {
+  if (success === 'seq_cst' || failure === 'seq_cst') return 'seq_cst';
+  const acq = success === 'acquire' || success === 'acq_rel' || failure === 'acquire';
+  const rel = success === 'release' || success === 'acq_rel';
+  if (acq && rel) return 'acq_rel';
+  if (acq) return 'acquire';
+  if (rel) return 'release';
+  return success;
+}
+
+/**
+ * The ordering a cell is looked up with — a cmpxchg's merged ordering, `unordered` as non-atomic —
+ * and the rule rows that say so, in each vendor's words.
+ */
+export function lookupOrdering(
+  cell: Pick<Cell, 'instr' | 'ordering' | 'failure'>,
+  rules: { cmpxchg: string; unordered: string },
+): { ordering: Ordering; pre: string[] } {
+  const pre: string[] = [];
+  let ordering = cell.ordering;
+  if (cell.instr === 'cmpxchg') {
+    ordering = mergedCmpxchgOrdering(cell.ordering, cell.failure);
+    pre.push(rules.cmpxchg);
+  }
+  if (ordering === 'unordered') {
+    ordering = 'notatomic';
+    pre.push(rules.unordered);
+  }
+  return { ordering, pre };
+}
 
 /** The memory operation an instruction column performs. */
 export function memOp(i: RowInstr): MemOp {

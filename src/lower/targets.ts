@@ -1,28 +1,50 @@
 /**
- * The processor table: every AMDGPU processor gpumm can lower for, with the features that change
- * the memory-model code sequences. One table; the CLI, the lowering tables, the docs and the llc-22
- * differential test all read it.
+ * The processor table: every AMDGPU processor and Intel Xe platform gpumm can lower for, with the
+ * features that change the memory-model code sequences. One table; the CLI, the lowering tables, the
+ * docs and the llc-22 differential test all read it.
  *
  * spec: amdgpu-usage-2018.rst, "Processors" table (GFX6–GFX9 names, aliases, dGPU/APU);
  * gfx12-memory-model.rst (GFX12, CU and WGP wavefront execution modes);
  * seeds/001 (BackOffBarrier, split barriers on GFX12, named barriers on GFX12.5).
+ * Intel Xe: the platform predicates of Intel's graphics compiler that change `lsc_fence` lowering
+ * (src/lower/intel.ts has the citations), the device names of Intel's offline compiler `ocloc`.
  */
 
 import { editDistance } from '../core/nearest.ts';
 
-/** Hardware generation. */
-export type Generation = 'GFX6' | 'GFX7' | 'GFX8' | 'GFX9' | 'GFX10' | 'GFX11' | 'GFX12' | 'GFX12.5';
+/** Whose GPU: the AMDGPU tables or the Intel Xe lowering (src/lower/intel.ts). */
+export type Vendor = 'AMD' | 'Intel';
+
+/** Hardware generation (AMDGPU) or graphics architecture (Intel Xe). */
+export type Generation =
+  | 'GFX6'
+  | 'GFX7'
+  | 'GFX8'
+  | 'GFX9'
+  | 'GFX10'
+  | 'GFX11'
+  | 'GFX12'
+  | 'GFX12.5'
+  | 'Xe-HPG'
+  | 'Xe-LPG'
+  | 'Xe-HPC'
+  | 'Xe2'
+  | 'Xe3';
 
 /**
  * Which memory-model code-sequence table a processor uses. `null`: none transcribed yet (the
  * processor is known for barriers and target-name diagnostics only).
  */
-export type TableFamily = 'gfx6-9' | 'gfx90a' | 'gfx942' | 'gfx10-11' | 'gfx12' | 'gfx1250';
+export type TableFamily = 'gfx6-9' | 'gfx90a' | 'gfx942' | 'gfx10-11' | 'gfx12' | 'gfx1250' | 'xe';
 
-/** Barrier flavour (seeds/001): `s_barrier` only, split barriers, or split plus named barriers. */
-export type BarrierFamily = 'gfx6-11' | 'gfx12' | 'gfx12.5';
+/**
+ * Barrier flavour (seeds/001): `s_barrier` only, split barriers, or split plus named barriers; Intel
+ * Xe: vISA `barrier` and `sbarrier.signal`/`sbarrier.wait`.
+ */
+export type BarrierFamily = 'gfx6-11' | 'gfx12' | 'gfx12.5' | 'xe';
 
-export type GpuKind = 'dGPU' | 'APU';
+/** Discrete GPU, AMD APU, or Intel integrated GPU. */
+export type GpuKind = 'dGPU' | 'APU' | 'iGPU';
 
 /** Features that change code sequences. */
 export interface ProcessorFeatures {
@@ -45,11 +67,29 @@ export interface ProcessorFeatures {
   clusters: boolean;
   /** `s_wait_xcnt` exists (GFX12.5): waits for address translation of issued memory operations. */
   xcnt: boolean;
+  /**
+   * Intel Xe: more than one tile (Intel graphics compiler Platform.hpp `hasMultiTile`, the GT system
+   * info's tile count above 1): PVC.
+   */
+  multiTile: boolean;
+  /**
+   * Intel Xe: a `ugm` fence at `gpu` scope or wider is narrowed to `tile` on a single-tile part
+   * (Platform.hpp `hasL3FlushOnGPUScopeInvalidate`, "UGM LSC fence with GPU scope triggers L3 flush":
+   * DG2, MTL, ARL; EmitVISAPass.cpp `emitMemoryFence`).
+   */
+  gpuFenceToTile: boolean;
+  /**
+   * Intel Xe: a `ugm` fence that evicts or invalidates the L1 below `tile` scope is raised to `tile`
+   * (EmitVISAPass.cpp `emitMemoryFence`, "On some products cache is not flushed for scope < tile":
+   * DG2, PVC, MTL, ARL).
+   */
+  l1FenceToTile: boolean;
 }
 
 export interface Processor {
-  /** Canonical name, as `-mcpu` takes it. */
+  /** Canonical name, as `-mcpu` takes it (Intel: as `ocloc -device` takes it). */
   name: string;
+  vendor: Vendor;
   /** Alternative names from the "Processors" table, each with its own dGPU/APU column. */
   aliases: readonly { name: string; gpu: GpuKind }[];
   gpu: GpuKind;
@@ -63,6 +103,21 @@ export interface Processor {
   source: string;
 }
 
+/** Every feature off; each processor row turns on its own. */
+const NO_FEATURES: ProcessorFeatures = {
+  flat: false,
+  globalInsts: false,
+  wgpMode: false,
+  backOffBarrier: false,
+  vscnt: false,
+  tgsplit: false,
+  clusters: false,
+  xcnt: false,
+  multiTile: false,
+  gpuFenceToTile: false,
+  l1FenceToTile: false,
+};
+
 const USAGE_2018 = 'amdgpu-usage-2018.rst "Processors"';
 const CURRENT = 'current LLVM AMDGPUUsage.rst "Processors" (beyond the seeds)';
 
@@ -75,21 +130,13 @@ function gfx6to9(
 ): Processor {
   return {
     name,
+    vendor: 'AMD',
     aliases,
     gpu,
     generation,
     table: 'gfx6-9',
     barriers: 'gfx6-11',
-    features: {
-      flat: generation !== 'GFX6',
-      globalInsts: generation === 'GFX9',
-      wgpMode: false,
-      backOffBarrier: false,
-      vscnt: false,
-      tgsplit: false,
-      clusters: false,
-      xcnt: false,
-    },
+    features: { ...NO_FEATURES, flat: generation !== 'GFX6', globalInsts: generation === 'GFX9' },
     llc,
     source: USAGE_2018,
   };
@@ -105,21 +152,13 @@ function later(
 ): Processor {
   return {
     name,
+    vendor: 'AMD',
     aliases: [],
     gpu,
     generation,
     table,
     barriers,
-    features: {
-      flat: true,
-      globalInsts: true,
-      wgpMode: f.wgpMode ?? false,
-      backOffBarrier: f.backOffBarrier ?? false,
-      vscnt: f.vscnt ?? false,
-      tgsplit: f.tgsplit ?? false,
-      clusters: f.clusters ?? false,
-      xcnt: f.xcnt ?? false,
-    },
+    features: { ...NO_FEATURES, flat: true, globalInsts: true, ...f },
     llc: true,
     source:
       table === 'gfx12'
@@ -140,6 +179,43 @@ function later(
 
 const d = (name: string): { name: string; gpu: GpuKind } => ({ name, gpu: 'dGPU' });
 const a = (name: string): { name: string; gpu: GpuKind } => ({ name, gpu: 'APU' });
+
+/** Where the Intel rows come from (src/lower/intel.ts cites each function). */
+export const XE_SOURCE =
+  'Intel graphics compiler: Platform.hpp @9d002efd (hasMultiTile, hasL3FlushOnGPUScopeInvalidate), EmitVISAPass.cpp @b926f8aa (emitMemoryFence); ocloc device names (NEO)';
+
+/**
+ * An Intel Xe platform. `group` is the fence-lowering group of Intel's graphics compiler
+ * (EmitVISAPass.cpp `emitMemoryFence`): `narrow-raise` single-tile DG2/MTL/ARL (gpu scope or wider
+ * narrowed to tile, L1 maintenance below tile raised to tile), `raise` multi-tile PVC (the raise only),
+ * `none` Xe2 and later (no adjustment).
+ */
+function xe(
+  name: string,
+  generation: Generation,
+  gpu: GpuKind,
+  group: 'narrow-raise' | 'raise' | 'none',
+  aliases: string[],
+): Processor {
+  return {
+    name,
+    vendor: 'Intel',
+    aliases: aliases.map((n) => ({ name: n, gpu })),
+    gpu,
+    generation,
+    table: 'xe',
+    barriers: 'xe',
+    features: {
+      ...NO_FEATURES,
+      flat: true,
+      multiTile: group === 'raise',
+      gpuFenceToTile: group === 'narrow-raise',
+      l1FenceToTile: group !== 'none',
+    },
+    llc: false,
+    source: XE_SOURCE,
+  };
+}
 
 /**
  * Every processor gpumm knows. GFX6–GFX9 rows follow the 2018 "Processors" table exactly (gfx800,
@@ -197,6 +273,23 @@ export const PROCESSORS: readonly Processor[] = [
     clusters: true,
     xcnt: true,
   }),
+  // Intel Xe, in the groups whose fence lowering differs (EmitVISAPass.cpp `emitMemoryFence`). Aliases:
+  // `ocloc -device` acronyms (NEO's product config table: acm-g10 … lnl-m); arl-s/arl-u are MTL-U
+  // configurations there, ARL products all the same.
+  xe('dg2', 'Xe-HPG', 'dGPU', 'narrow-raise', [
+    'acm-g10',
+    'acm-g11',
+    'acm-g12',
+    'dg2-g10',
+    'dg2-g11',
+    'dg2-g12',
+  ]),
+  xe('mtl', 'Xe-LPG', 'iGPU', 'narrow-raise', ['mtl-u', 'mtl-s', 'mtl-h', 'mtl-p']),
+  xe('arl', 'Xe-LPG', 'iGPU', 'narrow-raise', ['arl-h', 'arl-s', 'arl-u']),
+  xe('pvc', 'Xe-HPC', 'dGPU', 'raise', []),
+  xe('lnl', 'Xe2', 'iGPU', 'none', ['lnl-m']),
+  xe('bmg', 'Xe2', 'dGPU', 'none', ['bmg-g21', 'bmg-g31']),
+  xe('ptl', 'Xe3', 'iGPU', 'none', ['ptl-h', 'ptl-u']),
 ];
 
 /** A resolved `--target`: the processor and the name it was given as. */

@@ -3,7 +3,7 @@
  * diagnostics. Messages live in one table keyed by a stable code; detection never builds prose.
  */
 
-import type { AddressSpace, Ordering, Scope, Span, SyncAs, SyncScope } from '../core/types.ts';
+import type { AddressSpace, Ordering, RmwOp, Scope, Span, SyncAs, SyncScope } from '../core/types.ts';
 import type { IsaInstr } from './isa.ts';
 import type { Target } from './targets.ts';
 
@@ -50,6 +50,11 @@ export interface Cell {
    * has no such tag.
    */
   syncAs?: readonly SyncAs[];
+  /**
+   * An atomicrmw's operation, when the cell comes from an IR instruction (a table cell stands for every
+   * operation). Only the Intel lowering depends on it: it names the LSC atomic.
+   */
+  rmwOp?: RmwOp;
 }
 
 /** Stable lowering diagnostic codes (see `LOWER_MESSAGES`). */
@@ -66,7 +71,9 @@ export type LowerCode =
   | 'LW2010'
   | 'LW2011'
   | 'LW2012'
-  | 'LW2013';
+  | 'LW2013'
+  | 'LW2014'
+  | 'LW2015';
 
 /** A problem with the input to lowering (never an internal error). */
 export interface LowerDiagnostic {
@@ -80,11 +87,21 @@ export interface LowerDiagnostic {
   cite: string;
 }
 
+/**
+ * What lowering one instruction produced: its machine code, the table rows it came from and, where the
+ * input has a part the target gives no meaning (an AMDGPU-only annotation on an Intel target), warnings.
+ */
+export interface Lowered {
+  seq: IsaInstr[];
+  rows: string[];
+  warnings?: LowerDiagnostic[];
+}
+
 /** Result of lowering one instruction: its machine code and the table rows it came from, or a diagnostic. */
-export type LowerResult = { seq: IsaInstr[]; rows: string[] } | { diagnostic: LowerDiagnostic };
+export type LowerResult = Lowered | { diagnostic: LowerDiagnostic };
 
 /** Narrowing helper for `LowerResult`. */
-export function isLowered(r: LowerResult): r is { seq: IsaInstr[]; rows: string[] } {
+export function isLowered(r: LowerResult): r is Lowered {
   return !('diagnostic' in r);
 }
 
@@ -123,6 +140,14 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
     message: 'barrier member count {0} does not fit the 7 bits m0[22:16] of {1}',
     hint: 'a named barrier counts at most 127 members',
   },
+  LW2014: {
+    message: '{0} has no meaning on {1}',
+    hint: '{2}',
+  },
+  LW2015: {
+    message: 'target "{0}" is listed more than once',
+    hint: 'list each target once: --target gfx942,pvc',
+  },
   LW2011: {
     message: 'no litmus file given',
     hint: 'gpumm lower FILE --target <name>, or gpumm lower --table --target <name> for the whole table',
@@ -133,7 +158,7 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
 export function lowerDiag(code: LowerCode, args: string[], span: Span | null, cite: string): LowerDiagnostic {
   const fill = (s: string): string => s.replace(/\{(\d)\}/g, (_, i: string) => args[Number(i)] ?? '');
   const m = LOWER_MESSAGES[code];
-  const severity = code === 'LW2008' ? 'warning' : 'error';
+  const severity = code === 'LW2008' || code === 'LW2014' ? 'warning' : 'error';
   const d: LowerDiagnostic = { code, severity, message: fill(m.message), span, cite };
   if (m.hint !== undefined) d.hint = fill(m.hint);
   return d;
