@@ -153,7 +153,7 @@ export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): 
     return {
       diagnostic: lowerDiag(
         'LW2003',
-        [cell.instr === 'store' ? 'a store' : `an ${what}`],
+        [cell.instr === 'store' ? 'a store' : `${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}`],
         span,
         'amdgpu-usage-2018.rst "Memory Model": constant address space — "it is not legal to perform stores"',
       ),
