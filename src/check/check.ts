@@ -20,7 +20,7 @@ import type { LoweredCode } from '../sim/program.ts';
 
 export { docCode } from '../sim/program.ts';
 
-import { labelValue, simulate, traceOf } from '../sim/simulate.ts';
+import { labelValue, type SimResult, simulate, traceOf } from '../sim/simulate.ts';
 
 /** Which code-sequence table the machine runs: the documents' (`doc`) or llc-22's (`llc`). */
 export type Lowering = 'doc' | 'llc';
@@ -68,6 +68,11 @@ export type CheckResult = z.infer<typeof CheckSchema>;
 export interface CheckOptions extends ExploreOptions {
   /** Find a trace for the first forbidden outcome. */
   trace: boolean;
+  /**
+   * Given the machines' exploration (outcomes in the order of `CheckResult.machine`), for a caller
+   * that traces other outcomes too (the explorer steps through any machine outcome's run).
+   */
+  onSim?: (sim: SimResult) => void;
 }
 
 function valuesText(v: Record<string, number | 'undef'>): string {
@@ -110,6 +115,7 @@ export async function checkTest(
     return { ...base, verdict: 'undecided', reason: `the model stopped (${report.stop})` };
   const sim = await simulate(test, code, cfg, mode, opts, pause);
   if (sim.kind === 'unsupported') return { ...base, reason: sim.reason };
+  opts.onSim?.(sim);
   const labels = report.observables;
   let firstBad: (typeof sim.outcomes)[number] | null = null;
   let badValues: Record<string, number | 'undef'> | null = null;
