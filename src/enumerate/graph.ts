@@ -155,8 +155,9 @@ export function toDot(ws: Workspace, title: string, opts: GraphOptions = DEFAULT
   const show = new Set(opts.edges);
   const lines: string[] = [
     `digraph "${esc(title)}" {`,
-    '  newrank=true; rankdir=TB; nodesep=0.3; ranksep=0.45;',
-    '  node [shape=box, style="rounded,filled", fillcolor=white, fontname="monospace", fontsize=10]; edge [fontsize=9, fontname="sans-serif"];',
+    // Courier and Helvetica: fonts whose widths Graphviz knows, so labels fit their boxes.
+    '  newrank=true; rankdir=TB; nodesep=0.3; ranksep=0.45; fontname="Helvetica"; fontsize=11;',
+    '  node [shape=box, style="rounded,filled", fillcolor=white, fontname="Courier", fontsize=10]; edge [fontsize=9, fontname="Helvetica"];',
   ];
   const wit = opts.highlight ?? { edges: [], events: [] };
   const inWitness = new Set(wit.events);
@@ -194,7 +195,12 @@ export function toDot(ws: Workspace, title: string, opts: GraphOptions = DEFAULT
   const firsts = sk.test.threads
     .map((_, t) => sk.events.find((e) => e.thread === t)?.id)
     .filter((e): e is number => e !== undefined);
-  if (firsts.length > 1) lines.push(`  { rank=same; ${firsts.map((e) => `e${e}`).join('; ')}; }`);
+  if (firsts.length > 1) {
+    lines.push(`  { rank=same; ${firsts.map((e) => `e${e}`).join('; ')}; }`);
+    // Left to right in the test's order.
+    for (let k = 0; k + 1 < firsts.length; k++)
+      lines.push(`  e${firsts[k]} -> e${firsts[k + 1]} [style=invis];`);
+  }
   if (inits.length > 0 && firsts.length > 0)
     for (const f of firsts) lines.push(`  e${inits[0]!.id} -> e${f} [style=invis];`);
   const witnessed = new Set(wit.edges.map(([a, b, name]) => `${a}>${b}>${name}`));

@@ -163,7 +163,7 @@ export type Request =
   | { id: number; kind: 'graph'; index: number; edges: EdgeKind[]; scopes: boolean }
   | { id: number; kind: 'lower'; text: string; choice: TargetChoice }
   | { id: number; kind: 'check'; text: string; choice: TargetChoice; timeoutMs: number }
-  | { id: number; kind: 'trace'; outcome: number };
+  | { id: number; kind: 'trace'; choice: TargetChoice; outcome: number };
 
 /** Messages from the worker. */
 export type Response =

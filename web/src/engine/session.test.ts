@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RUN, explain } from '../../../src/enumerate/verdict.ts';
 import { parse } from '../../../src/syntax/parser.ts';
+import { modelNames, targetInfos } from './choices.ts';
+import { analyse } from './diagnostics.ts';
 import type { Budgets, RunResult, RunSettings } from './protocol.ts';
-import { analyse, MAX_LISTED, modelNames, Session, targetInfos } from './session.ts';
+import { MAX_LISTED, Session } from './session.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const MODELS = Object.fromEntries(
@@ -117,7 +119,7 @@ describe('explorer engine', () => {
     const c = await s.check(text, choice, 60_000);
     if ('diagnostics' in c) throw new Error('diagnostics');
     expect(c.verdict).toBe('sound');
-    const t = s.trace(0)!;
+    const t = s.trace(choice, 0)!;
     expect(t.states.length).toBe(t.steps.length + 1);
     expect(t.machine.caches.length).toBeGreaterThan(0);
     expect(t.states[0]!.lines[0]!.every((l) => l.st === 'clean')).toBe(true);

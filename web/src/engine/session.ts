@@ -12,7 +12,7 @@ import { type IncludeReader, loadModel } from '../../../src/cat/load.ts';
 import { catRejection, catValues, runCatSliced, variantsOf } from '../../../src/cat/report.ts';
 import { type CheckResult, checkTest, docCode } from '../../../src/check/check.ts';
 import { CAT_MODELS } from '../../../src/cli/cat-models.ts';
-import type { Span, Test } from '../../../src/core/types.ts';
+import type { Test } from '../../../src/core/types.ts';
 import { DEFAULT_ENUMERATE, Enumeration, prepareVariant } from '../../../src/enumerate/enumerate.ts';
 import { explainWitness } from '../../../src/enumerate/explain.ts';
 import {
@@ -37,17 +37,15 @@ import { type Report, stateText } from '../../../src/enumerate/report.ts';
 import { MODEL_HINTS, modelDiagnostics, runTest, UNDECIDED_CODES } from '../../../src/enumerate/verdict.ts';
 import { formatSeq } from '../../../src/lower/isa.ts';
 import { lowerTest } from '../../../src/lower/lower.ts';
-import { findTarget, PROCESSORS } from '../../../src/lower/targets.ts';
+import { findTarget } from '../../../src/lower/targets.ts';
 import { isLowered, type LowerCtx } from '../../../src/lower/types.ts';
 import { type AxiomId, checkCandidate, type ModelOptions } from '../../../src/models/amdgpu.ts';
 import type { Witness } from '../../../src/models/types.ts';
-import { familyConfig } from '../../../src/sim/config.ts';
 import type { State } from '../../../src/sim/machine.ts';
 import { traceRun } from '../../../src/sim/machine.ts';
 import type { SimResult } from '../../../src/sim/simulate.ts';
-import { hasErrors } from '../../../src/syntax/diagnostics.ts';
-import { parse } from '../../../src/syntax/parser.ts';
 import { printInstr } from '../../../src/syntax/printer.ts';
+import { analyse, editorDiagnostic } from './diagnostics.ts';
 import type {
   Budgets,
   CandidateInfo,
@@ -61,12 +59,9 @@ import type {
   RunResult,
   RunSettings,
   TargetChoice,
-  TargetInfo,
   TraceResult,
 } from './protocol.ts';
 
-/** The file name diagnostics of the edited test carry. */
-export const TEST_FILE = 'test.litmus';
 /** The file name of a pasted cat model. */
 export const USER_CAT_FILE = 'pasted.cat';
 /** At most this many candidates are listed (the list says when there are more). */
@@ -75,55 +70,6 @@ export const MAX_LISTED = 2000;
 export const LIST_MS = 3000;
 /** Machine states a check may visit in the page (the CLI's default is 5 million, about 1.5 GB). */
 export const CHECK_MAX_STATES = 1_000_000;
-
-/** The `--model` names the page offers: the fast search, then every cat model of the registry. */
-export function modelNames(): string[] {
-  return ['amdgpu', ...Object.keys(CAT_MODELS)];
-}
-
-/** The targets the page offers: every processor with a code-sequence table. */
-export function targetInfos(): TargetInfo[] {
-  return PROCESSORS.filter((p) => p.table !== null).map((p) => ({
-    name: p.name,
-    generation: p.generation,
-    wgpMode: p.features.wgpMode === true,
-    tgsplit: p.features.tgsplit === true,
-    llc: p.llc,
-    machine: familyConfig(p.table!, p.generation) !== null,
-  }));
-}
-
-/** A diagnostic of the test (or of a pasted cat file) as the editor places it. */
-export function editorDiagnostic(
-  d: {
-    code: string;
-    severity: 'error' | 'warning';
-    message: string;
-    hint?: string | undefined;
-    span: Span | null;
-  },
-  source: 'test' | 'cat',
-): EditorDiagnostic {
-  const span = d.span ?? { file: '', offset: 0, line: 1, col: 1, len: 0 };
-  return {
-    code: d.code,
-    severity: d.severity,
-    message: d.message,
-    hint: d.hint ?? '',
-    line: span.line,
-    col: span.col,
-    offset: span.offset,
-    len: span.len,
-    source,
-  };
-}
-
-/** Parses the test as the CLI does; its diagnostics in the editor's shape. */
-export function analyse(text: string): { test: Test | null; diagnostics: EditorDiagnostic[] } {
-  const { test, diagnostics } = parse(text, TEST_FILE);
-  const out = diagnostics.map((d) => editorDiagnostic(d, 'test'));
-  return { test: test && !hasErrors(diagnostics) ? test : null, diagnostics: out };
-}
 
 /** One candidate as the session keeps it: enough to rebuild and draw it. */
 interface Candidate {
@@ -227,7 +173,8 @@ export class Session {
   private options: ModelOptions = { noThinAir: true, valueRules: 'literal' };
   private candidates: Candidate[] = [];
   private isCat = false;
-  private sim: { sim: SimResult; deadline: number } | null = null;
+  /** The machines of each check, by `checkKey`, to trace their outcomes. */
+  private readonly sims = new Map<string, SimResult>();
 
   /** `catSources`: the text of each file of `models/` by file name (`amdgpu.cat`). */
   constructor(private readonly catSources: Readonly<Record<string, string>>) {}
@@ -264,7 +211,6 @@ export class Session {
     const options: ModelOptions = { noThinAir: settings.noThinAir, valueRules: settings.valueRules };
     this.options = options;
     this.test = test;
-    this.sim = null;
     let report: Report;
     let cat: Model | null = null;
     if (choice.kind === 'amdgpu') {
@@ -560,7 +506,8 @@ export class Session {
     });
     const code = docCode(test, ctx);
     const mode = ctx.target.processor.features.wgpMode ? ctx.mode : 'cu';
-    this.sim = null;
+    const key = checkKey(choice);
+    this.sims.delete(key);
     if ('error' in code)
       return {
         test: test.name,
@@ -583,14 +530,14 @@ export class Session {
       deadline,
       trace: true,
       onSim: (sim) => {
-        this.sim = { sim, deadline: performance.now() + timeoutMs };
+        this.sims.set(key, sim);
       },
     });
   }
 
-  /** A shortest run of the last check's machine to its `outcome`-th final state, state by state. */
-  trace(outcome: number, timeoutMs = 10_000): TraceResult | null {
-    const s = this.sim?.sim;
+  /** A shortest run of a checked machine to its `outcome`-th final state, state by state. */
+  trace(choice: TargetChoice, outcome: number, timeoutMs = 10_000): TraceResult | null {
+    const s = this.sims.get(checkKey(choice));
     const o = s?.outcomes[outcome];
     if (!s || !o) return null;
     const m = s.machines[o.placement]!;
@@ -635,6 +582,11 @@ export class Session {
       states: run.states.map(view),
     };
   }
+}
+
+/** Which check's machines a trace is asked of. */
+export function checkKey(c: TargetChoice): string {
+  return `${c.target}|${c.mode}|${c.lang}|${c.tgsplit}`;
 }
 
 /** The lowering context of a choice, or null for an unknown target. */
