@@ -40,7 +40,7 @@ type RunState =
   | {
       kind: 'running';
       started: number;
-      progress: { fraction: number; states: number; executions: number } | null;
+      progress: { phase?: 'search' | 'listing'; fraction: number; states: number; executions: number } | null;
     }
   | { kind: 'done'; result: RunResult; ms: number }
   | { kind: 'diagnostics'; diagnostics: EditorDiagnostic[] }
@@ -98,8 +98,14 @@ function App() {
   const [shared, setShared] = useState(false);
   const [, tickClock] = useState(0);
   // Diagnostics the last run found (the model's, a pasted cat file's), shown while the text is unchanged.
-  const runDiags = useRef<{ text: string; test: EditorDiagnostic[]; cat: EditorDiagnostic[] }>({
+  const runDiags = useRef<{
+    text: string;
+    catText: string;
+    test: EditorDiagnostic[];
+    cat: EditorDiagnostic[];
+  }>({
     text: '',
+    catText: '',
     test: [],
     cat: [],
   });
@@ -143,7 +149,7 @@ function App() {
     catEditor.current = createEditor(
       catBox.current,
       catText,
-      (t) => (runDiags.current.text === text && t === catText ? runDiags.current.cat : []),
+      (t) => (t === runDiags.current.catText ? runDiags.current.cat : []),
       setCatText,
     );
   }, [model]);
@@ -189,11 +195,12 @@ function App() {
       (p) => setRun((s) => (s.kind === 'running' ? { ...s, progress: p } : s)),
     );
     if (r.kind === 'run') {
-      runDiags.current = { text: current, test: [], cat: [] };
+      runDiags.current = { text: current, catText, test: [], cat: [] };
       setRun({ kind: 'done', result: r.result, ms: performance.now() - t0 });
     } else if (r.kind === 'diagnostics') {
       runDiags.current = {
         text: current,
+        catText,
         test: r.diagnostics.filter((d) => d.source === 'test'),
         cat: r.diagnostics.filter((d) => d.source === 'cat'),
       };
@@ -395,9 +402,10 @@ function App() {
                   />
                 </div>
                 <span>
-                  {(elapsed / 1000).toFixed(1)} s · {run.progress?.states ?? 0} states ·{' '}
-                  {run.progress?.executions ?? 0} executions ·{' '}
-                  {Math.round(100 * (run.progress?.fraction ?? 0))}% of the search
+                  {(elapsed / 1000).toFixed(1)} s ·{' '}
+                  {run.progress?.phase === 'listing'
+                    ? `listing candidates: ${run.progress.executions} so far`
+                    : `${run.progress?.states ?? 0} states · ${run.progress?.executions ?? 0} executions · ${Math.round(100 * (run.progress?.fraction ?? 0))}% of the search`}
                 </span>
                 <button type="button" onClick={cancel}>
                   Cancel

@@ -3,7 +3,7 @@
  * thread, so the page stays responsive and a run is cancelled by ending the worker.
  */
 import type { Request, Response } from './engine/protocol.ts';
-import { Session } from './engine/session.ts';
+import { type Progress, Session } from './engine/session.ts';
 
 // The cat models of `models/`, bundled with the page (includes resolve among them by file name).
 const files = import.meta.glob('../../models/*.cat', { query: '?raw', import: 'default', eager: true });
@@ -16,9 +16,10 @@ const post = (r: Response) => (self as unknown as { postMessage(m: Response): vo
 /** Progress is posted at most every 50 ms (the page shows it only for runs over 300 ms). */
 function throttled(id: number) {
   let last = 0;
-  return (p: { fraction: number; states: number; executions: number; elapsedMs: number }) => {
-    if (p.elapsedMs - last < 50) return;
-    last = p.elapsedMs;
+  return (p: Progress) => {
+    const now = performance.now();
+    if (now - last < 50) return;
+    last = now;
     post({ id, kind: 'progress', ...p });
   };
 }

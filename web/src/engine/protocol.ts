@@ -167,7 +167,15 @@ export type Request =
 
 /** Messages from the worker. */
 export type Response =
-  | { id: number; kind: 'progress'; fraction: number; states: number; executions: number; elapsedMs: number }
+  | {
+      id: number;
+      kind: 'progress';
+      phase?: 'search' | 'listing';
+      fraction: number;
+      states: number;
+      executions: number;
+      elapsedMs: number;
+    }
   | { id: number; kind: 'diagnostics'; diagnostics: EditorDiagnostic[] }
   | { id: number; kind: 'error'; message: string }
   | { id: number; kind: 'run'; result: RunResult }

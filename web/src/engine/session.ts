@@ -158,6 +158,8 @@ export type RunOutcome =
   | { kind: 'run'; result: RunResult };
 
 export interface Progress {
+  /** The search for the verdict, then the unpruned listing of candidates. */
+  phase?: 'search' | 'listing';
   fraction: number;
   states: number;
   executions: number;
@@ -260,7 +262,9 @@ export class Session {
       );
     }
     this.isCat = cat !== null;
-    const listed = cat ? this.listCat(test, cat, settings) : this.listFast(test, settings);
+    const listed = cat
+      ? this.listCat(test, cat, settings, onProgress)
+      : this.listFast(test, settings, onProgress);
     this.candidates = listed.candidates;
     const forbidden = listed.candidates.flatMap((c) =>
       !c.info.consistent && c.info.state !== null
@@ -284,6 +288,7 @@ export class Session {
   private listFast(
     test: Test,
     settings: RunSettings,
+    onProgress: (p: Progress) => void,
   ): { candidates: Candidate[]; truths: Map<Candidate, Truth>; partial: boolean } {
     const out: Candidate[] = [];
     const truths = new Map<Candidate, Truth>();
@@ -337,7 +342,15 @@ export class Session {
       onReject: (ws, verdict, variant) => push(ws, variant, verdict.axiom ?? 'values'),
       onAccept: (ws, variant) => push(ws, variant, null),
     });
-    while (!en.step(256));
+    const t0 = performance.now();
+    while (!en.step(256))
+      onProgress({
+        phase: 'listing',
+        fraction: en.progress(),
+        states: 0,
+        executions: out.length,
+        elapsedMs: performance.now() - t0,
+      });
     return { candidates: out, truths, partial: en.stop !== 'done' };
   }
 
@@ -346,6 +359,7 @@ export class Session {
     test: Test,
     model: Model,
     settings: RunSettings,
+    onProgress: (p: Progress) => void,
   ): { candidates: Candidate[]; truths: Map<Candidate, Truth>; partial: boolean } {
     const out: Candidate[] = [];
     const truths = new Map<Candidate, Truth>();
@@ -397,7 +411,15 @@ export class Session {
         ),
       onAccept: (v, race, undef) => push(v, null, race, undef),
     });
-    while (!en.step(256));
+    const t0 = performance.now();
+    while (!en.step(256))
+      onProgress({
+        phase: 'listing',
+        fraction: en.progress(),
+        states: 0,
+        executions: out.length,
+        elapsedMs: performance.now() - t0,
+      });
     return { candidates: out, truths, partial: en.stop !== 'done' };
   }
 
