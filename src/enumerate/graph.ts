@@ -201,6 +201,7 @@ export function toDot(ws: Workspace, title: string, opts: GraphOptions = DEFAULT
     for (let k = 0; k + 1 < firsts.length; k++)
       lines.push(`  e${firsts[k]} -> e${firsts[k + 1]} [style=invis];`);
   }
+  if (inits.length > 1) lines.push(`  { rank=same; ${inits.map((e) => `e${e.id}`).join('; ')}; }`);
   if (inits.length > 0 && firsts.length > 0)
     for (const f of firsts) lines.push(`  e${inits[0]!.id} -> e${f} [style=invis];`);
   const witnessed = new Set(wit.edges.map(([a, b, name]) => `${a}>${b}>${name}`));

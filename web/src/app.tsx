@@ -151,6 +151,7 @@ function App() {
       catText,
       (t) => (t === runDiags.current.catText ? runDiags.current.cat : []),
       setCatText,
+      'cat',
     );
   }, [model]);
 

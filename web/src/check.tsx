@@ -3,7 +3,7 @@
  * the machine's outcomes against the model's; any machine outcome (the forbidden one first) can be
  * stepped through on a picture of the machine's caches, queues and waves.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CheckResult } from '../../src/check/check.ts';
 import type { EngineClient } from './client.ts';
 import type { MachineStateView, TargetChoice, TargetInfo, TraceResult } from './engine/protocol.ts';
@@ -35,36 +35,6 @@ function MachinePicture({ trace, at }: { trace: TraceResult; at: number }) {
   const fmt = (v: number | null) => (v === null ? 'undef' : String(v));
   return (
     <div class="machine" data-testid="machine">
-      <div class="waves">
-        {m.threads.map((t, k) => (
-          <div class="wave" key={t.name}>
-            <div class="wave-name">{t.name}</div>
-            <ol class="mcode">
-              {t.code.map((c, i) => (
-                <li key={`${i}:${c}`} class={i === s.pcs[k] ? 'pc' : i < s.pcs[k]! ? 'done' : ''}>
-                  {c}
-                </li>
-              ))}
-              {s.pcs[k]! >= t.code.length && <li class="pc end">(finished)</li>}
-            </ol>
-            <div class="regs">
-              {t.regs.map((r, i) => (
-                <span key={r} class={s.regs[k]![i] !== prev.regs[k]![i] ? 'changed' : ''}>
-                  {r}={fmt(s.regs[k]![i]!)}
-                </span>
-              ))}
-            </div>
-          </div>
-        ))}
-      </div>
-      <div class="queues">
-        <b>Outstanding requests</b>
-        {s.queues.every((q) => q.length === 0) ? (
-          <span class="muted"> none</span>
-        ) : (
-          s.queues.map((q, k) => q.length > 0 && <div key={`q${k}`}>{q.join(' · ')}</div>)
-        )}
-      </div>
       <table class="caches">
         <thead>
           <tr>
@@ -98,16 +68,50 @@ function MachinePicture({ trace, at }: { trace: TraceResult; at: number }) {
           ))}
         </tbody>
       </table>
+      <div class="waves">
+        {m.threads.map((t, k) => (
+          <div class="wave" key={t.name}>
+            <div class="wave-name">{t.name}</div>
+            <ol class="mcode">
+              {t.code.map((c, i) => (
+                <li key={`${i}:${c}`} class={i === s.pcs[k] ? 'pc' : i < s.pcs[k]! ? 'done' : ''}>
+                  {c}
+                </li>
+              ))}
+              {s.pcs[k]! >= t.code.length && <li class="pc end">(finished)</li>}
+            </ol>
+            <div class="regs">
+              {t.regs.map((r, i) => (
+                <span key={r} class={s.regs[k]![i] !== prev.regs[k]![i] ? 'changed' : ''}>
+                  {r}={fmt(s.regs[k]![i]!)}
+                </span>
+              ))}
+            </div>
+          </div>
+        ))}
+      </div>
+      <div class="queues">
+        <b>Outstanding requests</b>
+        {s.queues.every((q) => q.length === 0) ? (
+          <span class="muted"> none</span>
+        ) : (
+          s.queues.map((q, k) => q.length > 0 && <div key={`q${k}`}>{q.join(' · ')}</div>)
+        )}
+      </div>
     </div>
   );
 }
 
 function TraceView({ trace }: { trace: TraceResult }) {
   const [at, setAt] = useState(0);
-  useEffect(() => setAt(0), [trace]);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    setAt(0);
+    box.current?.scrollIntoView({ block: 'start' });
+  }, [trace]);
   const n = trace.steps.length;
   return (
-    <div class="trace" data-testid="trace">
+    <div class="trace" data-testid="trace" ref={box}>
       <div class="toolbar">
         <button type="button" onClick={() => setAt(0)} disabled={at === 0}>
           « first

@@ -1,7 +1,7 @@
 /**
- * The litmus editor (CodeMirror 6). Colouring comes from gpumm's own lexer (src/syntax/lexer.ts)
- * and the squiggles from its parser, run on every edit: the editor shows exactly what
- * `gpumm parse` would say, at the same line and column.
+ * The litmus and cat editors (CodeMirror 6). Colouring comes from gpumm's own lexers
+ * (src/syntax/lexer.ts, src/cat/lexer.ts) and the squiggles from its parser, run on every edit: the
+ * editor shows exactly what `gpumm parse` would say, at the same line and column.
  */
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { type Diagnostic as CmDiagnostic, forceLinting, linter, lintGutter } from '@codemirror/lint';
@@ -18,6 +18,7 @@ import {
   ViewPlugin,
   type ViewUpdate,
 } from '@codemirror/view';
+import { lex as lexCat } from '../../src/cat/lexer.ts';
 import { ORDERINGS, RMW_OPS, SCOPES } from '../../src/core/types.ts';
 import { lex } from '../../src/syntax/lexer.ts';
 import type { EditorDiagnostic } from './engine/protocol.ts';
@@ -104,18 +105,48 @@ function decorate(text: string): DecorationSet {
   return builder.finish();
 }
 
-const highlighter = ViewPlugin.fromClass(
-  class {
-    decorations: DecorationSet;
-    constructor(view: EditorView) {
-      this.decorations = decorate(view.state.doc.toString());
-    }
-    update(u: ViewUpdate) {
-      if (u.docChanged) this.decorations = decorate(u.state.doc.toString());
-    }
-  },
-  { decorations: (v) => v.decorations },
-);
+/** Colouring of a cat model from gpumm's cat lexer (src/cat/lexer.ts); `(* … *)` are comments. */
+export function decorateCat(text: string): DecorationSet {
+  const marks: { from: number; to: number; cls: string }[] = [];
+  for (const t of lexCat(text, 'editor').tokens) {
+    const cls =
+      t.kind === 'keyword'
+        ? 'tok-keyword'
+        : t.kind === 'string'
+          ? 'tok-string'
+          : t.kind === 'punct'
+            ? 'tok-op'
+            : null;
+    if (cls && t.span.len > 0) marks.push({ from: t.span.offset, to: t.span.offset + t.span.len, cls });
+  }
+  for (const m of text.matchAll(/\(\*[\s\S]*?(\*\)|$)/g))
+    marks.push({ from: m.index, to: m.index + m[0].length, cls: 'tok-comment' });
+  marks.sort((a, b) => a.from - b.from || a.to - b.to);
+  const builder = new RangeSetBuilder<Decoration>();
+  let end = 0;
+  for (const m of marks) {
+    if (m.from < end || m.to > text.length) continue;
+    builder.add(m.from, m.to, Decoration.mark({ class: m.cls }));
+    end = m.to;
+  }
+  return builder.finish();
+}
+
+/** A view plugin colouring the text with `decorateText`, recomputed on every edit. */
+function highlighter(decorateText: (text: string) => DecorationSet) {
+  return ViewPlugin.fromClass(
+    class {
+      decorations: DecorationSet;
+      constructor(view: EditorView) {
+        this.decorations = decorateText(view.state.doc.toString());
+      }
+      update(u: ViewUpdate) {
+        if (u.docChanged) this.decorations = decorateText(u.state.doc.toString());
+      }
+    },
+    { decorations: (v) => v.decorations },
+  );
+}
 
 /** A diagnostic as CodeMirror's linter shows it: squiggle from the span, message and hint. */
 export function toCm(d: EditorDiagnostic, docLength: number): CmDiagnostic {
@@ -139,6 +170,7 @@ export function createEditor(
   text: string,
   check: (text: string) => EditorDiagnostic[],
   onChange: (text: string) => void,
+  language: 'litmus' | 'cat' = 'litmus',
   extra: Extension[] = [],
 ): EditorView {
   return new EditorView({
@@ -152,7 +184,7 @@ export function createEditor(
         history(),
         drawSelection(),
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
-        highlighter,
+        highlighter(language === 'cat' ? decorateCat : decorate),
         lintGutter(),
         linter((view) => check(view.state.doc.toString()).map((d) => toCm(d, view.state.doc.length)), {
           delay: 120,
