@@ -81,6 +81,31 @@ function valuesText(v: Record<string, number | 'undef'>): string {
     .join(' ');
 }
 
+/** A check that ran no machine (yet): verdict `unsupported`, the model's states, `reason`. */
+export function unsupportedCheck(
+  test: Test,
+  report: Report,
+  ctx: LowerCtx,
+  lowering: Lowering,
+  reason: string | null,
+): CheckResult {
+  return {
+    test: test.name,
+    file: test.file,
+    target: ctx.target.name,
+    mode: ctx.target.processor.features.wgpMode ? ctx.mode : 'cu',
+    lowering,
+    verdict: 'unsupported',
+    reason,
+    observables: report.observables,
+    model: report.states.map((s) => s.values),
+    machine: [],
+    forbidden: null,
+    deadlock: false,
+    stats: { placements: 0, states: 0, ms: 0 },
+  };
+}
+
 /** Compares the model's report with the machine's outcomes for `code`. */
 export async function checkTest(
   test: Test,
@@ -95,21 +120,7 @@ export async function checkTest(
   const family = ctx.target.processor.table as TableFamily;
   const cfg = familyConfig(family, ctx.target.processor.generation);
   const mode = ctx.target.processor.features.wgpMode ? ctx.mode : 'cu';
-  const base: CheckResult = {
-    test: test.name,
-    file: test.file,
-    target: ctx.target.name,
-    mode,
-    lowering,
-    verdict: 'unsupported',
-    reason: null,
-    observables: report.observables,
-    model: report.states.map((s) => s.values),
-    machine: [],
-    forbidden: null,
-    deadlock: false,
-    stats: { placements: 0, states: 0, ms: 0 },
-  };
+  const base = unsupportedCheck(test, report, ctx, lowering, null);
   if (!cfg) return { ...base, reason: `no machine for the ${family} family yet` };
   if (!report.complete)
     return { ...base, verdict: 'undecided', reason: `the model stopped (${report.stop})` };

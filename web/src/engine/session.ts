@@ -10,7 +10,7 @@ import type { Model } from '../../../src/cat/ast.ts';
 import { CatEnumeration, type CatVariant, compileFor, DEFAULT_CAT } from '../../../src/cat/enumerate.ts';
 import { type IncludeReader, loadModel } from '../../../src/cat/load.ts';
 import { catRejection, catValues, runCatSliced, variantsOf } from '../../../src/cat/report.ts';
-import { type CheckResult, checkTest, docCode } from '../../../src/check/check.ts';
+import { type CheckResult, checkTest, docCode, unsupportedCheck } from '../../../src/check/check.ts';
 import { CAT_MODELS } from '../../../src/cli/cat-models.ts';
 import type { Test } from '../../../src/core/types.ts';
 import { DEFAULT_ENUMERATE, Enumeration, prepareVariant } from '../../../src/enumerate/enumerate.ts';
@@ -37,8 +37,8 @@ import { type Report, stateText } from '../../../src/enumerate/report.ts';
 import { MODEL_HINTS, modelDiagnostics, runTest, UNDECIDED_CODES } from '../../../src/enumerate/verdict.ts';
 import { formatSeq } from '../../../src/lower/isa.ts';
 import { lowerTest } from '../../../src/lower/lower.ts';
-import { findTarget } from '../../../src/lower/targets.ts';
-import { isLowered, type LowerCtx } from '../../../src/lower/types.ts';
+import { findTarget, nearestTargetNames } from '../../../src/lower/targets.ts';
+import { isLowered, type LowerCtx, lowerDiag } from '../../../src/lower/types.ts';
 import { type AxiomId, checkCandidate, type ModelOptions } from '../../../src/models/amdgpu.ts';
 import type { Witness } from '../../../src/models/types.ts';
 import type { State } from '../../../src/sim/machine.ts';
@@ -342,16 +342,7 @@ export class Session {
       onReject: (ws, verdict, variant) => push(ws, variant, verdict.axiom ?? 'values'),
       onAccept: (ws, variant) => push(ws, variant, null),
     });
-    const t0 = performance.now();
-    while (!en.step(256))
-      onProgress({
-        phase: 'listing',
-        fraction: en.progress(),
-        states: 0,
-        executions: out.length,
-        elapsedMs: performance.now() - t0,
-      });
-    return { candidates: out, truths, partial: en.stop !== 'done' };
+    return { candidates: out, truths, partial: !drain(en, () => out.length, onProgress) };
   }
 
   /** Every candidate of a cat model (unpruned), accepted or not, up to `MAX_LISTED`. */
@@ -411,16 +402,7 @@ export class Session {
         ),
       onAccept: (v, race, undef) => push(v, null, race, undef),
     });
-    const t0 = performance.now();
-    while (!en.step(256))
-      onProgress({
-        phase: 'listing',
-        fraction: en.progress(),
-        states: 0,
-        executions: out.length,
-        elapsedMs: performance.now() - t0,
-      });
-    return { candidates: out, truths, partial: en.stop !== 'done' };
+    return { candidates: out, truths, partial: !drain(en, () => out.length, onProgress) };
   }
 
   /** DOT and explanation of listed candidate `index`. */
@@ -467,18 +449,9 @@ export class Session {
     text: string,
     choice: TargetChoice,
   ): { threads: LoweredThreadView[] } | { diagnostics: EditorDiagnostic[] } {
-    const { test, diagnostics } = analyse(text);
-    if (!test) return { diagnostics };
-    const ctx = contextOf(choice);
-    if (!ctx)
-      return {
-        diagnostics: [
-          editorDiagnostic(
-            { code: 'LW2001', severity: 'error', message: `unknown target '${choice.target}'`, span: null },
-            'test',
-          ),
-        ],
-      };
+    const parsed = parsedFor(text, choice);
+    if ('diagnostics' in parsed) return parsed;
+    const { test, ctx } = parsed;
     return {
       threads: lowerTest(test, ctx).map((t) => ({
         thread: t.thread,
@@ -499,18 +472,9 @@ export class Session {
     choice: TargetChoice,
     timeoutMs: number,
   ): Promise<CheckResult | { diagnostics: EditorDiagnostic[] }> {
-    const { test, diagnostics } = analyse(text);
-    if (!test) return { diagnostics };
-    const ctx = contextOf(choice);
-    if (!ctx)
-      return {
-        diagnostics: [
-          editorDiagnostic(
-            { code: 'LW2001', severity: 'error', message: `unknown target '${choice.target}'`, span: null },
-            'test',
-          ),
-        ],
-      };
+    const parsed = parsedFor(text, choice);
+    if ('diagnostics' in parsed) return parsed;
+    const { test, ctx } = parsed;
     const md = modelDiagnostics(test).filter((d) => !UNDECIDED_CODES.includes(d.code));
     if (md.length > 0)
       return {
@@ -527,25 +491,9 @@ export class Session {
       keepExamples: false,
     });
     const code = docCode(test, ctx);
-    const mode = ctx.target.processor.features.wgpMode ? ctx.mode : 'cu';
     const key = checkKey(choice);
     this.sims.delete(key);
-    if ('error' in code)
-      return {
-        test: test.name,
-        file: test.file,
-        target: ctx.target.name,
-        mode,
-        lowering: 'doc',
-        verdict: 'unsupported',
-        reason: code.error,
-        observables: report.observables,
-        model: report.states.map((s) => s.values),
-        machine: [],
-        forbidden: null,
-        deadlock: false,
-        stats: { placements: 0, states: 0, ms: 0 },
-      };
+    if ('error' in code) return unsupportedCheck(test, report, ctx, 'doc', code.error);
     return checkTest(test, report, code, ctx, 'doc', {
       reduce: true,
       maxStates: CHECK_MAX_STATES,
@@ -604,6 +552,42 @@ export class Session {
       states: run.states.map(view),
     };
   }
+}
+
+/** The test and the lowering context of a request, or the diagnostics that stop it. */
+function parsedFor(
+  text: string,
+  choice: TargetChoice,
+): { test: Test; ctx: LowerCtx } | { diagnostics: EditorDiagnostic[] } {
+  const { test, diagnostics } = analyse(text);
+  if (!test) return { diagnostics };
+  const ctx = contextOf(choice);
+  if (ctx) return { test, ctx };
+  const d = lowerDiag(
+    'LW2001',
+    [choice.target, nearestTargetNames(choice.target).join(', ')],
+    null,
+    'targets.ts',
+  );
+  return { diagnostics: [editorDiagnostic(d, 'test')] };
+}
+
+/** Runs a listing to its end (or its cap), telling its progress; true when it listed everything. */
+function drain(
+  en: { step(n: number): boolean; progress(): number; stop: string | null },
+  listed: () => number,
+  onProgress: (p: Progress) => void,
+): boolean {
+  const t0 = performance.now();
+  while (!en.step(256))
+    onProgress({
+      phase: 'listing',
+      fraction: en.progress(),
+      states: 0,
+      executions: listed(),
+      elapsedMs: performance.now() - t0,
+    });
+  return en.stop === 'done';
 }
 
 /** Which check's machines a trace is asked of. */
