@@ -140,7 +140,16 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
       const now = [...document.querySelectorAll('[data-testid=asm]')].map((t) => t.textContent).join('|');
       return now !== before && now.includes('buffer_wbinvl1_vol');
     }, gfx12);
-    await page.waitForTimeout(500); // llc-22's column, when the server has it
+    // llc-22's code beside gpumm's, when the server has llc-22.
+    const llc = await (await fetch(`${server.url}api/llc`)).json();
+    if (llc.available) {
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('table.lowered td.asm')].some(
+          (td) => td.textContent?.includes('buffer_wbinvl1_vol') && !td.hasAttribute('data-testid'),
+        ),
+      );
+      expect(await page.textContent('table.lowered thead')).toContain('llc-22');
+    }
     await page.screenshot({ path: artifact('05-code.png') });
   });
 
@@ -212,6 +221,31 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     for (let k = 0; k < 4; k++) await page.click('[data-testid=step-next]');
     expect(await page.textContent('[data-testid=step-counter]')).toMatch(/^4 \//);
     await page.screenshot({ path: artifact('08-check.png') });
+  });
+
+  it('an unsound check opens on the machine run to the forbidden outcome', async () => {
+    // LB+rlx.agent: the model's no-thin-air axiom forbids r0 = r1 = 1; the machines reach it.
+    await page.selectOption('[data-testid=catalogue]', 'LB+rlx.agent.litmus');
+    await page.waitForFunction(() =>
+      document.querySelector('.cm-content')?.textContent?.includes('AMDGPU LB+rlx.agent'),
+    );
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=check-verdicts]')?.textContent?.includes('UNSOUND'),
+      null,
+      {
+        timeout: 90_000,
+      },
+    );
+    await page.locator('[data-testid=check-verdicts] tbody tr', { hasText: 'UNSOUND' }).first().click();
+    await page.waitForSelector('[data-testid=machine]');
+    expect(await page.textContent('[data-testid=check-detail]')).toContain('FORBIDDEN by the model');
+    await page.click('text=last »');
+    const [at, total] = (await page.textContent('[data-testid=step-counter]'))!
+      .split('/')
+      .map((x) => Number(x.trim()));
+    expect(at).toBe(total);
+    expect(await page.textContent('[data-testid=machine] .regs')).toMatch(/r0=1/);
+    await page.screenshot({ path: artifact('08b-unsound.png') });
   });
 
   it('shows progress on a long run and cancels it', async () => {

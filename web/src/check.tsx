@@ -110,6 +110,10 @@ function TraceView({ trace }: { trace: TraceResult }) {
     box.current?.scrollIntoView({ block: 'start' });
   }, [trace]);
   const n = trace.steps.length;
+  const steps = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    steps.current?.querySelector('li.current')?.scrollIntoView({ block: 'nearest' });
+  }, [at]);
   return (
     <div class="trace" data-testid="trace" ref={box}>
       <div class="toolbar">
@@ -140,7 +144,7 @@ function TraceView({ trace }: { trace: TraceResult }) {
         </button>
         <span class="muted">placement: {trace.machine.placement}</span>
       </div>
-      <ol class="steps">
+      <ol class="steps" ref={steps}>
         {trace.steps.map((s, k) => (
           <li key={`${k}:${s.text}`} class={k + 1 === at ? 'current' : k + 1 < at ? 'done' : ''}>
             <button type="button" class="link" onClick={() => setAt(k + 1)}>

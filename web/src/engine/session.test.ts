@@ -124,4 +124,19 @@ describe('explorer engine', () => {
     expect(t.machine.caches.length).toBeGreaterThan(0);
     expect(t.states[0]!.lines[0]!.every((l) => l.st === 'clean')).toBe(true);
   });
+
+  it('an unsound check (LB+rlx.agent: no-thin-air against the machine): the run to the forbidden outcome', async () => {
+    const s = new Session(MODELS);
+    const choice = { target: 'gfx900', mode: 'cu', lang: 'hsa', tgsplit: false } as const;
+    const c = await s.check(litmus('LB+rlx.agent.litmus'), choice, 60_000);
+    if ('diagnostics' in c) throw new Error('diagnostics');
+    expect(c.verdict).toBe('UNSOUND');
+    const k = c.machine.findIndex((m) => !m.allowed);
+    expect(c.machine[k]!.values).toEqual(c.forbidden!.values);
+    const t = s.trace(choice, k)!;
+    const last = t.states.at(-1)!;
+    const p0 = t.machine.threads.findIndex((th) => th.name === 'P0');
+    expect(last.regs[p0]![t.machine.threads[p0]!.regs.indexOf('r0')]).toBe(c.forbidden!.values['P0:r0']);
+    expect(t.steps.map((x) => x.kind)).toContain('perform');
+  });
 });
