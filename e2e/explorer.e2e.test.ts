@@ -24,8 +24,11 @@ const SLOW = [
   ),
 ].join('\n');
 
+/** The editor's text, line by line as CodeMirror draws it (the tests' documents fit on screen). */
 const editorText = (page: Page) =>
-  page.evaluate(() => (document.querySelector('.cm-content') as HTMLElement).innerText);
+  page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid=editor] .cm-line')].map((l) => l.textContent).join('\n'),
+  );
 
 /** Replaces the editor's text as a user would (select all, type). */
 async function typeText(page: Page, text: string) {
@@ -156,8 +159,9 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
   it('types an error and sees the diagnostic at the right line', async () => {
     const before = await editorText(page);
     const lineNo = before.split('\n').findIndex((l) => l.includes('store i32 1, ptr addrspace(1) @x')) + 1;
+    expect(lineNo).toBe(19);
     await page
-      .locator('.cm-line')
+      .locator('[data-testid=editor] .cm-line')
       .nth(lineNo - 1)
       .click();
     await page.keyboard.press('End');
@@ -166,8 +170,8 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     expect(await page.textContent('[data-testid=diag-where]')).toMatch(new RegExp(`^${lineNo}:\\d+$`));
     await page.waitForSelector('.cm-lintRange-error');
     const squiggleLine = await page.evaluate(() => {
-      const el = document.querySelector('.cm-lintRange-error')!.closest('.cm-line')!;
-      return [...document.querySelectorAll('.cm-line')].indexOf(el) + 1;
+      const el = document.querySelector('[data-testid=editor] .cm-lintRange-error')!.closest('.cm-line')!;
+      return [...document.querySelectorAll('[data-testid=editor] .cm-line')].indexOf(el) + 1;
     });
     expect(squiggleLine).toBe(lineNo);
     await page.screenshot({ path: artifact('06-diagnostic.png') });
@@ -268,8 +272,12 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
       document.querySelector('.cm-content')?.textContent?.includes('AMDGPU LB+plain'),
     );
     await page.selectOption('[data-testid=model]', 'rc11');
-    await page.click('[data-testid=run]');
+    // Ctrl-Enter in the editor runs, and types nothing.
+    const before = await editorText(page);
+    await page.click('.cm-content');
+    await page.keyboard.press('Control+Enter');
     await page.waitForSelector('[data-testid=states]');
+    expect(await editorText(page)).toBe(before);
     expect(await page.textContent('.facts')).toContain('rc11');
     await page.selectOption('[data-testid=model]', 'user-cat');
     await page.waitForSelector('[data-testid=cat-editor] .cm-content');

@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findLlc } from '../lower/llc.ts';
 import { isLoopback, MAX_BODY, MAX_URL, type RunningServer, startServer } from './serve.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -147,6 +148,50 @@ describe('gpumm serve', () => {
     ).rejects.toThrow(/needs --host/);
   });
 });
+
+const LLC = findLlc();
+
+describe.skipIf('reason' in LLC)(
+  `gpumm serve's llc-22 endpoint${'reason' in LLC ? ` (skipped: ${LLC.reason})` : ''}`,
+  () => {
+    it('answers llc-22 code per instruction, and 400 for a bad test or target', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'gpumm-serve-'));
+      writeFileSync(join(dir, 'index.html'), '<!doctype html>');
+      const srv = await startServer({
+        port: 0,
+        host: '127.0.0.1',
+        hostGiven: false,
+        llc: undefined,
+        webDir: dir,
+      });
+      try {
+        const post = (body: unknown) =>
+          fetch(`${srv.url}api/llc`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        const text = readFileSync(join(ROOT, 'litmus', 'MP+rel+acq.agent.litmus'), 'utf8');
+        const ok = await post({ text, target: 'gfx900', mode: 'cu', lang: 'hsa', tgsplit: false });
+        expect(ok.status).toBe(200);
+        const rows = ((await ok.json()) as { rows: { ir: string; llc: string[] }[] }).rows;
+        expect(rows.find((r) => r.ir.includes('acquire'))!.llc).toContain('buffer_wbinvl1_vol');
+        expect(
+          (await post({ text: 'AMDGPU x\nbogus', target: 'gfx900', mode: 'cu', lang: 'hsa' })).status,
+        ).toBe(400);
+        expect((await post({ text, target: 'gfx9999', mode: 'cu', lang: 'hsa' })).status).toBe(400);
+        expect((await post({ text, target: 'gfx900', mode: 'sideways', lang: 'hsa' })).status).toBe(400);
+        // Several at once: they wait their turn (one llc-22 at a time), none is refused.
+        const many = await Promise.all(
+          [0, 1, 2].map(() => post({ text, target: 'gfx1200', mode: 'wgp', lang: 'hsa', tgsplit: false })),
+        );
+        expect(many.map((r) => r.status)).toEqual([200, 200, 200]);
+      } finally {
+        await srv.close();
+      }
+    });
+  },
+);
 
 describe('gpumm serve, the command', () => {
   it('bad options: a diagnostic and exit 2', () => {

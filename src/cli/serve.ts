@@ -36,6 +36,8 @@ export const MAX_URL = 2048;
 export const MAX_BODY = 64 * 1024;
 /** Largest request head (Node answers 431 beyond it). */
 export const MAX_HEADER = 8 * 1024;
+/** llc requests that may wait for the one running (more get 503). */
+export const LLC_QUEUE = 4;
 /** llc-22 is killed after this long. */
 export const LLC_TIMEOUT_MS = 10_000;
 
@@ -109,10 +111,15 @@ interface CatalogueEntry {
   description: string;
 }
 
-/** The catalogue as it is now (tests added while the server runs show up on the next load). */
+/** The catalogue's files as it is now (tests added while the server runs show up on the next load). */
+function catalogueFiles(dir: string): string[] {
+  return litmusFilesIn(dir).map((p) => relative(dir, p).split(sep).join('/'));
+}
+
+/** The catalogue's index: each file with the name and description of its first lines. */
 function catalogue(dir: string): CatalogueEntry[] {
-  return litmusFilesIn(dir).map((p) => {
-    const file = relative(dir, p).split(sep).join('/');
+  return catalogueFiles(dir).map((file) => {
+    const p = join(dir, ...file.split('/'));
     const head = readFileSync(p, 'utf8').slice(0, 2000).split('\n');
     const name = /^\s*AMDGPU\s+(\S+)/.exec(head[0] ?? '')?.[1] ?? file;
     const description = /^\s*"(.*)"\s*$/.exec(head[1] ?? '')?.[1] ?? '';
@@ -209,7 +216,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const assets = loadAssets(opts.webDir ?? join(ROOT, WEB_DIR));
   const litmusDir = opts.litmusDir ?? join(ROOT, 'litmus');
   const llc = opts.llc === null ? { reason: 'llc is turned off (--no-llc)' } : findLlc(opts.llc);
-  let llcBusy = false;
+  // llc-22 runs one request at a time; a few more wait their turn, any beyond get 503.
+  let llcQueue: Promise<unknown> = Promise.resolve();
+  let llcWaiting = 0;
   const loopback = isLoopback(opts.host);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -254,29 +263,33 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       const ctx = llcContext(body);
       const parsed = parse(body.text, 'test.litmus');
       if (!parsed.test || hasErrors(parsed.diagnostics)) throw new HttpError(400, 'the test has errors');
-      if (llcBusy) throw new HttpError(503, 'llc-22 is busy with another request', { 'retry-after': '1' });
-      llcBusy = true;
+      if (llcWaiting >= LLC_QUEUE)
+        throw new HttpError(503, 'llc-22 is busy with other requests', { 'retry-after': '1' });
+      llcWaiting++;
+      const turn = llcQueue.then(() => compareWithLlc(parsed.test!, ctx, llc.path, LLC_TIMEOUT_MS));
+      llcQueue = turn.catch(() => {});
+      let rows: Awaited<typeof turn>;
       try {
-        const rows = await compareWithLlc(parsed.test, ctx, llc.path, LLC_TIMEOUT_MS);
-        sendJson(res, 200, {
-          version: llc.version,
-          rows: rows.map(({ instr, causes, ...r }) => ({
-            ...r,
-            ir: printInstr(instr),
-            causes: causes.map((id) => ({
-              id,
-              what: id === 'unexplained' ? 'no recorded cause explains it' : causeById(id).what,
-            })),
-          })),
-        });
+        rows = await turn;
       } catch (e) {
         throw new HttpError(
           500,
           `llc-22 failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
         );
       } finally {
-        llcBusy = false;
+        llcWaiting--;
       }
+      sendJson(res, 200, {
+        version: llc.version,
+        rows: rows.map(({ instr, causes, ...r }) => ({
+          ...r,
+          ir: printInstr(instr),
+          causes: causes.map((id) => ({
+            id,
+            what: id === 'unexplained' ? 'no recorded cause explains it' : causeById(id).what,
+          })),
+        })),
+      });
       return;
     }
     if (method !== 'GET' && method !== 'HEAD')
@@ -288,9 +301,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (path.startsWith('/catalogue/')) {
       // By its name in the index only: no path of the request ever reaches the file system.
       const file = path.slice('/catalogue/'.length);
-      const entry = catalogue(litmusDir).find((e) => e.file === file);
+      const entry = catalogueFiles(litmusDir).find((f) => f === file);
       if (!entry) throw new HttpError(404, 'no such test in the catalogue');
-      send(res, 200, TYPES['.litmus']!, readFileSync(join(litmusDir, ...entry.file.split('/'))), {
+      send(res, 200, TYPES['.litmus']!, readFileSync(join(litmusDir, ...entry.split('/'))), {
         'cache-control': 'no-cache',
       });
       return;

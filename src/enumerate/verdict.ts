@@ -8,8 +8,11 @@ import { buildSkeleton, type ModelDiagnostic, type ModelDiagnosticCode } from '.
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { DEFAULT_ENUMERATE, Enumeration, estimateCandidates, prepareVariant } from './enumerate.ts';
 import { explainWitness } from './explain.ts';
+import { PROGRESS_MS } from './limits.ts';
 import { type ObserveMode, observables, observe } from './outcomes.ts';
 import { buildReport, explanationGroups, type Report, selectedState } from './report.ts';
+
+export { DEFAULT_MAX_STATES, PROGRESS_MS } from './limits.ts';
 
 export interface RunOptions {
   model: ModelOptions;
@@ -105,13 +108,6 @@ export function tick(): Promise<void> {
     ch.port2.postMessage(null);
   });
 }
-
-/**
- * Default `--max-states`: a report of a million states is about 100 MB of text and needs about
- * 1 GB to build; beyond that the run stops cleanly (exit 3) instead of exhausting memory
- * (docs/benchmarks.md, "Tests of up to 24 events").
- */
-export const DEFAULT_MAX_STATES = 1_000_000;
 
 /**
  * Enumerates `test` in slices, calling `shouldStop` between them, and builds the report.
@@ -214,9 +210,6 @@ export function explain(test: Test, opts: RunOptions): Report['explanations'] {
   en.run();
   return groups.finish(en.stop === 'done', EXPLAIN_MS / 1000, en.stats.explored);
 }
-
-/** After this long, `runTest` reports the projected total time of a run. */
-export const PROGRESS_MS = 300;
 
 /** Time allowed for `--explain`'s unpruned search. */
 export const EXPLAIN_MS = 10_000;

@@ -5,7 +5,7 @@
 import type { EditorView } from '@codemirror/view';
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { DEFAULT_MAX_STATES, PROGRESS_MS } from '../../src/enumerate/verdict.ts';
+import { DEFAULT_MAX_STATES, PROGRESS_MS } from '../../src/enumerate/limits.ts';
 import { HardwareCheck } from './check.tsx';
 import { EngineClient } from './client.ts';
 import { type LlcStatus, MachineCode } from './code.tsx';
@@ -117,6 +117,8 @@ function App() {
       '',
       (t) => [...analyse(t).diagnostics, ...(runDiags.current.text === t ? runDiags.current.test : [])],
       setTextState,
+      'litmus',
+      clickRun,
     );
     editor.current = ed;
     (async () => {
@@ -152,6 +154,7 @@ function App() {
       (t) => (t === runDiags.current.catText ? runDiags.current.cat : []),
       setCatText,
       'cat',
+      clickRun,
     );
   }, [model]);
 
@@ -447,9 +450,13 @@ function App() {
   );
 }
 
+/** Ctrl-Enter (Cmd-Enter) anywhere runs the test, as the Run button does. */
+function clickRun() {
+  (document.querySelector('[data-testid=run]') as HTMLButtonElement | null)?.click();
+}
+
 document.addEventListener('keydown', (e) => {
-  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey))
-    (document.querySelector('[data-testid=run]') as HTMLButtonElement | null)?.click();
+  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.defaultPrevented) clickRun();
 });
 
 render(<App />, document.getElementById('app')!);

@@ -179,16 +179,18 @@ export function HardwareCheck({
     let live = true;
     setResults({});
     setTrace(null);
-    (async () => {
+    // After a pause in typing: every check queues in the worker.
+    const timer = setTimeout(async () => {
       for (const c of runs) {
         const r = await client.request({ kind: 'check', text, choice: c, timeoutMs: 20_000 });
         if (!live) return;
         const v = r.kind === 'check' ? r.result : r.kind === 'error' ? r.message : 'the test has errors';
         setResults((rs) => ({ ...rs, [key(c)]: v }));
       }
-    })();
+    }, 300);
     return () => {
       live = false;
+      clearTimeout(timer);
     };
   }, [text]);
 

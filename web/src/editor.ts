@@ -5,7 +5,7 @@
  */
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { type Diagnostic as CmDiagnostic, forceLinting, linter, lintGutter } from '@codemirror/lint';
-import { EditorState, type Extension, RangeSetBuilder } from '@codemirror/state';
+import { EditorState, Prec, RangeSetBuilder } from '@codemirror/state';
 import {
   Decoration,
   type DecorationSet,
@@ -171,7 +171,7 @@ export function createEditor(
   check: (text: string) => EditorDiagnostic[],
   onChange: (text: string) => void,
   language: 'litmus' | 'cat' = 'litmus',
-  extra: Extension[] = [],
+  onRun: () => void = () => {},
 ): EditorView {
   return new EditorView({
     parent,
@@ -183,6 +183,8 @@ export function createEditor(
         highlightActiveLine(),
         history(),
         drawSelection(),
+        // Ctrl-Enter runs (before the default keymap's "insert a blank line").
+        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (onRun(), true) }])),
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         highlighter(language === 'cat' ? decorateCat : decorate),
         lintGutter(),
@@ -193,7 +195,6 @@ export function createEditor(
           if (u.docChanged) onChange(u.state.doc.toString());
         }),
         EditorView.theme({ '&': { height: '100%' }, '.cm-scroller': { fontFamily: 'var(--mono)' } }),
-        ...extra,
       ],
     }),
   });
