@@ -184,7 +184,17 @@ export function createEditor(
         history(),
         drawSelection(),
         // Ctrl-Enter runs (before the default keymap's "insert a blank line").
-        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (onRun(), true) }])),
+        Prec.highest(
+          keymap.of([
+            {
+              key: 'Mod-Enter',
+              run: () => {
+                onRun();
+                return true;
+              },
+            },
+          ]),
+        ),
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         highlighter(language === 'cat' ? decorateCat : decorate),
         lintGutter(),
