@@ -215,7 +215,11 @@ export function toDot(ws: Workspace, title: string, opts: GraphOptions = DEFAULT
   for (let a = 0; a < n; a++) {
     const init = sk.events[a]!.kind === 'init';
     for (let b = 0; b < n; b++) {
-      if (show.has('po') && has(po, a, b)) edge(a, b, 'po', 'po');
+      if (has(po, a, b)) {
+        // Hidden, program order still lays each thread out top to bottom.
+        if (show.has('po')) edge(a, b, 'po', 'po');
+        else lines.push(`  e${a} -> e${b} [style=invis];`);
+      }
       if (show.has('rf') && has(ws.rf, a, b)) edge(a, b, 'rf', 'rf');
       if (show.has('co') && has(co, a, b)) edge(a, b, 'co', 'co');
       if (show.has('sw') && has(ws.sw, a, b)) edge(a, b, 'sw', 'sw');
