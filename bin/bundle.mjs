@@ -22,10 +22,23 @@ export const BUNDLE_MANIFEST = join(BUNDLE_DIR, 'inputs.json');
  * did not rebuild gets the code they have, only slower.
  */
 export function freshBundle(root) {
+  return freshBuild(root, BUNDLE_MANIFEST, BUNDLE_MAIN);
+}
+
+/** The explorer page's build (scripts/build-web.mjs), with its manifest beside it. */
+export const WEB_DIR = join('dist', 'web');
+export const WEB_MAIN = join(WEB_DIR, 'index.html');
+export const WEB_MANIFEST = join('dist', 'web-inputs.json');
+
+/**
+ * `main` under `root` when it exists and none of the inputs listed in `manifestPath` changed (or
+ * vanished) since that build started; otherwise null.
+ */
+export function freshBuild(root, manifestPath, main) {
   let manifest;
   try {
-    manifest = JSON.parse(readFileSync(join(root, BUNDLE_MANIFEST), 'utf8'));
-    statSync(join(root, BUNDLE_MAIN));
+    manifest = JSON.parse(readFileSync(join(root, manifestPath), 'utf8'));
+    statSync(join(root, main));
   } catch {
     return null;
   }
@@ -35,5 +48,5 @@ export function freshBundle(root) {
     // Strictly before the build started: a file saved in the same millisecond may not be in it.
     if (!st || st.mtimeMs >= manifest.builtAt) return null;
   }
-  return join(root, BUNDLE_MAIN);
+  return join(root, main);
 }

@@ -63,3 +63,7 @@ try {
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
+
+// The explorer page (`gpumm serve`), built by Vite.
+const { buildWeb } = await import('./build-web.mjs');
+await buildWeb(root);

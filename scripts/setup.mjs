@@ -1,6 +1,6 @@
 // Project setup, run before every `npm test` (the pretest script): installs the system tools some tests need.
 // Nothing here is a runtime dependency of gpumm; tests that need a missing tool skip with a reason.
-// Later stages add their tools here (Debian's chromium for browser tests).
+// Debian's chromium is what the browser tests (e2e/, playwright-core) drive.
 import { spawnSync } from 'node:child_process';
 
 function has(cmd, args = ['--version']) {
@@ -44,4 +44,32 @@ function setupLlvm() {
   );
 }
 
+/** Installs a Debian package for `cmd` when it is missing and we may (root, apt-get); says why not otherwise. */
+function setupTool(cmd, pkg, what) {
+  if (has('which', [cmd])) {
+    console.log(`setup: ${cmd} already installed`);
+    return;
+  }
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!root || !has('apt-get', ['--version'])) {
+    console.log(`setup: ${cmd} missing and ${root ? 'apt-get unavailable' : 'not root'}: ${what} will skip`);
+    return;
+  }
+  console.log(`setup: installing ${pkg} with apt-get`);
+  if (
+    !run('apt-get', ['install', '-y', pkg]) &&
+    !(run('apt-get', ['update']) && run('apt-get', ['install', '-y', pkg]))
+  ) {
+    console.log(`setup: apt-get could not install ${pkg}: ${what} will skip`);
+    return;
+  }
+  console.log(
+    has('which', [cmd])
+      ? `setup: ${cmd} installed`
+      : `setup: ${pkg} installed but ${cmd} not on PATH: ${what} will skip`,
+  );
+}
+
 setupLlvm();
+// chromium: the browser tests (npm run test:e2e; e2e/browser.ts finds it with `which chromium`).
+setupTool('chromium', 'chromium', 'the browser tests');

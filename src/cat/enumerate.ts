@@ -52,6 +52,11 @@ export interface CatOptions {
   prune: boolean;
   /** Called for every complete candidate the model rejects, with the check that rejects it. */
   onReject: ((v: CatVariant, reason: CatRejection) => void) | null;
+  /**
+   * Called for every complete candidate the model accepts, with its race and undef flags (the
+   * explorer's list of executions).
+   */
+  onAccept: ((v: CatVariant, race: boolean, undef: boolean) => void) | null;
 }
 
 export const DEFAULT_CAT: CatOptions = {
@@ -63,6 +68,7 @@ export const DEFAULT_CAT: CatOptions = {
   observe: 'all',
   prune: true,
   onReject: null,
+  onAccept: null,
 };
 
 /** Why a candidate is rejected: a failing check of the model, or the program's values. */
@@ -418,6 +424,7 @@ class CatVariantState {
       const o = obs[k]!;
       vals[k] = o.kind === 'reg' ? evaluator.regs[o.thread]![o.reg]! : this.finalValue(sk, o.loc);
     }
+    this.opts.onAccept?.(this.v, race, undef);
     en.record(this, vals, race, undef);
   }
 

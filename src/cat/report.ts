@@ -7,10 +7,12 @@
 import type { Test } from '../core/types.ts';
 import { describeEvent } from '../enumerate/explain.ts';
 import { buildReport, explanationGroups, type Report, selectedState } from '../enumerate/report.ts';
+import { type SearchProgress, tick } from '../enumerate/verdict.ts';
+import type { Skeleton } from '../events/skeleton.ts';
 import type { ModelOptions } from '../models/amdgpu.ts';
 import type { Model } from './ast.ts';
-import { CatEnumeration, type CatOptions, DEFAULT_CAT, FINAL_UNDEF } from './enumerate.ts';
-import { checkWitness } from './eval.ts';
+import { CatEnumeration, type CatOptions, type CatVariant, DEFAULT_CAT, FINAL_UNDEF } from './enumerate.ts';
+import { type CompiledCheck, checkWitness } from './eval.ts';
 
 /** Time allowed for `--explain`'s unpruned search, as for the fast search. */
 export const CAT_EXPLAIN_MS = 10_000;
@@ -21,6 +23,44 @@ export function variantsOf(model: ModelOptions): Set<string> {
   if (model.valueRules === 'repaired') v.add('repaired');
   if (!model.noThinAir) v.add('allow-thin-air');
   return v;
+}
+
+/**
+ * The name of the check that rejects a candidate (its `as` name, else its kind and line) and the
+ * sentence `--explain` prints for it, with the check's witness (a cycle for `acyclic`): the words of
+ * `gpumm run --explain` and of the explorer.
+ */
+export function catRejection(
+  c: CompiledCheck,
+  sk: Skeleton,
+): { name: string; text: string; witness: number[] } {
+  const name = c.name ?? `${c.negated ? '~' : ''}${c.test} (line ${c.span.line})`;
+  const witness = checkWitness(c);
+  const wit = witness.map((e) => describeEvent(sk, e));
+  const text = `${name}: ${
+    c.test === 'acyclic' && wit.length > 0
+      ? `cycle: ${[...wit, wit[0]!].join(' → ')}`
+      : wit.length > 0
+        ? `${c.test} fails on: ${wit.join(' → ')}`
+        : `${c.negated ? '~' : ''}${c.test} fails`
+  }`;
+  return { name, text, witness };
+}
+
+/**
+ * The observables' values of the candidate loaded in `v` (NaN: undef), or null when its register
+ * values are inconsistent (a value cycle, a cmpxchg outcome it contradicts).
+ */
+export function catValues(v: CatVariant): number[] | null {
+  if (v.evaluator.run(v.rfSrc) !== 'ok') return null;
+  const fu = v.compiled.bound.get(FINAL_UNDEF);
+  return v.obs.map((o) => {
+    if (o.kind === 'reg') return v.evaluator.regs[o.thread]![o.reg]!;
+    let last = -1;
+    for (const w of v.sk.writesByLoc[o.loc]!) if (last < 0 || v.coRank[w]! > v.coRank[last]!) last = w;
+    if (last < 0 || (fu && ((fu.bits[last >>> 5]! >>> (last & 31)) & 1) === 1)) return Number.NaN;
+    return v.evaluator.writeVal[last]!;
+  });
 }
 
 /** Explanations of the candidates the condition selects and the model rejects. */
@@ -34,28 +74,12 @@ export function explainCat(test: Test, model: Model, opts: CatOptions): Report['
     timeoutMs: Math.min(opts.timeoutMs, CAT_EXPLAIN_MS),
     onReject: (v, why) => {
       if (why.kind !== 'check') return;
-      if (v.evaluator.run(v.rfSrc) !== 'ok') return;
-      const fu = v.compiled.bound.get(FINAL_UNDEF);
-      const vals = v.obs.map((o) => {
-        if (o.kind === 'reg') return v.evaluator.regs[o.thread]![o.reg]!;
-        let last = -1;
-        for (const w of v.sk.writesByLoc[o.loc]!) if (last < 0 || v.coRank[w]! > v.coRank[last]!) last = w;
-        if (last < 0 || (fu && ((fu.bits[last >>> 5]! >>> (last & 31)) & 1) === 1)) return Number.NaN;
-        return v.evaluator.writeVal[last]!;
-      });
+      const vals = catValues(v);
+      if (vals === null) return;
       const labels = v.obs.map((o) => o.label);
       const state = selectedState(test, cond, labels, vals);
       if (state === null) return;
-      const c = why.check;
-      const name = c.name ?? `${c.negated ? '~' : ''}${c.test} (line ${c.span.line})`;
-      const wit = checkWitness(c).map((e) => describeEvent(v.sk, e));
-      const text = `${name}: ${
-        c.test === 'acyclic' && wit.length > 0
-          ? `cycle: ${[...wit, wit[0]!].join(' → ')}`
-          : wit.length > 0
-            ? `${c.test} fails on: ${wit.join(' → ')}`
-            : `${c.negated ? '~' : ''}${c.test} fails`
-      }`;
+      const { name, text } = catRejection(why.check, v.sk);
       groups.add(state, name, text);
     },
   }).run();
@@ -72,12 +96,21 @@ export async function runCatSliced(
   options: ModelOptions,
   opts: Partial<CatOptions> & { explain?: boolean; estimate?: number },
   register: (en: CatEnumeration) => void,
+  onProgress?: (p: SearchProgress) => void,
 ): Promise<Report> {
   const t0 = performance.now();
   const o: CatOptions = { ...DEFAULT_CAT, variants: variantsOf(options), ...opts };
   const en = new CatEnumeration(test, model, o);
   register(en);
-  while (!en.step(1 << 12)) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+  while (!en.step(1 << 12)) {
+    onProgress?.({
+      fraction: en.progress(),
+      states: en.collector.size,
+      executions: en.stats.consistent,
+      elapsedMs: performance.now() - t0,
+    });
+    await tick();
+  }
   const ms = performance.now() - t0;
   const explanations = opts.explain && en.stop === 'done' ? explainCat(test, model, o) : [];
   return buildReport(test, en, options, { estimate: opts.estimate ?? 0, ms, explanations });

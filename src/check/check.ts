@@ -20,7 +20,7 @@ import type { LoweredCode } from '../sim/program.ts';
 
 export { docCode } from '../sim/program.ts';
 
-import { labelValue, simulate, traceOf } from '../sim/simulate.ts';
+import { labelValue, type SimResult, simulate, traceOf } from '../sim/simulate.ts';
 
 /** Which code-sequence table the machine runs: the documents' (`doc`) or llc-22's (`llc`). */
 export type Lowering = 'doc' | 'llc';
@@ -68,12 +68,42 @@ export type CheckResult = z.infer<typeof CheckSchema>;
 export interface CheckOptions extends ExploreOptions {
   /** Find a trace for the first forbidden outcome. */
   trace: boolean;
+  /**
+   * Given the machines' exploration (outcomes in the order of `CheckResult.machine`), for a caller
+   * that traces other outcomes too (the explorer steps through any machine outcome's run).
+   */
+  onSim?: (sim: SimResult) => void;
 }
 
 function valuesText(v: Record<string, number | 'undef'>): string {
   return Object.entries(v)
     .map(([k, x]) => `${k}=${x};`)
     .join(' ');
+}
+
+/** A check that ran no machine (yet): verdict `unsupported`, the model's states, `reason`. */
+export function unsupportedCheck(
+  test: Test,
+  report: Report,
+  ctx: LowerCtx,
+  lowering: Lowering,
+  reason: string | null,
+): CheckResult {
+  return {
+    test: test.name,
+    file: test.file,
+    target: ctx.target.name,
+    mode: ctx.target.processor.features.wgpMode ? ctx.mode : 'cu',
+    lowering,
+    verdict: 'unsupported',
+    reason,
+    observables: report.observables,
+    model: report.states.map((s) => s.values),
+    machine: [],
+    forbidden: null,
+    deadlock: false,
+    stats: { placements: 0, states: 0, ms: 0 },
+  };
 }
 
 /** Compares the model's report with the machine's outcomes for `code`. */
@@ -90,26 +120,13 @@ export async function checkTest(
   const family = ctx.target.processor.table as TableFamily;
   const cfg = familyConfig(family, ctx.target.processor.generation);
   const mode = ctx.target.processor.features.wgpMode ? ctx.mode : 'cu';
-  const base: CheckResult = {
-    test: test.name,
-    file: test.file,
-    target: ctx.target.name,
-    mode,
-    lowering,
-    verdict: 'unsupported',
-    reason: null,
-    observables: report.observables,
-    model: report.states.map((s) => s.values),
-    machine: [],
-    forbidden: null,
-    deadlock: false,
-    stats: { placements: 0, states: 0, ms: 0 },
-  };
+  const base = unsupportedCheck(test, report, ctx, lowering, null);
   if (!cfg) return { ...base, reason: `no machine for the ${family} family yet` };
   if (!report.complete)
     return { ...base, verdict: 'undecided', reason: `the model stopped (${report.stop})` };
   const sim = await simulate(test, code, cfg, mode, opts, pause);
   if (sim.kind === 'unsupported') return { ...base, reason: sim.reason };
+  opts.onSim?.(sim);
   const labels = report.observables;
   let firstBad: (typeof sim.outcomes)[number] | null = null;
   let badValues: Record<string, number | 'undef'> | null = null;

@@ -18,6 +18,7 @@ import {
   docCode,
   formatCheck,
   type Lowering,
+  unsupportedCheck,
 } from '../check/check.ts';
 import { llcCodes } from '../check/llc-code.ts';
 import type { Test } from '../core/types.ts';
@@ -155,7 +156,7 @@ export function registerCheck(program: Command): void {
               opts.lowering === 'doc' ? docCode(test, ctx) : llcByRun[ri]![ti]!;
             let r: CheckResult;
             if ('error' in code) {
-              r = unsupportedResult(test, report, ctx, opts.lowering, code.error);
+              r = unsupportedCheck(test, report, ctx, opts.lowering, code.error);
             } else {
               const key = `${family}|${ctx.mode}|${JSON.stringify(code)}`;
               const prev = done.get(key);
@@ -195,28 +196,4 @@ export function registerCheck(program: Command): void {
       if (results.some((r) => r.verdict === 'UNSOUND')) throw new CliExit(1);
       if (results.some((r) => r.verdict !== 'sound')) throw new CliExit(3);
     });
-}
-
-function unsupportedResult(
-  test: Test,
-  report: Report,
-  ctx: LowerCtx,
-  lowering: Lowering,
-  reason: string,
-): CheckResult {
-  return {
-    test: test.name,
-    file: test.file,
-    target: ctx.target.name,
-    mode: ctx.target.processor.features.wgpMode ? ctx.mode : 'cu',
-    lowering,
-    verdict: 'unsupported',
-    reason,
-    observables: report.observables,
-    model: report.states.map((s) => s.values),
-    machine: [],
-    forbidden: null,
-    deadlock: false,
-    stats: { placements: 0, states: 0, ms: 0 },
-  };
 }

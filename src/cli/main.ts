@@ -10,6 +10,7 @@ import { registerLower } from './lower.ts';
 import { registerMutate } from './mutate.ts';
 import { registerParse } from './parse.ts';
 import { registerRun } from './run.ts';
+import { registerServe } from './serve.ts';
 import { CliExit, commandLineDiagnostic, reportInternalError } from './shared.ts';
 
 const program = new Command();
@@ -28,6 +29,7 @@ registerLower(program);
 registerCompare(program);
 registerCheck(program);
 registerMutate(program);
+registerServe(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -15,15 +15,18 @@ import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
 import { dotToSvg, toDot } from '../enumerate/graph.ts';
 import type { ObserveMode } from '../enumerate/outcomes.ts';
 import { formatReport, type Report, ReportSchema } from '../enumerate/report.ts';
+import { runTestParallel } from '../enumerate/run-parallel.ts';
 import {
+  DEFAULT_MAX_STATES,
   MICROS_PER_CANDIDATE,
+  MODEL_HINTS,
   modelDiagnostics,
   PROGRESS_MS,
   runTest,
-  runTestParallel,
   type SearchProgress,
+  UNDECIDED_CODES,
 } from '../enumerate/verdict.ts';
-import type { ModelDiagnostic, ModelDiagnosticCode } from '../events/skeleton.ts';
+import type { ModelDiagnostic } from '../events/skeleton.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { diag } from '../syntax/diagnostics.ts';
 import { CAT_MODELS } from './cat-models.ts';
@@ -69,12 +72,8 @@ function nonNegativeInt(v: string): number {
   return n;
 }
 
-/**
- * Default `--max-states`: a report of a million states is about 100 MB of text and needs about
- * 1 GB to build; beyond that the run stops cleanly (exit 3) instead of exhausting memory
- * (docs/benchmarks.md, "Tests of up to 24 events").
- */
-export const DEFAULT_MAX_STATES = 1_000_000;
+/** Default `--max-states` (defined beside the search, so the explorer shares it). */
+export { DEFAULT_MAX_STATES };
 
 /** What to try when a run stops on a budget. */
 const STOP_HINTS: Record<string, string> = {
@@ -83,17 +82,6 @@ const STOP_HINTS: Record<string, string> = {
   'max-executions': 'raise --max-executions, or leave it out to enumerate every execution',
   timeout: 'raise --timeout, or try --workers n for a test of many seconds',
   interrupted: 'the states printed are those found so far',
-};
-
-/** Model diagnostics that mean "cannot decide yet" (exit 3) rather than bad input (exit 2). */
-const UNDECIDED_CODES: readonly ModelDiagnosticCode[] = ['MD004'];
-
-const MODEL_HINTS: Record<ModelDiagnosticCode, string> = {
-  MD001: 'declare the location in the memory section before the threads, e.g. `@x = global i32 0`',
-  MD002: 'host threads share only system scope; keep LDS (addrspace(3)) locations to device threads',
-  MD004: 'docs/model.md (choice 7) lists the barrier operations the model decides',
-  MD005: 'assign the register in an earlier instruction of the same thread',
-  MD006: 'name the copy with a thread whose workgroup owns it, e.g. P0:@x',
 };
 
 /** A model diagnostic in the shape the terminal formatter prints (a test-wide one points at line 1). */

@@ -84,6 +84,11 @@ export interface EnumerateOptions {
   /** Called for every complete candidate the model rejects (with the workspace still loaded). */
   onReject: ((ws: Workspace, verdict: Verdict, variant: number) => void) | null;
   /**
+   * Called for every consistent complete candidate (with the workspace still loaded): with
+   * `onReject`, a caller sees every candidate one by one (the explorer's list of executions).
+   */
+  onAccept: ((ws: Workspace, variant: number) => void) | null;
+  /**
    * Search only one variant, with the first choice points fixed to these domain indices (a slice
    * of the search for one worker task; see `splitSearch`).
    */
@@ -105,6 +110,7 @@ export const DEFAULT_ENUMERATE: EnumerateOptions = {
   keepExamples: true,
   observe: 'all',
   onReject: null,
+  onAccept: null,
   only: null,
   symmetry: true,
 };
@@ -479,7 +485,7 @@ export class Enumeration {
       v,
       undefined,
       this.opts.observe,
-      this.opts.prune && !this.opts.onReject,
+      this.opts.prune && !this.opts.onReject && !this.opts.onAccept,
     );
     const cps: ChoicePoint[] = [];
     const placed = new Uint8Array(sk.n);
@@ -562,7 +568,10 @@ export class Enumeration {
     );
     const hbFinalTrivial = this.staticTrivial(ws);
     const productOk =
-      this.opts.prune && !this.opts.onReject && this.opts.maxExecutions === Number.POSITIVE_INFINITY;
+      this.opts.prune &&
+      !this.opts.onReject &&
+      !this.opts.onAccept &&
+      this.opts.maxExecutions === Number.POSITIVE_INFINITY;
     const sinks =
       productOk && !ws.syncFree && this.opts.domains === 'filtered' ? sinkTail(ws, obs, cps) : cps.length;
     const tailStart =
@@ -692,8 +701,10 @@ export class Enumeration {
       this.collector,
       trusted,
     );
-    if (v.consistent) this.stats.consistent += st.ws.coWeight * st.relFactor;
-    else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.variant);
+    if (v.consistent) {
+      this.stats.consistent += st.ws.coWeight * st.relFactor;
+      this.opts.onAccept?.(st.ws, this.variant);
+    } else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.variant);
   }
 
   /**

@@ -1,16 +1,59 @@
 /**
- * Graphviz DOT for one execution: events grouped by thread, with immediate po and co, rf, sw,
- * barrier synchronisation (the edges hb adds beyond po ∪ sw, whose transitive closure it is),
- * availability (W → X: X is an availability operation on W) and visibility edges.
+ * Graphviz DOT for one execution: threads as columns inside nested boxes of their scope instances
+ * (agent, cluster, workgroup, wavefront), and the edges asked for: immediate po and co, rf, sw with
+ * barrier synchronisation, hb (its immediate edges beyond po), availability (W → X: X is an
+ * availability operation on W), visibility, and location order. A rejected candidate's witness is
+ * drawn over them in red. `gpumm run --graph` and the explorer draw with this one function.
  */
 
 import { has, type Relation, relation } from '../core/relation.ts';
+import type { Placement } from '../core/types.ts';
 import { isUndef } from '../events/program.ts';
 import type { Workspace } from '../models/amdgpu.ts';
+import type { EdgeName, Witness } from '../models/types.ts';
 import { shortEvent } from './explain.ts';
 
+/** The edge kinds a graph can show (`sw` includes barrier synchronisation). */
+export const EDGE_KINDS = ['po', 'rf', 'co', 'sw', 'hb', 'av', 'vis', 'lo'] as const;
+export type EdgeKind = (typeof EDGE_KINDS)[number];
+
+/** What `gpumm run --graph` draws. */
+export const DEFAULT_EDGES: readonly EdgeKind[] = ['po', 'rf', 'co', 'sw', 'av', 'vis'];
+
+export interface GraphOptions {
+  /** Edge kinds to draw. */
+  edges: readonly EdgeKind[];
+  /** Draw the scope instances (agent, cluster, workgroup, wavefront) as nested boxes. */
+  scopes: boolean;
+  /** A rejected candidate's witness (`witnessParts`), drawn in red whatever `edges` says. */
+  highlight: Highlight | null;
+}
+
+/** Edges (from, to, name) and events to draw in red. */
+export interface Highlight {
+  edges: [number, number, string][];
+  events: number[];
+}
+
+export const DEFAULT_GRAPH: GraphOptions = { edges: DEFAULT_EDGES, scopes: true, highlight: null };
+
+const STYLE: Record<EdgeKind | 'barrier', string> = {
+  po: 'color=black',
+  rf: 'color=red3, fontcolor=red3',
+  co: 'color=blue, fontcolor=blue',
+  sw: 'color=darkgreen, fontcolor=darkgreen, penwidth=2',
+  barrier: 'color=darkgreen, fontcolor=darkgreen, style=bold',
+  hb: 'color=gray40, fontcolor=gray40, style=dashed',
+  av: 'color=darkorange, fontcolor=darkorange, style=dashed',
+  vis: 'color=purple, fontcolor=purple, style=dashed',
+  lo: 'color=saddlebrown, fontcolor=saddlebrown, style=dotted',
+};
+
 function esc(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/[\r\n]/g, ' ');
 }
 
 /** Immediate edges of a transitive relation (its Hasse diagram). */
@@ -20,20 +63,104 @@ function immediate(r: Relation): Relation {
     for (let b = 0; b < r.n; b++) {
       if (!has(r, a, b)) continue;
       let direct = true;
-      for (let c = 0; c < r.n && direct; c++) if (has(r, a, c) && has(r, c, b)) direct = false;
+      for (let c = 0; c < r.n && direct; c++)
+        if (c !== a && c !== b && has(r, a, c) && has(r, c, b)) direct = false;
       if (direct) out.bits[a * out.w + (b >>> 5)]! |= 1 << (b & 31);
     }
   return out;
 }
 
+/** The edges of a witness, as (from, to, name) triples, and the events it names. */
+export function witnessParts(w: Witness): Highlight {
+  switch (w.kind) {
+    case 'cycle':
+      return {
+        edges: w.events.map((e, k) => [e, w.events[(k + 1) % w.events.length]!, w.edges[k] as EdgeName]),
+        events: w.events,
+      };
+    case 'rmw':
+      return {
+        edges: [
+          [w.source, w.read, 'rf'],
+          [w.source, w.between, 'mo'],
+          [w.between, w.write, 'mo'],
+        ],
+        events: [w.read, w.write, w.source, w.between],
+      };
+    case 'lo-co':
+      return {
+        edges: [
+          [w.first, w.second, 'lo'],
+          [w.second, w.first, 'co'],
+        ],
+        events: [w.first, w.second],
+      };
+    case 'value':
+      return {
+        edges: w.chosen >= 0 ? [[w.chosen, w.read, 'rf']] : [],
+        events: [w.read, ...(w.chosen >= 0 ? [w.chosen] : [])],
+      };
+    case 'cas':
+      return { edges: [], events: [w.read] };
+    case 'value-cycle':
+      return { edges: [], events: [] };
+  }
+}
+
+/** The nested scope boxes of the threads: agent, cluster, workgroup, wavefront; host threads apart. */
+function scopeBoxes(
+  threads: readonly { name: string; placement: Placement }[],
+  body: (t: number, indent: string) => string[],
+): string[] {
+  const out: string[] = [];
+  const key = (p: Placement, depth: number): string =>
+    p.kind === 'host'
+      ? 'host'
+      : [`agent ${p.agent}`, `cluster ${p.cluster}`, `workgroup ${p.workgroup}`, `wavefront ${p.wavefront}`]
+          .slice(0, depth + 1)
+          .join('/');
+  const level = (ts: number[], depth: number, indent: string): void => {
+    if (depth === 4 || (ts.length > 0 && threads[ts[0]!]!.placement.kind === 'host' && depth > 0)) {
+      for (const t of ts) out.push(...body(t, indent));
+      return;
+    }
+    const groups = new Map<string, number[]>();
+    for (const t of ts) {
+      const k = key(threads[t]!.placement, depth);
+      const g = groups.get(k);
+      if (g) g.push(t);
+      else groups.set(k, [t]);
+    }
+    for (const [k, g] of groups) {
+      const label = k.split('/').pop()!;
+      out.push(
+        `${indent}subgraph "cluster_s_${esc(k)}" { label="${label}"; labeljust=l; style="rounded,dashed"; color=gray60; fontcolor=gray35; fontsize=9;`,
+      );
+      level(g, depth + 1, `${indent}  `);
+      out.push(`${indent}}`);
+    }
+  };
+  level(
+    threads.map((_, t) => t),
+    0,
+    '  ',
+  );
+  return out;
+}
+
 /** DOT text for the execution loaded in `ws` (derived by `checkCandidate`). */
-export function toDot(ws: Workspace, title: string): string {
+export function toDot(ws: Workspace, title: string, opts: GraphOptions = DEFAULT_GRAPH): string {
   const sk = ws.sk;
   const n = sk.n;
+  const show = new Set(opts.edges);
   const lines: string[] = [
     `digraph "${esc(title)}" {`,
-    '  rankdir=TB; node [shape=box, fontname="monospace", fontsize=10]; edge [fontsize=9];',
+    // Courier and Helvetica: fonts whose widths Graphviz knows, so labels fit their boxes.
+    '  newrank=true; rankdir=TB; nodesep=0.3; ranksep=0.45; fontname="Helvetica"; fontsize=11;',
+    '  node [shape=box, style="rounded,filled", fillcolor=white, fontname="Courier", fontsize=10]; edge [fontsize=9, fontname="Helvetica"];',
   ];
+  const wit = opts.highlight ?? { edges: [], events: [] };
+  const inWitness = new Set(wit.events);
   const label = (e: number) => {
     const ev = sk.events[e]!;
     let v = '';
@@ -43,34 +170,70 @@ export function toDot(ws: Workspace, title: string): string {
     }
     return esc(shortEvent(sk, e) + v);
   };
+  const node = (e: number, indent: string) =>
+    `${indent}e${e} [id="e${e}", label="${label(e)}"${inWitness.has(e) ? ', fillcolor="#ffe4e1", color=red3, penwidth=2' : ''}];`;
   const inits = sk.events.filter((e) => e.kind === 'init');
   if (inits.length > 0) {
-    lines.push('  subgraph cluster_init { label="init"; style=dashed;');
-    for (const e of inits) lines.push(`    e${e.id} [label="${label(e.id)}"];`);
+    lines.push(
+      '  subgraph cluster_init { label="init"; style="rounded,dashed"; color=gray60; fontcolor=gray35;',
+    );
+    for (const e of inits) lines.push(node(e.id, '    '));
     lines.push('  }');
   }
-  sk.test.threads.forEach((th, t) => {
-    lines.push(`  subgraph cluster_t${t} { label="${esc(th.name)}";`);
-    for (const e of sk.events) if (e.thread === t) lines.push(`    e${e.id} [label="${label(e.id)}"];`);
-    lines.push('  }');
-  });
-  const edge = (a: number, b: number, name: string, attrs: string) =>
-    lines.push(`  e${a} -> e${b} [label="${name}", ${attrs}];`);
+  const threadBody = (t: number, indent: string): string[] => {
+    const th = sk.test.threads[t]!;
+    const out = [
+      `${indent}subgraph cluster_t${t} { label="${esc(th.name)}"; style=rounded; color=black; fontcolor=black;`,
+    ];
+    for (const e of sk.events) if (e.thread === t) out.push(node(e.id, `${indent}  `));
+    out.push(`${indent}}`);
+    return out;
+  };
+  if (opts.scopes) lines.push(...scopeBoxes(sk.test.threads, threadBody));
+  else for (let t = 0; t < sk.test.threads.length; t++) lines.push(...threadBody(t, '  '));
+  // Threads as columns: the first event of each thread on one rank, below the initial writes.
+  const firsts = sk.test.threads
+    .map((_, t) => sk.events.find((e) => e.thread === t)?.id)
+    .filter((e): e is number => e !== undefined);
+  if (firsts.length > 1) {
+    lines.push(`  { rank=same; ${firsts.map((e) => `e${e}`).join('; ')}; }`);
+    // Left to right in the test's order.
+    for (let k = 0; k + 1 < firsts.length; k++)
+      lines.push(`  e${firsts[k]} -> e${firsts[k + 1]} [style=invis];`);
+  }
+  if (inits.length > 1) lines.push(`  { rank=same; ${inits.map((e) => `e${e.id}`).join('; ')}; }`);
+  if (inits.length > 0 && firsts.length > 0)
+    for (const f of firsts) lines.push(`  e${inits[0]!.id} -> e${f} [style=invis];`);
+  const witnessed = new Set(wit.edges.map(([a, b, name]) => `${a}>${b}>${name}`));
+  const edge = (a: number, b: number, name: string, kind: EdgeKind | 'barrier') => {
+    if (witnessed.has(`${a}>${b}>${name}`)) return; // drawn below, in red
+    lines.push(`  e${a} -> e${b} [label="${name}", class="edge-${kind}", ${STYLE[kind]}];`);
+  };
   const po = immediate(sk.po);
   const co = immediate(ws.co);
+  const hb = show.has('hb') ? immediate(ws.hb) : null;
   for (let a = 0; a < n; a++) {
+    const init = sk.events[a]!.kind === 'init';
     for (let b = 0; b < n; b++) {
-      if (has(po, a, b)) edge(a, b, 'po', 'color=black');
-      if (has(ws.rf, a, b)) edge(a, b, 'rf', 'color=red');
-      if (has(co, a, b)) edge(a, b, 'co', 'color=blue');
-      if (has(ws.sw, a, b)) edge(a, b, 'sw', 'color=darkgreen, penwidth=2');
-      if (has(sk.barrierSync, a, b)) edge(a, b, 'barrier-sync', 'color=darkgreen, style=bold');
-      if (has(ws.av, a, b) && a !== b && !has(sk.po, a, b) && sk.events[a]!.kind !== 'init')
-        edge(a, b, 'av', 'color=orange, style=dashed');
-      const lvl = ws.visLevel[a * n + b]!;
-      if (lvl < 6 && sk.events[a]!.kind !== 'init') edge(a, b, 'vis', 'color=purple, style=dashed');
+      if (has(po, a, b)) {
+        // Hidden, program order still lays each thread out top to bottom.
+        if (show.has('po')) edge(a, b, 'po', 'po');
+        else lines.push(`  e${a} -> e${b} [style=invis];`);
+      }
+      if (show.has('rf') && has(ws.rf, a, b)) edge(a, b, 'rf', 'rf');
+      if (show.has('co') && has(co, a, b)) edge(a, b, 'co', 'co');
+      if (show.has('sw') && has(ws.sw, a, b)) edge(a, b, 'sw', 'sw');
+      if (show.has('sw') && has(sk.barrierSync, a, b)) edge(a, b, 'barrier-sync', 'barrier');
+      if (hb && has(hb, a, b) && !init && !has(sk.po, a, b)) edge(a, b, 'hb', 'hb');
+      if (show.has('av') && has(ws.av, a, b) && a !== b && !has(sk.po, a, b) && !init) edge(a, b, 'av', 'av');
+      if (show.has('vis') && ws.visLevel[a * n + b]! < 6 && !init) edge(a, b, 'vis', 'vis');
+      if (show.has('lo') && has(ws.lo, a, b) && a !== b && !init) edge(a, b, 'lo', 'lo');
     }
   }
+  for (const [a, b, name] of wit.edges)
+    lines.push(
+      `  e${a} -> e${b} [label="${esc(name)}", class="edge-witness", color=red, fontcolor=red, penwidth=3, constraint=false];`,
+    );
   lines.push('}');
   return `${lines.join('\n')}\n`;
 }

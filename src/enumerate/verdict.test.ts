@@ -22,14 +22,8 @@ import {
 import { states } from '../models/testutil.ts';
 import { parse } from '../syntax/parser.ts';
 import { formatReport } from './report.ts';
-import {
-  DEFAULT_RUN,
-  explain,
-  modelDiagnostics,
-  runTestParallel,
-  runTestSync,
-  type SearchProgress,
-} from './verdict.ts';
+import { runTestParallel } from './run-parallel.ts';
+import { DEFAULT_RUN, explain, modelDiagnostics, runTestSync, type SearchProgress } from './verdict.ts';
 
 const mpRelaxed = (c: ReturnType<typeof cond>) =>
   makeTest({

@@ -4,12 +4,15 @@
  */
 
 import type { Test } from '../core/types.ts';
-import { buildSkeleton, type ModelDiagnostic } from '../events/skeleton.ts';
+import { buildSkeleton, type ModelDiagnostic, type ModelDiagnosticCode } from '../events/skeleton.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { DEFAULT_ENUMERATE, Enumeration, estimateCandidates, prepareVariant } from './enumerate.ts';
 import { explainWitness } from './explain.ts';
+import { PROGRESS_MS } from './limits.ts';
 import { type ObserveMode, observables, observe } from './outcomes.ts';
 import { buildReport, explanationGroups, type Report, selectedState } from './report.ts';
+
+export { DEFAULT_MAX_STATES, PROGRESS_MS } from './limits.ts';
 
 export interface RunOptions {
   model: ModelOptions;
@@ -29,6 +32,18 @@ export const DEFAULT_RUN: RunOptions = {
   maxExecutions: Number.POSITIVE_INFINITY,
   timeoutMs: Number.POSITIVE_INFINITY,
   explain: false,
+};
+
+/** Model diagnostics that mean "cannot decide yet" (exit 3) rather than bad input (exit 2). */
+export const UNDECIDED_CODES: readonly ModelDiagnosticCode[] = ['MD004'];
+
+/** The hint of each model diagnostic (the CLI and the explorer print them). */
+export const MODEL_HINTS: Record<ModelDiagnosticCode, string> = {
+  MD001: 'declare the location in the memory section before the threads, e.g. `@x = global i32 0`',
+  MD002: 'host threads share only system scope; keep LDS (addrspace(3)) locations to device threads',
+  MD004: 'docs/model.md (choice 7) lists the barrier operations the model decides',
+  MD005: 'assign the register in an earlier instruction of the same thread',
+  MD006: 'name the copy with a thread whose workgroup owns it, e.g. P0:@x',
 };
 
 /** Diagnostics that stop the model from deciding a test (unsupported features, bad references). */
@@ -63,7 +78,7 @@ export interface SearchProgress {
 }
 
 /** The progress of an in-process enumeration started at `t0`. */
-function progressOf(en: Enumeration, t0: number): SearchProgress {
+export function progressOf(en: Enumeration, t0: number): SearchProgress {
   return {
     fraction: en.progress(),
     states: en.collector.size,
@@ -72,8 +87,27 @@ function progressOf(en: Enumeration, t0: number): SearchProgress {
   };
 }
 
-/** Yields to the event loop so signal handlers run between slices. */
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Yields to the event loop so signal handlers (Node) or messages (a browser's Web Worker) are
+ * handled between slices. `setImmediate` is Node's; a browser has none, and its `setTimeout(0)` is
+ * clamped to 4 ms once nested, so there a message to itself does the same at once.
+ */
+export function tick(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (f: () => void) => void }).setImmediate;
+  if (immediate) return new Promise((resolve) => immediate(resolve));
+  return new Promise((resolve) => {
+    // The DOM's MessagePort (Node's typings describe Node's own).
+    const ch = new MessageChannel() as unknown as {
+      port1: { onmessage: (() => void) | null; close(): void };
+      port2: { postMessage(v: null): void };
+    };
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
 
 /**
  * Enumerates `test` in slices, calling `shouldStop` between them, and builds the report.
@@ -110,7 +144,8 @@ export async function runTest(
   return finish(test, opts, en, estimate, t0);
 }
 
-function enumerationFor(test: Test, opts: RunOptions): Enumeration {
+/** The enumeration `runTest` runs (also the in-process first part of `runTestParallel`). */
+export function enumerationFor(test: Test, opts: RunOptions): Enumeration {
   return new Enumeration(test, {
     ...DEFAULT_ENUMERATE,
     model: opts.model,
@@ -123,7 +158,7 @@ function enumerationFor(test: Test, opts: RunOptions): Enumeration {
 }
 
 /** The report of a finished search, with explanations when asked and the search completed. */
-function finish(
+export function finish(
   test: Test,
   opts: RunOptions,
   result: Parameters<typeof buildReport>[1],
@@ -133,66 +168,6 @@ function finish(
   const ms = performance.now() - t0;
   const explanations = opts.explain && result.stop === 'done' ? explain(test, opts) : [];
   return buildReport(test, result, opts.model, { estimate, ms, explanations });
-}
-
-/**
- * How long `runTestParallel` first searches in-process: a test done by then never starts the pool,
- * whose threads take about half a second to start and whose slices would each carry only a few
- * milliseconds of work (docs/benchmarks.md, "Workers").
- */
-export const IN_PROCESS_FIRST_MS = 250;
-
-/**
- * Runs `test` on a pool of `workers` threads (the search split into slices, merged in order) —
- * unless the in-process search finishes within `IN_PROCESS_FIRST_MS`. Budgets apply per slice; a
- * run stopped in any slice is incomplete.
- */
-export async function runTestParallel(
-  test: Test,
-  opts: RunOptions,
-  workers: number,
-  inProcessFirstMs = IN_PROCESS_FIRST_MS,
-  hooks: {
-    /**
-     * Called between slices of the in-process search, then as each worker slice is merged (the
-     * pool starts the search afresh, so the share done starts again from 0).
-     */
-    onProgress?: (p: SearchProgress) => void;
-  } = {},
-): Promise<{ report: Report; merged: Pick<Enumeration, 'collector' | 'stats' | 'stop'>; pooled: boolean }> {
-  const estimate = estimateCandidates(test);
-  const t0 = performance.now();
-  if (inProcessFirstMs > 0) {
-    const first = enumerationFor(test, opts);
-    while (!first.step(1 << 14) && performance.now() - t0 < inProcessFirstMs)
-      hooks.onProgress?.(progressOf(first, t0));
-    // Worker slices fix the first choices, which thread symmetry cannot reduce across: a search
-    // reduced by symmetry stays in-process (a counter of 10 RMWs: 3.6 M executions, 164 nodes).
-    if (first.symmetric !== 'no')
-      while (!first.step(1 << 14)) {
-        hooks.onProgress?.(progressOf(first, t0));
-        await tick();
-      }
-    if (first.stop) return { report: finish(test, opts, first, estimate, t0), merged: first, pooled: false };
-  }
-  const { enumerateParallel } = await import('./pool.ts');
-  const merged = await enumerateParallel(test, {
-    model: opts.model,
-    workers,
-    timeoutMs: opts.timeoutMs,
-    maxExecutions: opts.maxExecutions,
-    maxStates: opts.maxStates ?? Number.POSITIVE_INFINITY,
-    keepExamples: opts.keepExamples ?? true,
-    observe: opts.observe ?? 'all',
-    onSlice: (done, total, m) =>
-      hooks.onProgress?.({
-        fraction: done / total,
-        states: m.collector.size,
-        executions: m.stats.consistent,
-        elapsedMs: performance.now() - t0,
-      }),
-  });
-  return { report: finish(test, opts, merged, estimate, t0), merged, pooled: true };
 }
 
 /** Runs synchronously (tests, benchmarks, workers). */
@@ -235,9 +210,6 @@ export function explain(test: Test, opts: RunOptions): Report['explanations'] {
   en.run();
   return groups.finish(en.stop === 'done', EXPLAIN_MS / 1000, en.stats.explored);
 }
-
-/** After this long, `runTest` reports the projected total time of a run. */
-export const PROGRESS_MS = 300;
 
 /** Time allowed for `--explain`'s unpruned search. */
 export const EXPLAIN_MS = 10_000;

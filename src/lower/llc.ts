@@ -37,26 +37,29 @@ export function findLlc(path?: string): { path: string; version: string } | { re
   return { path: p, version };
 }
 
-/** Runs llc on a module; resolves to its assembly. */
+/** Runs llc on a module; resolves to its assembly. `timeoutMs`: llc is killed after it (0: never). */
 export function runLlc(
   llc: string,
   module: string,
   cpu: string,
   mode: WaveMode | null,
   tgsplit = false,
+  timeoutMs = 0,
 ): Promise<string> {
   const args = ['-mtriple=amdgcn-amd-amdhsa', `-mcpu=${cpu}`, '-O0', '-o', '-'];
   if (mode === 'cu') args.push('-mattr=+cumode');
   if (tgsplit) args.push('-mattr=+tgsplit');
   return new Promise((resolve, reject) => {
-    const child = spawn(llc, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(llc, args, { stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      else if (signal !== null && timeoutMs > 0)
+        reject(new Error(`llc -mcpu=${cpu} took over ${timeoutMs} ms`));
       else
         reject(new Error(`llc -mcpu=${cpu} failed: ${Buffer.concat(err).toString('utf8').slice(0, 2000)}`));
     });
@@ -399,12 +402,17 @@ export function comparisonModule(test: Test, ctx: LowerCtx): { module: string; i
 }
 
 /** Per-instruction comparison of a test's lowering with llc's, for `gpumm lower --compare-llc`. */
-export async function compareWithLlc(test: Test, ctx: LowerCtx, llc: string): Promise<LlcComparison[]> {
+export async function compareWithLlc(
+  test: Test,
+  ctx: LowerCtx,
+  llc: string,
+  timeoutMs = 0,
+): Promise<LlcComparison[]> {
   const { module, items } = comparisonModule(test, ctx);
   const proc = ctx.target.processor;
   const mode = proc.features.wgpMode ? ctx.mode : null;
   const tgsplit = proc.features.tgsplit && ctx.tgsplit === true;
-  const asm = module === '' ? '' : await runLlc(llc, module, proc.name, mode, tgsplit);
+  const asm = module === '' ? '' : await runLlc(llc, module, proc.name, mode, tgsplit, timeoutMs);
   const got = splitFunctions(asm);
   const run = runName({ proc, lang: ctx.lang, mode, tgsplit });
   return items.map((it) => {

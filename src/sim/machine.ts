@@ -932,6 +932,38 @@ export function explore(m: Machine, opts: ExploreOptions): Exploration {
 
 /** A shortest run from the initial state to a final state with outcome key `want` (breadth-first). */
 export function traceTo(m: Machine, want: string, opts: ExploreOptions): Step[] | null {
+  return shortestRun(m, want, opts)?.steps ?? null;
+}
+
+/**
+ * `traceTo` with the machine state before the first step and after each one (`states[k + 1]` is
+ * the state after `steps[k]`): what the explorer draws as it steps through a run. The states are
+ * found again by replaying the run along its state keys, so the search keeps no more than
+ * `traceTo`'s.
+ */
+export function traceRun(
+  m: Machine,
+  want: string,
+  opts: ExploreOptions,
+): { steps: Step[]; states: State[] } | null {
+  const run = shortestRun(m, want, opts);
+  if (!run) return null;
+  const states = [initialState(m)];
+  for (let k = 0; k < run.steps.length; k++) {
+    const { succ } = successors(m, states[k]!, opts.reduce, true);
+    const next = succ.find((x) => stateKey(x.next) === run.keys[k + 1]);
+    if (!next) throw new Error('a traced run could not be replayed');
+    states.push(next.next);
+  }
+  return { steps: run.steps, states };
+}
+
+/** Breadth-first search for a shortest run to outcome `want`: its steps and the keys of its states. */
+function shortestRun(
+  m: Machine,
+  want: string,
+  opts: ExploreOptions,
+): { steps: Step[]; keys: string[] } | null {
   const s0 = initialState(m);
   const parent = new Map<string, { from: string; step: Step } | null>();
   const k0 = stateKey(s0);
@@ -946,12 +978,14 @@ export function traceTo(m: Machine, want: string, opts: ExploreOptions): Step[] 
         const o: MachineOutcome = { regs: s.waves.map((w) => w.regs.slice()), mem: s.mem.slice() };
         if (outcomeKey(o) === want) {
           const steps: Step[] = [];
+          const keys: string[] = [k];
           let cur = parent.get(k);
           while (cur) {
             steps.push(cur.step);
+            keys.push(cur.from);
             cur = parent.get(cur.from);
           }
-          return steps.reverse();
+          return { steps: steps.reverse(), keys: keys.reverse() };
         }
       }
       for (const { next, step } of succ) {

@@ -1,0 +1,465 @@
+/**
+ * `gpumm serve`: the explorer page on the user's own machine. Binds 127.0.0.1 unless `--host` says
+ * otherwise (a non-loopback address only with that flag, and with a warning), and serves nothing but
+ * the built page (held in memory), the catalogue of `litmus/` (each file by its name in the
+ * catalogue's index, never by a path), and llc-22's code for a test when llc-22 is installed (one
+ * run at a time, small bodies, a time limit). No endpoint reads or writes any other file.
+ * Ctrl-C closes the server and every connection, and exits 0.
+ */
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
+import { join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Command, InvalidArgumentError } from 'commander';
+import { freshBuild, WEB_DIR, WEB_MAIN, WEB_MANIFEST } from '../../bin/bundle.mjs';
+import { causeById } from '../lower/causes.ts';
+import { compareWithLlc, findLlc } from '../lower/llc.ts';
+import { findTarget } from '../lower/targets.ts';
+import type { LowerCtx } from '../lower/types.ts';
+import { diag, hasErrors } from '../syntax/diagnostics.ts';
+import { parse } from '../syntax/parser.ts';
+import { printInstr } from '../syntax/printer.ts';
+import { formatDiagnostic } from './format.ts';
+import { fileSpan, litmusFilesIn } from './io.ts';
+import { CliExit } from './shared.ts';
+
+/** The package root (this file is src/cli/serve.ts, or dist/cli/… once bundled). */
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** Default port; `--port 0` picks a free one. */
+export const DEFAULT_PORT = 8737;
+/** Longest request target (path and query) accepted. */
+export const MAX_URL = 2048;
+/** Largest request body accepted (the llc endpoint's JSON: a test's text and a target). */
+export const MAX_BODY = 64 * 1024;
+/** Largest request head (Node answers 431 beyond it). */
+export const MAX_HEADER = 8 * 1024;
+/** llc requests that may wait for the one running (more get 503). */
+export const LLC_QUEUE = 4;
+/** llc-22 is killed after this long. */
+export const LLC_TIMEOUT_MS = 10_000;
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.litmus': 'text/plain; charset=utf-8',
+};
+
+/**
+ * What the page may do: its own scripts and styles only (Graphviz's WebAssembly needs
+ * 'wasm-unsafe-eval'; CodeMirror writes style rules), talk only to this server, be framed by nobody.
+ */
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+/** Whether `host` is a loopback address or name (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1';
+  return false;
+}
+
+interface Asset {
+  body: Buffer;
+  type: string;
+  /** Hashed file names never change content: cache them for good. */
+  immutable: boolean;
+}
+
+/** The built page, read once: path (`/`, `/assets/x.js`) → content. */
+function loadAssets(dir: string): Map<string, Asset> {
+  const out = new Map<string, Asset>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else {
+        const rel = relative(dir, p).split(sep).join('/');
+        const ext = e.name.slice(e.name.lastIndexOf('.'));
+        out.set(`/${rel}`, {
+          body: readFileSync(p),
+          type: TYPES[ext] ?? 'application/octet-stream',
+          immutable: rel.startsWith('assets/'),
+        });
+      }
+    }
+  };
+  walk(dir);
+  const index = out.get('/index.html');
+  if (index) out.set('/', index);
+  return out;
+}
+
+/** One catalogue entry: its path under `litmus/` (the only name it is served by) and its header. */
+interface CatalogueEntry {
+  file: string;
+  name: string;
+  description: string;
+}
+
+/** The catalogue's files as it is now (tests added while the server runs show up on the next load). */
+function catalogueFiles(dir: string): string[] {
+  return litmusFilesIn(dir).map((p) => relative(dir, p).split(sep).join('/'));
+}
+
+/** The catalogue's index: each file with the name and description of its first lines. */
+function catalogue(dir: string): CatalogueEntry[] {
+  return catalogueFiles(dir).map((file) => {
+    const p = join(dir, ...file.split('/'));
+    const head = readFileSync(p, 'utf8').slice(0, 2000).split('\n');
+    const name = /^\s*AMDGPU\s+(\S+)/.exec(head[0] ?? '')?.[1] ?? file;
+    const description = /^\s*"(.*)"\s*$/.exec(head[1] ?? '')?.[1] ?? '';
+    return { file, name, description };
+  });
+}
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  /** The user named the address with `--host`: only then may it be a non-loopback one. */
+  hostGiven: boolean;
+  /** The llc the llc endpoint runs: a path, undefined for llc-22 on PATH, null for none. */
+  llc: string | null | undefined;
+  /** Folder of the built page (default dist/web) and of the catalogue (default litmus/). */
+  webDir?: string;
+  litmusDir?: string;
+}
+
+/** A bad request's status and message (the API answers JSON, the rest plain text). */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: Buffer | string,
+  extra: Record<string, string> = {},
+) {
+  res.writeHead(status, {
+    'content-type': type,
+    'content-length': String(Buffer.byteLength(body)),
+    ...SECURITY_HEADERS,
+    ...extra,
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown, extra: Record<string, string> = {}) {
+  send(res, status, TYPES['.json']!, `${JSON.stringify(value)}\n`, { 'cache-control': 'no-store', ...extra });
+}
+
+/** The request body, refused past `MAX_BODY` (by its declared length first, then as it streams). */
+function readBody(req: IncomingMessage): Promise<string> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > MAX_BODY)
+    return Promise.reject(new HttpError(413, `request body over ${MAX_BODY} bytes`, { connection: 'close' }));
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on('data', (b: Buffer) => {
+      size += b.length;
+      if (size > MAX_BODY) {
+        // Read no further: the answer goes out, then the connection is closed.
+        req.pause();
+        reject(new HttpError(413, `request body over ${MAX_BODY} bytes`, { connection: 'close' }));
+      } else parts.push(b);
+    });
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The lowering context of an llc request's fields, or an HttpError. */
+function llcContext(body: Record<string, unknown>): LowerCtx {
+  const target = typeof body.target === 'string' ? findTarget(body.target) : null;
+  if (!target || target.processor.table === null) throw new HttpError(400, 'unknown target');
+  if (!target.processor.llc) throw new HttpError(400, `llc-22 does not accept ${target.name}`);
+  const mode = body.mode === 'cu' ? 'cu' : body.mode === 'wgp' ? 'wgp' : null;
+  const lang = body.lang === 'opencl' ? 'opencl' : body.lang === 'hsa' ? 'hsa' : null;
+  if (!mode || !lang) throw new HttpError(400, 'mode must be cu or wgp, lang hsa or opencl');
+  return { target, mode, lang, tgsplit: body.tgsplit === true };
+}
+
+/** A running server: its address and how to stop it. */
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the server (the page must be built: see `ensurePage`). */
+export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  if (!isLoopback(opts.host) && !opts.hostGiven)
+    throw new Error(`refusing to listen on ${opts.host}: a non-loopback address needs --host`);
+  const assets = loadAssets(opts.webDir ?? join(ROOT, WEB_DIR));
+  const litmusDir = opts.litmusDir ?? join(ROOT, 'litmus');
+  const llc = opts.llc === null ? { reason: 'llc is turned off (--no-llc)' } : findLlc(opts.llc);
+  // llc-22 runs one request at a time; a few more wait their turn, any beyond get 503.
+  let llcQueue: Promise<unknown> = Promise.resolve();
+  let llcWaiting = 0;
+  const loopback = isLoopback(opts.host);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const raw = req.url ?? '/';
+    if (raw.length > MAX_URL) throw new HttpError(414, `request target over ${MAX_URL} characters`);
+    // DNS rebinding: a page elsewhere that resolves its own name to 127.0.0.1 must not reach us.
+    const hostHeader = (req.headers.host ?? '').replace(/:\d+$/, '');
+    if (loopback && !isLoopback(hostHeader))
+      throw new HttpError(421, 'this server answers to 127.0.0.1 and localhost only');
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(raw, 'http://x').pathname);
+    } catch {
+      throw new HttpError(400, 'malformed request path');
+    }
+    if (path.includes('\0') || path.includes('\\')) throw new HttpError(400, 'malformed request path');
+    const method = req.method ?? 'GET';
+    if (path === '/api/llc') {
+      if (method === 'GET' || method === 'HEAD') {
+        sendJson(
+          res,
+          200,
+          'reason' in llc
+            ? { available: false, reason: llc.reason }
+            : { available: true, version: llc.version },
+        );
+        return;
+      }
+      if (method !== 'POST') throw new HttpError(405, 'GET or POST', { allow: 'GET, HEAD, POST' });
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+        throw new HttpError(415, 'send application/json');
+      const text = await readBody(req);
+      if ('reason' in llc) throw new HttpError(503, llc.reason);
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        throw new HttpError(400, 'the body is not JSON');
+      }
+      if (typeof body !== 'object' || body === null || typeof body.text !== 'string')
+        throw new HttpError(400, 'expected { text, target, mode, lang, tgsplit }');
+      const ctx = llcContext(body);
+      const parsed = parse(body.text, 'test.litmus');
+      if (!parsed.test || hasErrors(parsed.diagnostics)) throw new HttpError(400, 'the test has errors');
+      if (llcWaiting >= LLC_QUEUE)
+        throw new HttpError(503, 'llc-22 is busy with other requests', { 'retry-after': '1' });
+      llcWaiting++;
+      const turn = llcQueue.then(() => compareWithLlc(parsed.test!, ctx, llc.path, LLC_TIMEOUT_MS));
+      llcQueue = turn.catch(() => {});
+      let rows: Awaited<typeof turn>;
+      try {
+        rows = await turn;
+      } catch (e) {
+        throw new HttpError(
+          500,
+          `llc-22 failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+        );
+      } finally {
+        llcWaiting--;
+      }
+      sendJson(res, 200, {
+        version: llc.version,
+        rows: rows.map(({ instr, causes, ...r }) => ({
+          ...r,
+          ir: printInstr(instr),
+          causes: causes.map((id) => ({
+            id,
+            what: id === 'unexplained' ? 'no recorded cause explains it' : causeById(id).what,
+          })),
+        })),
+      });
+      return;
+    }
+    if (method !== 'GET' && method !== 'HEAD')
+      throw new HttpError(405, 'only GET and HEAD', { allow: 'GET, HEAD' });
+    if (path === '/catalogue/index.json') {
+      sendJson(res, 200, catalogue(litmusDir));
+      return;
+    }
+    if (path.startsWith('/catalogue/')) {
+      // By its name in the index only: no path of the request ever reaches the file system.
+      const file = path.slice('/catalogue/'.length);
+      const entry = catalogueFiles(litmusDir).find((f) => f === file);
+      if (!entry) throw new HttpError(404, 'no such test in the catalogue');
+      send(res, 200, TYPES['.litmus']!, readFileSync(join(litmusDir, ...entry.split('/'))), {
+        'cache-control': 'no-cache',
+      });
+      return;
+    }
+    const asset = assets.get(path);
+    if (!asset) throw new HttpError(404, 'not found');
+    send(res, 200, asset.type, asset.body, {
+      'cache-control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
+  };
+
+  const server = createServer(
+    { maxHeaderSize: MAX_HEADER, requestTimeout: 30_000, headersTimeout: 10_000 },
+    (req, res) => {
+      handle(req, res).catch((e: unknown) => {
+        const err = e instanceof HttpError ? e : new HttpError(500, 'internal error');
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        if ((req.url ?? '').startsWith('/api/'))
+          sendJson(res, err.status, { error: err.message }, err.headers);
+        else
+          send(res, err.status, 'text/plain; charset=utf-8', `${err.status} ${err.message}\n`, err.headers);
+        // A body we stopped reading: close the connection rather than read the rest.
+        if (err.status === 413) res.on('finish', () => req.socket.destroy());
+      });
+    },
+  );
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  const shown = isIP(opts.host) === 6 ? `[${opts.host}]` : opts.host;
+  return {
+    server,
+    url: `http://${shown}:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * Makes sure the built page is current: built by `npm ci` (the prepare script), rebuilt here when a
+ * source changed since (like bin/gpumm.js runs the sources then). Returns a diagnostic when it cannot.
+ */
+export async function ensurePage(log: (s: string) => void): Promise<string | null> {
+  if (freshBuild(ROOT, WEB_MANIFEST, WEB_MAIN)) return null;
+  log('gpumm serve: building the page (a source changed since the last build)…\n');
+  try {
+    const script = join(ROOT, 'scripts', 'build-web.mjs');
+    const mod = (await import(pathToFileURL(script).href)) as { buildWeb(root: string): Promise<string> };
+    await mod.buildWeb(ROOT);
+    return null;
+  } catch (e) {
+    const why = e instanceof Error ? e.message.split('\n')[0]! : String(e);
+    return formatDiagnostic(
+      diag('CL1003', fileSpan('<command-line>'), {
+        what: `the explorer page could not be built: ${why}`,
+        fix: 'run npm ci (it installs Vite and builds the page), then gpumm serve again',
+      }),
+    );
+  }
+}
+
+function portNumber(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65535)
+    throw new InvalidArgumentError('expected a port number, 0 to 65535 (0: any free port)');
+  return n;
+}
+
+function hostAddress(v: string): string {
+  if (!(isIP(v.replace(/^\[|\]$/g, '')) || /^[A-Za-z0-9.-]{1,253}$/.test(v)))
+    throw new InvalidArgumentError('expected an IP address or a host name');
+  return v.replace(/^\[|\]$/g, '');
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description(
+      'serve the explorer page (write a test, see its executions, machine code and hardware check)',
+    )
+    .option('-p, --port <n>', `port (0: any free port)`, portNumber, DEFAULT_PORT)
+    .option(
+      '--host <address>',
+      'address to listen on (default 127.0.0.1; any other address serves the page to your network)',
+      hostAddress,
+    )
+    .option('--llc <path>', 'the llc run for the machine-code view (default: llc-22 on PATH)')
+    .option('--no-llc', 'no llc-22 column (the server never runs llc)')
+    .action(async (opts: { port: number; host?: string; llc: string | boolean }) => {
+      const host = opts.host ?? '127.0.0.1';
+      const why = await ensurePage((s) => process.stderr.write(s));
+      if (why) {
+        process.stderr.write(`${why}\n`);
+        throw new CliExit(2);
+      }
+      if (!isLoopback(host))
+        process.stderr.write(
+          `gpumm serve: warning: listening on ${host}, not on loopback: anyone who can reach this machine can use the page and make it run llc-22\n`,
+        );
+      let running: RunningServer;
+      try {
+        running = await startServer({
+          port: opts.port,
+          host,
+          hostGiven: opts.host !== undefined,
+          llc: opts.llc === false ? null : typeof opts.llc === 'string' ? opts.llc : undefined,
+        });
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        const what =
+          code === 'EADDRINUSE'
+            ? `port ${opts.port} on ${host} is in use`
+            : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+              ? `${host} is not an address of this machine`
+              : code === 'EACCES'
+                ? `no permission to listen on port ${opts.port}`
+                : e instanceof Error
+                  ? e.message
+                  : String(e);
+        process.stderr.write(
+          `${formatDiagnostic(
+            diag('CL1003', fileSpan('<command-line>'), {
+              what: `cannot serve: ${what}`,
+              fix:
+                code === 'EADDRINUSE'
+                  ? 'give another --port, or --port 0 for any free one'
+                  : 'see gpumm serve --help',
+            }),
+          )}\n`,
+        );
+        throw new CliExit(2);
+      }
+      process.stdout.write(`${running.url}\n`);
+      process.stderr.write('gpumm serve: Ctrl-C stops the server\n');
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          running.close().then(resolve);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      process.stderr.write('gpumm serve: stopped\n');
+    });
+}

@@ -1,0 +1,462 @@
+/**
+ * The gpumm explorer: write or pick a litmus test, run it under a model in a Web Worker, and look
+ * at its final states, its executions, its machine code and the hardware check.
+ */
+import type { EditorView } from '@codemirror/view';
+import { render } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { DEFAULT_MAX_STATES, PROGRESS_MS } from '../../src/enumerate/limits.ts';
+import { HardwareCheck } from './check.tsx';
+import { EngineClient } from './client.ts';
+import { type LlcStatus, MachineCode } from './code.tsx';
+import { createEditor, relint, setText } from './editor.ts';
+import { modelNames, targetInfos } from './engine/choices.ts';
+import { analyse } from './engine/diagnostics.ts';
+import type {
+  EditorDiagnostic,
+  ModelChoice,
+  RunResult,
+  RunSettings,
+  TargetChoice,
+} from './engine/protocol.ts';
+import { Executions } from './executions.tsx';
+import { Results } from './results.tsx';
+import { decodeShare, encodeShare } from './share.ts';
+import './style.css';
+
+interface CatalogueEntry {
+  file: string;
+  name: string;
+  description: string;
+}
+
+const USER_CAT = 'user-cat';
+const DEFAULT_FILE = 'MP+rel+acq.agent.litmus';
+const STARTER_CAT =
+  '"my model"\n(* herd7 cat; docs/cat.md. Start from an include: *)\ninclude "amdgpu.cat"\n';
+
+type RunState =
+  | { kind: 'idle' }
+  | {
+      kind: 'running';
+      started: number;
+      progress: { phase?: 'search' | 'listing'; fraction: number; states: number; executions: number } | null;
+    }
+  | { kind: 'done'; result: RunResult; ms: number }
+  | { kind: 'diagnostics'; diagnostics: EditorDiagnostic[] }
+  | { kind: 'error'; message: string };
+
+type Tab = 'results' | 'executions' | 'code' | 'check';
+
+function DiagnosticList({ ds, title }: { ds: EditorDiagnostic[]; title: string }) {
+  if (ds.length === 0) return null;
+  return (
+    <div class="diagnostics" data-testid="diagnostics">
+      <b>{title}</b>
+      <ul>
+        {ds.map((d) => (
+          <li key={`${d.line}:${d.col}:${d.code}`} class={d.severity}>
+            <span class="where" data-testid="diag-where">
+              {d.line}:{d.col}
+            </span>{' '}
+            <span class="code">{d.code}</span> {d.message}
+            {d.hint && <div class="hint">hint: {d.hint}</div>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function App() {
+  const client = useMemo(() => new EngineClient(), []);
+  const targets = useMemo(() => targetInfos(), []);
+  const editorBox = useRef<HTMLDivElement>(null);
+  const catBox = useRef<HTMLDivElement>(null);
+  const editor = useRef<EditorView | null>(null);
+  const catEditor = useRef<EditorView | null>(null);
+  const [text, setTextState] = useState('');
+  const [catText, setCatText] = useState(STARTER_CAT);
+  const [catalogue, setCatalogue] = useState<CatalogueEntry[]>([]);
+  const [picked, setPicked] = useState('');
+  const [model, setModel] = useState('amdgpu');
+  const [settings, setSettings] = useState<RunSettings>({
+    noThinAir: true,
+    valueRules: 'literal',
+    observe: 'all',
+  });
+  const [budgets, setBudgets] = useState({ timeoutS: 60, maxExecutions: 0, maxStates: DEFAULT_MAX_STATES });
+  const [run, setRun] = useState<RunState>({ kind: 'idle' });
+  const [tab, setTab] = useState<Tab>('results');
+  const [choice, setChoice] = useState<TargetChoice>({
+    target: 'gfx1200',
+    mode: 'wgp',
+    lang: 'hsa',
+    tgsplit: false,
+  });
+  const [llc, setLlc] = useState<LlcStatus | null>(null);
+  const [shared, setShared] = useState(false);
+  const [, tickClock] = useState(0);
+  // Diagnostics the last run found (the model's, a pasted cat file's), shown while the text is unchanged.
+  const runDiags = useRef<{
+    text: string;
+    catText: string;
+    test: EditorDiagnostic[];
+    cat: EditorDiagnostic[];
+  }>({
+    text: '',
+    catText: '',
+    test: [],
+    cat: [],
+  });
+
+  // Editors, the catalogue, a shared test from the URL, llc-22's status.
+  useEffect(() => {
+    const ed = createEditor(
+      editorBox.current!,
+      '',
+      (t) => [...analyse(t).diagnostics, ...(runDiags.current.text === t ? runDiags.current.test : [])],
+      setTextState,
+      'litmus',
+      clickRun,
+    );
+    editor.current = ed;
+    (async () => {
+      const fromUrl = await decodeShare(location.hash);
+      const list: CatalogueEntry[] = await fetch('catalogue/index.json')
+        .then((r) => (r.ok ? r.json() : []))
+        .catch(() => []);
+      setCatalogue(list);
+      if (fromUrl) {
+        setText(ed, fromUrl.text);
+        const p = fromUrl.params;
+        if (p.model) setModel(p.model);
+        if (p.cat) setCatText(p.cat);
+        if (p.target) setChoice((c) => ({ ...c, target: p.target!, mode: p.mode === 'cu' ? 'cu' : 'wgp' }));
+        if (p.tab === 'executions' || p.tab === 'code' || p.tab === 'check') setTab(p.tab);
+      } else {
+        const file = list.some((e) => e.file === DEFAULT_FILE) ? DEFAULT_FILE : list[0]?.file;
+        if (file) await load(file);
+      }
+    })();
+    fetch('api/llc')
+      .then((r) => r.json())
+      .then((s: LlcStatus) => setLlc(s))
+      .catch(() => setLlc({ available: false, reason: 'no server to run llc-22' }));
+    return () => ed.destroy();
+  }, []);
+
+  useEffect(() => {
+    if (model !== USER_CAT || !catBox.current || catEditor.current) return;
+    catEditor.current = createEditor(
+      catBox.current,
+      catText,
+      (t) => (t === runDiags.current.catText ? runDiags.current.cat : []),
+      setCatText,
+      'cat',
+      clickRun,
+    );
+  }, [model]);
+
+  // The elapsed time of a run in progress (the bar appears after PROGRESS_MS).
+  useEffect(() => {
+    if (run.kind !== 'running') return;
+    const t = setInterval(() => tickClock((n) => n + 1), 100);
+    return () => clearInterval(t);
+  }, [run.kind]);
+
+  async function load(file: string) {
+    setPicked(file);
+    const res = await fetch(`catalogue/${file.split('/').map(encodeURIComponent).join('/')}`);
+    if (res.ok && editor.current) {
+      setText(editor.current, await res.text());
+      setRun({ kind: 'idle' });
+    }
+  }
+
+  async function start() {
+    const current = editor.current!.state.doc.toString();
+    const m: ModelChoice =
+      model === 'amdgpu'
+        ? { kind: 'amdgpu' }
+        : model === USER_CAT
+          ? { kind: 'user-cat', text: catText }
+          : { kind: 'cat', name: model };
+    setRun({ kind: 'running', started: performance.now(), progress: null });
+    const t0 = performance.now();
+    const r = await client.request(
+      {
+        kind: 'run',
+        text: current,
+        model: m,
+        settings,
+        budgets: {
+          timeoutMs: budgets.timeoutS * 1000,
+          maxExecutions: budgets.maxExecutions > 0 ? budgets.maxExecutions : Number.POSITIVE_INFINITY,
+          maxStates: budgets.maxStates,
+        },
+      },
+      (p) => setRun((s) => (s.kind === 'running' ? { ...s, progress: p } : s)),
+    );
+    if (r.kind === 'run') {
+      runDiags.current = { text: current, catText, test: [], cat: [] };
+      setRun({ kind: 'done', result: r.result, ms: performance.now() - t0 });
+    } else if (r.kind === 'diagnostics') {
+      runDiags.current = {
+        text: current,
+        catText,
+        test: r.diagnostics.filter((d) => d.source === 'test'),
+        cat: r.diagnostics.filter((d) => d.source === 'cat'),
+      };
+      setRun({ kind: 'diagnostics', diagnostics: r.diagnostics });
+    } else if (r.kind === 'error' && r.message === 'cancelled') setRun({ kind: 'idle' });
+    else setRun({ kind: 'error', message: r.kind === 'error' ? r.message : 'unexpected answer' });
+    relint(editor.current!);
+    if (catEditor.current) relint(catEditor.current);
+  }
+
+  function cancel() {
+    client.cancel();
+    setRun({ kind: 'idle' });
+  }
+
+  async function share() {
+    const params: Record<string, string> = { model, target: choice.target, mode: choice.mode, tab };
+    if (model === USER_CAT) params.cat = catText;
+    const hash = await encodeShare({ text: editor.current!.state.doc.toString(), params });
+    history.replaceState(null, '', hash);
+    try {
+      await navigator.clipboard.writeText(location.href);
+    } catch {
+      // The address bar has it anyway.
+    }
+    setShared(true);
+    setTimeout(() => setShared(false), 2000);
+  }
+
+  const parseDiags = analyse(text).diagnostics;
+  const elapsed = run.kind === 'running' ? performance.now() - run.started : 0;
+  const result = run.kind === 'done' ? run.result : null;
+  return (
+    <div class="app">
+      <header>
+        <h1>
+          gpumm <span>explorer</span>
+        </h1>
+        <label>
+          test{' '}
+          <select value={picked} onChange={(e) => load(e.currentTarget.value)} data-testid="catalogue">
+            <option value="" disabled>
+              catalogue ({catalogue.length})
+            </option>
+            {catalogue.map((c) => (
+              <option key={c.file} value={c.file} title={c.description}>
+                {c.file.replace(/\.litmus$/, '')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          model{' '}
+          <select value={model} onChange={(e) => setModel(e.currentTarget.value)} data-testid="model">
+            {modelNames().map((m) => (
+              <option key={m} value={m}>
+                {m === 'amdgpu' ? 'amdgpu (fast search)' : `${m} (cat)`}
+              </option>
+            ))}
+            <option value={USER_CAT}>your cat file…</option>
+          </select>
+        </label>
+        <button
+          type="button"
+          class="primary"
+          onClick={start}
+          disabled={run.kind === 'running'}
+          data-testid="run"
+        >
+          ▶ Run
+        </button>
+        <button type="button" onClick={cancel} disabled={run.kind !== 'running'} data-testid="cancel">
+          Cancel
+        </button>
+        <button type="button" onClick={share} data-testid="share">
+          {shared ? 'Link copied' : 'Share link'}
+        </button>
+      </header>
+      <main>
+        <section class="left">
+          <div class="editor" ref={editorBox} data-testid="editor" />
+          <DiagnosticList
+            ds={[
+              ...parseDiags,
+              ...(run.kind === 'diagnostics' ? run.diagnostics.filter((d) => d.source === 'test') : []),
+            ]}
+            title="Problems in the test"
+          />
+          {model === USER_CAT && (
+            <div class="cat-model">
+              <b>Your cat model</b>{' '}
+              <span class="muted">(includes come from gpumm's models/: amdgpu.cat, rc11.cat …)</span>
+              <div class="editor small" ref={catBox} data-testid="cat-editor" />
+              {run.kind === 'diagnostics' && (
+                <DiagnosticList
+                  ds={run.diagnostics.filter((d) => d.source === 'cat')}
+                  title="Problems in the cat file"
+                />
+              )}
+            </div>
+          )}
+          <details class="settings">
+            <summary>Model options and budgets</summary>
+            <label>
+              <input
+                type="checkbox"
+                checked={settings.noThinAir}
+                onChange={() => setSettings({ ...settings, noThinAir: !settings.noThinAir })}
+              />{' '}
+              no-thin-air axiom
+            </label>
+            <label>
+              value rules{' '}
+              <select
+                value={settings.valueRules}
+                onChange={(e) =>
+                  setSettings({ ...settings, valueRules: e.currentTarget.value as 'literal' | 'repaired' })
+                }
+              >
+                <option value="literal">literal (the spec)</option>
+                <option value="repaired">repaired (docs/model.md)</option>
+              </select>
+            </label>
+            <label>
+              states show{' '}
+              <select
+                value={settings.observe}
+                onChange={(e) =>
+                  setSettings({ ...settings, observe: e.currentTarget.value as 'all' | 'condition' })
+                }
+              >
+                <option value="all">every register read</option>
+                <option value="condition">the condition's terms</option>
+              </select>
+            </label>
+            <label>
+              timeout (s){' '}
+              <input
+                type="number"
+                min={1}
+                value={budgets.timeoutS}
+                onChange={(e) =>
+                  setBudgets({ ...budgets, timeoutS: Math.max(1, Number(e.currentTarget.value) || 1) })
+                }
+              />
+            </label>
+            <label>
+              max executions (0: none){' '}
+              <input
+                type="number"
+                min={0}
+                value={budgets.maxExecutions}
+                onChange={(e) =>
+                  setBudgets({ ...budgets, maxExecutions: Math.max(0, Number(e.currentTarget.value) || 0) })
+                }
+              />
+            </label>
+            <label>
+              max states{' '}
+              <input
+                type="number"
+                min={1}
+                value={budgets.maxStates}
+                onChange={(e) =>
+                  setBudgets({ ...budgets, maxStates: Math.max(1, Number(e.currentTarget.value) || 1) })
+                }
+              />
+            </label>
+          </details>
+        </section>
+        <section class="right">
+          <nav class="tabs">
+            {(
+              [
+                ['results', 'Results'],
+                ['executions', 'Executions'],
+                ['code', 'Machine code'],
+                ['check', 'Hardware check'],
+              ] as [Tab, string][]
+            ).map(([k, label]) => (
+              <button
+                type="button"
+                key={k}
+                class={tab === k ? 'active' : ''}
+                onClick={() => setTab(k)}
+                data-testid={`tab-${k}`}
+              >
+                {label}
+              </button>
+            ))}
+          </nav>
+          <div class="panel">
+            {run.kind === 'running' && elapsed > PROGRESS_MS && (
+              <div class="progress" data-testid="progress">
+                <div class="track">
+                  <div
+                    class="fill"
+                    style={{ width: `${Math.round(100 * (run.progress?.fraction ?? 0))}%` }}
+                  />
+                </div>
+                <span>
+                  {(elapsed / 1000).toFixed(1)} s ·{' '}
+                  {run.progress?.phase === 'listing'
+                    ? `listing candidates: ${run.progress.executions} so far`
+                    : `${run.progress?.states ?? 0} states · ${run.progress?.executions ?? 0} executions · ${Math.round(100 * (run.progress?.fraction ?? 0))}% of the search`}
+                </span>
+                <button type="button" onClick={cancel}>
+                  Cancel
+                </button>
+              </div>
+            )}
+            {run.kind === 'error' && <p class="error">{run.message}</p>}
+            {run.kind === 'diagnostics' && (
+              <p class="error">The test cannot run: see the problems under the editor.</p>
+            )}
+            {tab === 'results' &&
+              (result ? (
+                <Results r={result} />
+              ) : run.kind === 'idle' ? (
+                <p class="note">Pick a test from the catalogue or write one, then Run (Ctrl-Enter).</p>
+              ) : null)}
+            {tab === 'executions' &&
+              (result ? (
+                <Executions run={result} client={client} />
+              ) : (
+                <p class="note">Run the test first.</p>
+              ))}
+            {tab === 'code' && (
+              <MachineCode
+                text={text}
+                client={client}
+                targets={targets}
+                choice={choice}
+                onChoice={setChoice}
+                llc={llc}
+              />
+            )}
+            {tab === 'check' && <HardwareCheck text={text} client={client} targets={targets} />}
+          </div>
+        </section>
+      </main>
+    </div>
+  );
+}
+
+/** Ctrl-Enter (Cmd-Enter) anywhere runs the test, as the Run button does. */
+function clickRun() {
+  (document.querySelector('[data-testid=run]') as HTMLButtonElement | null)?.click();
+}
+
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.defaultPrevented) clickRun();
+});
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,42 @@
+/**
+ * The test's diagnostics in the editor's shape: the CLI's parser, run on the page's own thread on
+ * every edit (only the front end: the model stays in the worker).
+ */
+import type { Span, Test } from '../../../src/core/types.ts';
+import { hasErrors } from '../../../src/syntax/diagnostics.ts';
+import { parse } from '../../../src/syntax/parser.ts';
+import type { EditorDiagnostic } from './protocol.ts';
+
+/** The file name diagnostics of the edited test carry. */
+export const TEST_FILE = 'test.litmus';
+/** A diagnostic of the test (or of a pasted cat file) as the editor places it. */
+export function editorDiagnostic(
+  d: {
+    code: string;
+    severity: 'error' | 'warning';
+    message: string;
+    hint?: string | undefined;
+    span: Span | null;
+  },
+  source: 'test' | 'cat',
+): EditorDiagnostic {
+  const span = d.span ?? { file: '', offset: 0, line: 1, col: 1, len: 0 };
+  return {
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    hint: d.hint ?? '',
+    line: span.line,
+    col: span.col,
+    offset: span.offset,
+    len: span.len,
+    source,
+  };
+}
+
+/** Parses the test as the CLI does; its diagnostics in the editor's shape. */
+export function analyse(text: string): { test: Test | null; diagnostics: EditorDiagnostic[] } {
+  const { test, diagnostics } = parse(text, TEST_FILE);
+  const out = diagnostics.map((d) => editorDiagnostic(d, 'test'));
+  return { test: test && !hasErrors(diagnostics) ? test : null, diagnostics: out };
+}

@@ -1,0 +1,185 @@
+/**
+ * What the page and its Web Worker say to each other: plain, JSON-able shapes (string-literal
+ * unions, no classes), so they cross `postMessage` unchanged and the engine can be tested in Node.
+ */
+
+import type { CheckResult } from '../../../src/check/check.ts';
+import type { EdgeKind } from '../../../src/enumerate/graph.ts';
+import type { Report } from '../../../src/enumerate/report.ts';
+
+/** Which model runs: the fast AMDGPU search, a cat model of `models/` by its `--model` name, or a pasted cat file. */
+export type ModelChoice =
+  | { kind: 'amdgpu' }
+  | { kind: 'cat'; name: string }
+  | { kind: 'user-cat'; text: string };
+
+/** Budgets, as `gpumm run`'s options (`--timeout`, `--max-executions`, `--max-states`). */
+export interface Budgets {
+  timeoutMs: number;
+  maxExecutions: number;
+  maxStates: number;
+}
+
+/** `gpumm run`'s model options. */
+export interface RunSettings {
+  noThinAir: boolean;
+  valueRules: 'literal' | 'repaired';
+  observe: 'all' | 'condition';
+}
+
+/** A diagnostic placed in the editor (1-based line and column, length in characters). */
+export interface EditorDiagnostic {
+  code: string;
+  severity: 'error' | 'warning';
+  message: string;
+  hint: string;
+  line: number;
+  col: number;
+  offset: number;
+  len: number;
+  /** The file it is about: the test (`test`) or a pasted cat model (`cat`). */
+  source: 'test' | 'cat';
+}
+
+/** How an outcome or a candidate is classified in the histogram and the list of executions. */
+export type Category = 'allowed' | 'racy' | 'undef' | 'forbidden';
+
+/** One candidate execution in the explorer's list. */
+export interface CandidateInfo {
+  /** Consistent (allowed by the model) or rejected. */
+  consistent: boolean;
+  /** The final state it reaches (`P1:r0=1; @x=2;`), or null when its values are inconsistent. */
+  state: string | null;
+  category: Category;
+  /** The check or axiom that rejects it. */
+  axiom: string | null;
+}
+
+/** One bar of the outcome histogram. */
+export interface OutcomeBar {
+  state: string;
+  category: Category;
+  /** Executions reaching it (allowed, racy, undef), or forbidden candidates reaching it. */
+  count: number;
+  /** The test's condition on it: true, false or unknown (depends on undef). */
+  condition: 'true' | 'false' | 'unknown';
+}
+
+/** Everything a run shows. */
+export interface RunResult {
+  report: Report;
+  model: string;
+  candidates: CandidateInfo[];
+  /** The list stopped at the cap or the time limit: more candidates exist. */
+  candidatesPartial: boolean;
+  histogram: OutcomeBar[];
+  /** Edge kinds the model's graphs can show (the cat models have only po, rf, co). */
+  edgeKinds: EdgeKind[];
+}
+
+/** One execution drawn: its DOT text and why the model accepts or rejects it. */
+export interface GraphResult {
+  dot: string;
+  title: string;
+  consistent: boolean;
+  axiom: string | null;
+  /** The text `gpumm run --explain` prints for this rejection (null for an allowed execution). */
+  explanation: string | null;
+}
+
+/** One IR instruction of a thread and its machine code. */
+export interface LoweredRow {
+  ir: string;
+  line: number;
+  asm: string[];
+  rows: string[];
+  diagnostic: string | null;
+}
+
+export interface LoweredThreadView {
+  thread: string;
+  instrs: LoweredRow[];
+}
+
+/** The target, mode and language a lowering or a check is for. */
+export interface TargetChoice {
+  target: string;
+  mode: 'cu' | 'wgp';
+  lang: 'hsa' | 'opencl';
+  tgsplit: boolean;
+}
+
+/** A target the page offers: its name, generation and which options apply. */
+export interface TargetInfo {
+  name: string;
+  generation: string;
+  wgpMode: boolean;
+  tgsplit: boolean;
+  llc: boolean;
+  machine: boolean;
+}
+
+/** The machine's layout, for drawing its states: threads, cache instances, locations. */
+export interface MachineView {
+  placement: string;
+  threads: { name: string; code: string[]; regs: string[] }[];
+  caches: { name: string; level: number; parent: number }[];
+  levels: string[];
+  locs: string[];
+}
+
+/** One machine state: per thread its pc and registers, outstanding requests, cache lines, memory. */
+export interface MachineStateView {
+  pcs: number[];
+  regs: (number | null)[][];
+  /** Per wavefront queue: its outstanding requests as text. */
+  queues: string[][];
+  /** Per cache instance, per location: absent, clean or dirty, and the value. */
+  lines: { st: 'absent' | 'clean' | 'dirty'; val: number | null }[][];
+  mem: (number | null)[];
+}
+
+export interface TraceStepView {
+  kind: string;
+  thread: string;
+  text: string;
+  detail: string;
+}
+
+/** A run of the machine to one outcome, with every state along it. */
+export interface TraceResult {
+  machine: MachineView;
+  steps: TraceStepView[];
+  states: MachineStateView[];
+}
+
+export interface CheckView {
+  result: CheckResult;
+}
+
+/** Messages to the worker (each with an id the answer repeats). */
+export type Request =
+  | { id: number; kind: 'run'; text: string; model: ModelChoice; settings: RunSettings; budgets: Budgets }
+  | { id: number; kind: 'graph'; index: number; edges: EdgeKind[]; scopes: boolean }
+  | { id: number; kind: 'lower'; text: string; choice: TargetChoice }
+  | { id: number; kind: 'check'; text: string; choice: TargetChoice; timeoutMs: number }
+  | { id: number; kind: 'trace'; choice: TargetChoice; outcome: number };
+
+/** Messages from the worker. */
+export type Response =
+  | {
+      id: number;
+      kind: 'progress';
+      phase?: 'search' | 'listing';
+      fraction: number;
+      states: number;
+      executions: number;
+      elapsedMs: number;
+    }
+  | { id: number; kind: 'diagnostics'; diagnostics: EditorDiagnostic[] }
+  | { id: number; kind: 'error'; message: string }
+  | { id: number; kind: 'run'; result: RunResult }
+  | { id: number; kind: 'graph'; result: GraphResult }
+  | { id: number; kind: 'lower'; threads: LoweredThreadView[]; target: string }
+  | { id: number; kind: 'check'; result: CheckResult }
+  | { id: number; kind: 'trace'; result: TraceResult | null };

@@ -1,0 +1,53 @@
+/**
+ * Sharing a test by URL: its text (deflated, base64url) and the page's choices go in the fragment,
+ * which never reaches a server. `#z.<data>` is deflate-raw; `#b.<data>` plain UTF-8 for a browser
+ * without CompressionStream.
+ */
+
+export interface Shared {
+  text: string;
+  params: Record<string, string>;
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(s: string): Uint8Array {
+  const b = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(b, (c) => c.charCodeAt(0));
+}
+
+async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  const out = new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(stream));
+  return new Uint8Array(await out.arrayBuffer());
+}
+
+/** The fragment for a test and the page's choices. */
+export async function encodeShare(s: Shared): Promise<string> {
+  const bytes = new TextEncoder().encode(s.text);
+  const data =
+    typeof CompressionStream === 'function'
+      ? `z.${toBase64Url(await pipe(bytes, new CompressionStream('deflate-raw')))}`
+      : `b.${toBase64Url(bytes)}`;
+  const params = new URLSearchParams({ ...s.params, t: data });
+  return `#${params.toString()}`;
+}
+
+/** The test and choices of a fragment, or null when it holds none (or is damaged). */
+export async function decodeShare(hash: string): Promise<Shared | null> {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const data = params.get('t');
+  if (!data) return null;
+  params.delete('t');
+  try {
+    const bytes = fromBase64Url(data.slice(2));
+    const raw = data.startsWith('z.') ? await pipe(bytes, new DecompressionStream('deflate-raw')) : bytes;
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    return { text, params: Object.fromEntries(params) };
+  } catch {
+    return null;
+  }
+}
