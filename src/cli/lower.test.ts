@@ -187,6 +187,18 @@ describe('gpumm lower', () => {
     expect(r.stdout).toContain('llc:   s_mov_b32 m0, 0x20001; s_barrier_signal m0\n');
   });
 
+  it.skipIf('reason' in findLlc())(
+    '--compare-llc before the file: the file is not taken for the llc path (the same comparison)',
+    () => {
+      const nb = join(ROOT, 'litmus', 'barriers', 'MP+nbar+fence.wg.litmus');
+      const after = gpumm('lower', nb, '--target', 'gfx1250', '--compare-llc');
+      const before = gpumm('lower', '--target', 'gfx1250', '--compare-llc', nb);
+      expect(before.stderr).toBe('');
+      expect(before.status).toBe(0);
+      expect(before.stdout).toBe(after.stdout);
+    },
+  );
+
   it.skipIf('reason' in findLlc())('--compare-llc shows a repeated wait as a difference of its own', () => {
     // GFX10 WGP mode, workgroup acq_rel generic atomicrmw with return: the document waits on vscnt after
     // the atomic too; llc-22 waits on vmcnt only — one repeated wait instruction.

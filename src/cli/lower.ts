@@ -278,7 +278,14 @@ export function registerLower(program: Command): void {
     .option('--table', "print the target's whole code-sequence table as a grid")
     .addOption(errorLimitOption())
     .option('--compare-llc [path]', 'also run llc-22 (or the llc at path) and print the difference')
-    .action(async (file: string | undefined, opts: LowerOptions) => {
+    .action(async (file0: string | undefined, opts: LowerOptions) => {
+      let file = file0;
+      // `--compare-llc FILE.litmus`: the option's optional path took the test file. No llc is named
+      // `*.litmus`: it is the file, compared with the llc-22 on the PATH.
+      if (file === undefined && typeof opts.compareLlc === 'string' && opts.compareLlc.endsWith('.litmus')) {
+        file = opts.compareLlc;
+        opts.compareLlc = true;
+      }
       // A reader that stops early (`| head`) is not an error.
       process.stdout.on('error', (e: NodeJS.ErrnoException) => {
         if (e.code === 'EPIPE') process.exit(0);
