@@ -31,6 +31,7 @@ import {
 import type { Span } from '../core/types.ts';
 import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
 import type { Binding, CheckKind, Expr, Instr, Model, UnOp } from './ast.ts';
+import { prelude } from './prelude.ts';
 
 export type ValueType = 'set' | 'rel';
 export type Tier = 0 | 1 | 2;
@@ -142,7 +143,9 @@ export interface Compiled {
 
 type EnvEntry =
   | { kind: 'value'; step: Step }
-  | { kind: 'fn'; params: string[]; body: Expr; env: Env; name: string };
+  | { kind: 'fn'; params: string[]; body: Expr; env: Env; name: string }
+  /** A prelude binding (`prelude.ts`), compiled where a model first uses it. */
+  | { kind: 'lazy'; body: Expr; env: () => Env; step: Step | null };
 
 class Env {
   constructor(
@@ -252,6 +255,19 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
         const entry = env.get(e.name);
         if (entry?.kind === 'value' && entry.step === undefStep) usesUndef = true;
         if (entry?.kind === 'value') return entry.step;
+        if (entry?.kind === 'lazy') {
+          if (!entry.step) {
+            // Its steps go to the top level, ahead of the step that uses it, wherever that is.
+            const outer = list;
+            list = top;
+            try {
+              entry.step = compile(entry.body, entry.env());
+            } finally {
+              list = outer;
+            }
+          }
+          return entry.step;
+        }
         if (entry?.kind === 'fn')
           return err('CAT3003', e.span, { name: e.name, why: 'is a function: apply it, as in f(x)' });
         const lack = prims.lacking.get(e.name);
@@ -261,6 +277,19 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
       }
       case 'if':
         return compile(variants.has(e.variant) ? e.yes : e.no, env);
+      case 'try': {
+        // herd7: the alternative when the body fails (an unknown name, a type error).
+        const mark = diagnostics.length;
+        const at = list.length;
+        try {
+          return compile(e.body, env);
+        } catch (x) {
+          if (!(x instanceof CompileError)) throw x;
+          diagnostics.length = mark;
+          list.length = at;
+          return compile(e.alt, env);
+        }
+      }
       case 'app':
         return apply(e, env);
       case 'let':
@@ -526,6 +555,22 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
     new Map([...primSteps].map(([k, step]) => [k, { kind: 'value', step } as EnvEntry])),
     null,
   );
+  // herd7's standard names (prelude.ts), each compiled only if the model uses it.
+  const preludeEntries: [string, EnvEntry][] = [];
+  const preludeEnv = (): Env => env0;
+  for (const ins of prelude().instrs) {
+    if (ins.kind !== 'let') continue;
+    for (const b of ins.bindings)
+      preludeEntries.push([
+        b.name,
+        b.params
+          ? { kind: 'fn', params: b.params, body: b.body, env: env, name: b.name }
+          : { kind: 'lazy', body: b.body, env: preludeEnv, step: null },
+      ]);
+  }
+  const env0 = env.extend(preludeEntries);
+  for (const [, e] of preludeEntries) if (e.kind === 'fn') e.env = env0;
+  env = env0;
   const undefEntry = env.get('Undef');
   const undefStep = undefEntry?.kind === 'value' ? undefEntry.step : null;
   let usesUndef = false;
@@ -564,6 +609,16 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
           return;
         }
         case 'show':
+          if (ins.expr) {
+            // Checked, never evaluated: its steps go to a list no one runs.
+            const outer = list;
+            list = [];
+            try {
+              compile(ins.expr, env);
+            } finally {
+              list = outer;
+            }
+          }
           for (const name of ins.names) {
             const v = env.get(name);
             if (!v) {

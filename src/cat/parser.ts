@@ -12,7 +12,78 @@ import { lex, type Token } from './lexer.ts';
 
 class ParseError extends Error {}
 
-const STARTS_INSTR = new Set(['let', 'acyclic', 'irreflexive', 'empty', 'flag', 'show', 'unshow', 'include']);
+const STARTS_INSTR = new Set([
+  'let',
+  'acyclic',
+  'irreflexive',
+  'empty',
+  'flag',
+  'show',
+  'unshow',
+  'include',
+  // herd7 instructions gpumm names in a diagnostic (CAT2002): recovery stops before them too.
+  'undefined_unless',
+  'procedure',
+  'call',
+  'enum',
+  'forall',
+  'debug',
+  'instructions',
+  'default',
+]);
+
+/**
+ * herd7 constructs gpumm does not support (CAT2002): what each is, and what to write instead.
+ * herd7's grammar (lib/modelParser.mly) and its library files were read to list them.
+ */
+const HERD_ONLY: Record<string, { what: string; hint: string }> = {
+  undefined_unless: {
+    what: 'undefined_unless check',
+    hint: 'gpumm reports what a model finds undefined through a flag: flag ~empty dr as race (docs/cat.md)',
+  },
+  procedure: {
+    what: 'procedure … end',
+    hint: 'write the checks where they are used, or a function: let f(r) = … then acyclic f(po) as name',
+  },
+  call: {
+    what: 'procedure call',
+    hint: 'write the checks where they are used, or a function: let f(r) = … then acyclic f(po) as name',
+  },
+  fun: { what: 'anonymous function (fun x -> e)', hint: 'give it a name: let f(x) = e' },
+  match: {
+    what: 'match … with … end',
+    hint: 'gpumm models have no tags or sets of sets to match: select with sets ([S], S * S) or if "variant"',
+  },
+  enum: {
+    what: 'enum declaration',
+    hint: "gpumm's events carry their kinds as predefined sets (Acquire, ACQ, Workgroup, …: docs/cat.md)",
+  },
+  tag: {
+    what: "tag ('name)",
+    hint: "gpumm's events carry their kinds as predefined sets (Acquire, ACQ, Workgroup, …: docs/cat.md)",
+  },
+  forall: { what: 'forall … do … end', hint: 'write one check per relation' },
+  with: {
+    what: 'with … from (a relation chosen by the model)',
+    hint: 'gpumm chooses rf, co and undef reads itself, every way; a model cannot choose other relations',
+  },
+  debug: { what: 'debug instruction', hint: 'remove it' },
+  instructions: { what: 'bell file declaration', hint: 'bell files are not supported: write a cat model' },
+  default: { what: 'bell file declaration', hint: 'bell files are not supported: write a cat model' },
+  when: { what: 'let rec … when …', hint: 'gpumm computes let rec as a least fixpoint, without a condition' },
+  set: {
+    what: 'explicit set {e, …}',
+    hint: '{} (or 0) is the empty set; for other sets of events use the predefined sets (docs/cat.md)',
+  },
+  '++': { what: "set addition '++'", hint: 'gpumm has no sets of sets or lists: combine relations with |' },
+  tuple: {
+    what: 'tuple (a, b)',
+    hint: 'functions take several arguments as f(a, b); there are no tuple values',
+  },
+};
+
+/** Keywords opening a herd7 block that an `end` closes. */
+const OPENS_END = new Set(['procedure', 'forall', 'match', 'begin']);
 const TESTS = new Set(['acyclic', 'irreflexive', 'empty']);
 
 /** Parses the text of one cat file (includes are resolved later, by `loadModel`). */
@@ -40,14 +111,42 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
     return next();
   };
   const join = (a: Span, b: Span): Span => ({ ...a, len: Math.max(a.len, b.offset + b.len - a.offset) });
+  /** Reports a herd7 construct gpumm does not support (the parse goes on). */
+  const unsupported = (key: string, at: Token) => {
+    const u = HERD_ONLY[key]!;
+    diagnostics.push(diag('CAT2002', at.span, { construct: u.what, hint: u.hint }));
+  };
+  /** Skips past the `end` that closes the block opened by the keyword just read. */
+  const skipToEnd = () => {
+    let depth = 1;
+    while (peek().kind !== 'eof' && depth > 0) {
+      const t = next();
+      if (t.kind !== 'keyword') continue;
+      if (OPENS_END.has(t.text)) depth++;
+      else if (t.text === 'end') depth--;
+    }
+  };
+  /** Skips past the bracket that closes the one just read (`(` or `{`). */
+  const skipToClose = (open: string, close: string) => {
+    let depth = 1;
+    while (peek().kind !== 'eof' && depth > 0) {
+      const t = next();
+      if (t.kind !== 'punct') continue;
+      if (t.text === open) depth++;
+      else if (t.text === close) depth--;
+    }
+  };
+  /** What an unsupported expression stands for once reported: the empty relation. */
+  const placeholder = (from: Token): Expr => ({ kind: 'empty', span: from.span });
 
   const startsOperand = (t: Token) =>
     t.kind === 'ident' ||
     t.kind === 'zero' ||
     t.kind === 'underscore' ||
-    (t.kind === 'punct' && (t.text === '(' || t.text === '[')) ||
+    t.kind === 'tag' ||
+    (t.kind === 'punct' && (t.text === '(' || t.text === '[' || t.text === '{')) ||
     (t.kind === 'punct' && t.text === '~' && !(peek(2).kind === 'keyword' && TESTS.has(peek(2).text))) ||
-    (t.kind === 'keyword' && t.text === 'if');
+    (t.kind === 'keyword' && (t.text === 'if' || t.text === 'begin' || t.text === 'try'));
 
   const expr = (): Expr => {
     if (!is('let')) return union();
@@ -65,6 +164,11 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
   };
   const union = (): Expr => {
     const l = seq();
+    // herd7's set addition binds between | and ; (lib/modelParser.mly).
+    while (is('++')) {
+      unsupported('++', next());
+      seq();
+    }
     if (!is('|')) return l;
     next();
     const r = union();
@@ -152,8 +256,53 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
     if (is('(')) {
       next();
       const e = expr();
+      if (is(',')) {
+        unsupported('tuple', peek());
+        skipToClose('(', ')');
+        return e;
+      }
       expect(')');
       return e;
+    }
+    // herd7: `begin e end` is `(e)`.
+    if (is('begin')) {
+      next();
+      const e = expr();
+      expect('end');
+      return e;
+    }
+    if (is('{')) {
+      const open = next();
+      if (is('}')) return { kind: 'empty', span: join(open.span, next().span) };
+      unsupported('set', open);
+      skipToClose('{', '}');
+      return placeholder(open);
+    }
+    if (t.kind === 'tag') {
+      unsupported('tag', next());
+      return placeholder(t);
+    }
+    if (is('try')) {
+      const start = next();
+      const body = expr();
+      expect('with');
+      const alt = expr();
+      return { kind: 'try', body, alt, span: join(start.span, alt.span) };
+    }
+    if (is('fun')) {
+      unsupported('fun', next());
+      if (is('(')) {
+        next();
+        skipToClose('(', ')');
+      } else if (peek().kind === 'ident' || peek().kind === 'underscore') next();
+      expect('->');
+      expr();
+      return placeholder(t);
+    }
+    if (is('match')) {
+      unsupported('match', next());
+      skipToEnd();
+      return placeholder(t);
     }
     if (is('[')) {
       const open = next();
@@ -170,6 +319,10 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
       expect('else');
       const no = expr();
       return { kind: 'if', variant, yes, no, span: join(start.span, no.span) };
+    }
+    if (t.kind === 'keyword' && t.text in HERD_ONLY) {
+      unsupported(t.text, next());
+      throw new ParseError();
     }
     return fail(
       'an expression',
@@ -223,8 +376,23 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
     };
   };
 
-  const instr = (): Instr => {
+  const instr = (): Instr | null => {
     const t = peek();
+    if (is('undefined_unless')) {
+      // Read the check that follows (so recovery does not take it for one of the model's), then drop it.
+      unsupported('undefined_unless', t);
+      check(false, next());
+      return null;
+    }
+    if (is('procedure') || is('forall') || is('match')) {
+      unsupported(t.text, next());
+      skipToEnd();
+      return null;
+    }
+    if (t.kind === 'keyword' && (t.text in HERD_ONLY || t.text === 'with')) {
+      unsupported(t.text, t);
+      throw new ParseError();
+    }
     if (is('let')) {
       next();
       const rec = is('rec');
@@ -240,12 +408,19 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
     if (is('~') || (t.kind === 'keyword' && TESTS.has(t.text))) return check(false, t);
     if (is('show') || is('unshow')) {
       next();
+      // herd7: `show a, b` or `show e as NAME`.
+      if (peek().kind !== 'ident' || (peek(1).kind === 'punct' && peek(1).text !== ',')) {
+        const e = expr();
+        expect('as', "'as NAME' after a shown expression");
+        ident('a name after as');
+        return { kind: 'show', names: [], expr: e, span: t.span };
+      }
       const names = [ident('a name to show').text];
       while (is(',')) {
         next();
         names.push(ident('a name to show').text);
       }
-      return { kind: 'show', names, span: t.span };
+      return { kind: 'show', names, expr: null, span: t.span };
     }
     if (is('include')) {
       next();
@@ -267,7 +442,8 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
   while (peek().kind !== 'eof') {
     const at = pos;
     try {
-      instrs.push(instr());
+      const ins = instr();
+      if (ins) instrs.push(ins);
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
       // Recover at the next instruction keyword.

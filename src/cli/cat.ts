@@ -18,6 +18,12 @@ export const MODELS_DIR = join(import.meta.dirname, '..', '..', 'models');
 
 export { CAT_MODELS } from './cat-models.ts';
 
+/**
+ * The text of every cat file read (the model and what it includes), so that a diagnostic found
+ * when the model is compiled shows the line of the file it is in.
+ */
+const texts = new Map<string, string>();
+
 /** Reads and parses a cat file; diagnostics go to stderr and end the command with status 2. */
 export function loadCatFile(file: string): Model {
   const src = readSource(file);
@@ -25,7 +31,7 @@ export function loadCatFile(file: string): Model {
     process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
     throw new CliExit(2);
   }
-  const texts = new Map<string, string>([[file, src.text]]);
+  texts.set(file, src.text);
   const { model, diagnostics } = loadModel(src.text, file, (name, from) => {
     for (const p of [resolve(dirname(from), name), join(MODELS_DIR, name)]) {
       if (!existsSync(p)) continue;
@@ -49,11 +55,12 @@ export function checkCatAgainst(
   tests: readonly Test[],
   variants: ReadonlySet<string>,
 ): void {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  if (!texts.has(file) && existsSync(file)) texts.set(file, readFileSync(file, 'utf8'));
   for (const t of tests.slice(0, 1)) {
     const c = compileFor(t, model, variants);
     if (c.diagnostics.length === 0) continue;
-    process.stderr.write(`${formatDiagnostics(c.diagnostics, text)}\n`);
+    for (const d of c.diagnostics)
+      process.stderr.write(`${formatDiagnostics([d], texts.get(d.span.file))}\n`);
     throw new CliExit(2);
   }
 }
