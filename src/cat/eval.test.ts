@@ -304,8 +304,9 @@ describe('cat diagnostics', () => {
   it.each([
     ['let x = r @ s', ['CAT1001 1:11', 'CAT2001 1:13']],
     ['(* open', ['CAT1002 1:1']],
-    ['include "a.cat', ['CAT1003 1:9', 'CAT2001 1:15']],
-    ['let x = (r | s', ['CAT2001 1:15']],
+    // End of file: the last character is pointed at, inside the file.
+    ['include "a.cat', ['CAT1003 1:9', 'CAT2001 1:14']],
+    ['let x = (r | s', ['CAT2001 1:14']],
     ['let = r', ['CAT2001 1:5']],
     ['acyclic rr as x', ['CAT3001 1:9']],
     ['let x = A ; r', ['CAT3002 1:9']],
@@ -336,6 +337,30 @@ describe('cat diagnostics', () => {
     ['let rec x = r | x when x\nacyclic x as a', ['CAT2002 1:19']],
   ])("herd7's %s: CAT2002 where it starts", (src, want) => {
     expect(codes(src)).toEqual(want);
+  });
+
+  it('survives any nesting and any number of errors: CAT2003 past 256 levels, long chains are flat', () => {
+    // The 257th level is the one reported, for brackets, prefix and postfix operators alike.
+    expect(codes(`let out = ${'('.repeat(300)}r${')'.repeat(300)}`)).toEqual(['CAT2003 1:267']);
+    expect(codes(`let out = ${'('.repeat(256)}r${')'.repeat(256)}`)).toEqual([]);
+    expect(codes(`let out = ${'~'.repeat(300)}r`)).toEqual(['CAT2003 1:267']);
+    expect(codes(`let out = r${'?'.repeat(300)}`)).toEqual(['CAT2003 1:268']);
+    expect(codes(`let out = ${'let x = r in '.repeat(300)}x`)).toEqual(['CAT2003 1:3339']);
+    // A chain of one operator is not nesting, however long; its value is the chain's.
+    expect(value(`let out = s${' | s'.repeat(100_000)}`)).toEqual([[2, 3]]);
+    expect(value(`let out = r${' \\ s'.repeat(50_000)} \\ r`)).toEqual([]);
+    expect(value('let out = r \\ s \\ r')).toEqual([]);
+    expect(value('let out = (r | s) \\ s \\ A * A')).toEqual([[1, 2]]);
+    // 130 000 errors are all collected (no stack overflow, no quadratic time).
+    const many = parseCat('let = r\n'.repeat(130_000), 't.cat');
+    expect(many.diagnostics.length).toBe(130_000);
+    const unknown = compileModel(
+      parseCat(Array.from({ length: 20_000 }, (_, k) => `let x${k} = r | nope${k}`).join('\n'), 't.cat')
+        .model,
+      prims(),
+      new Set(),
+    );
+    expect(unknown.diagnostics.length).toBe(20_000);
   });
 
   it('CAT2002 names the construct and says what to write instead', () => {

@@ -190,9 +190,36 @@ export function lex(text: string, file: string): { tokens: Token[]; diagnostics:
       i += p.length;
       continue;
     }
-    diagnostics.push(diag('CAT1001', span(i, 1), { char: c }));
-    i++;
+    // One character, also outside the basic plane (a surrogate pair is one character, not two).
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    diagnostics.push(diag('CAT1001', span(i, ch.length), { char: ch }));
+    i += ch.length;
   }
-  tokens.push({ kind: 'eof', text: '', span: span(i, 0) });
+  tokens.push({ kind: 'eof', text: '', span: eofSpan(text, file) });
   return { tokens, diagnostics };
+}
+
+/**
+ * Where "end of file" points: the last non-blank character, so the caret sits under text and the
+ * span lies inside the file (as the litmus parser's), or the start of a blank file.
+ */
+function eofSpan(text: string, file: string): Span {
+  let at = text.length - 1;
+  while (at >= 0 && /\s/.test(text[at]!)) at--;
+  if (at < 0) return { file, offset: 0, line: 1, col: 1, len: 0 };
+  // A surrogate pair is one character: point at its first half.
+  if (at > 0 && /[\udc00-\udfff]/.test(text[at]!) && /[\ud800-\udbff]/.test(text[at - 1]!)) at--;
+  let line = 1;
+  let start = 0;
+  for (let k = text.indexOf('\n'); k >= 0 && k < at; k = text.indexOf('\n', k + 1)) {
+    line++;
+    start = k + 1;
+  }
+  return {
+    file,
+    offset: at,
+    line,
+    col: at - start + 1,
+    len: at + 1 < text.length && text.codePointAt(at)! > 0xffff ? 2 : 1,
+  };
 }

@@ -21,7 +21,8 @@ export function loadModel(
   const done = new Set<string>();
   const expand = (src: string, f: string, stack: string[]): { title: string; instrs: Instr[] } => {
     const r = parseCat(src, f);
-    diagnostics.push(...r.diagnostics);
+    // One at a time: a spread of 100 000 arguments overflows the stack.
+    for (const d of r.diagnostics) diagnostics.push(d);
     const out: Instr[] = [];
     for (const ins of r.model.instrs) {
       if (ins.kind !== 'include') {
@@ -43,7 +44,7 @@ export function loadModel(
       // herd7 reads a file included twice once.
       if (done.has(got.file)) continue;
       done.add(got.file);
-      out.push(...expand(got.text, got.file, [...stack, got.file]).instrs);
+      for (const x of expand(got.text, got.file, [...stack, got.file]).instrs) out.push(x);
     }
     return { title: r.model.title, instrs: out };
   };

@@ -82,6 +82,13 @@ const HERD_ONLY: Record<string, { what: string; hint: string }> = {
   },
 };
 
+/**
+ * How deep expressions nest (brackets, prefix and postfix operators, `let … in`, `if`, function
+ * arguments), as the litmus parser's conditions (MAX_NESTING): past it a model gets CAT2003 rather
+ * than a stack overflow. Chains of one operator (`a | b | …`) do not nest: they become balanced trees.
+ */
+export const MAX_CAT_NESTING = 256;
+
 /** Keywords opening a herd7 block that an `end` closes. */
 const OPENS_END = new Set(['procedure', 'forall', 'match', 'begin']);
 const TESTS = new Set(['acyclic', 'irreflexive', 'empty']);
@@ -136,6 +143,31 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
       else if (t.text === close) depth--;
     }
   };
+  let depth = 0;
+  /** Parses one nesting level (`at` opens it); past MAX_CAT_NESTING, CAT2003 and the instruction is skipped. */
+  const nested = <T>(at: Token, f: () => T): T => {
+    if (depth >= MAX_CAT_NESTING) {
+      diagnostics.push(diag('CAT2003', at.span, { limit: String(MAX_CAT_NESTING) }));
+      throw new ParseError();
+    }
+    depth++;
+    try {
+      return f();
+    } finally {
+      depth--;
+    }
+  };
+  /**
+   * A chain of one associative operator as a balanced tree, so that evaluating a chain of any
+   * length recurses only logarithmically deep (the operators are associative: the value is the same).
+   */
+  const balanced = (op: 'union' | 'seq' | 'inter', xs: Expr[]): Expr => {
+    if (xs.length === 1) return xs[0]!;
+    const mid = xs.length >> 1;
+    const left = balanced(op, xs.slice(0, mid));
+    const right = balanced(op, xs.slice(mid));
+    return { kind: 'bin', op, left, right, span: join(left.span, right.span) };
+  };
   /** What an unsupported expression stands for once reported: the empty relation. */
   const placeholder = (from: Token): Expr => ({ kind: 'empty', span: from.span });
 
@@ -151,52 +183,52 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
   const expr = (): Expr => {
     if (!is('let')) return union();
     const start = next();
-    const rec = is('rec');
-    if (rec) next();
-    const bindings = [binding()];
-    while (is('and')) {
+    return nested(start, () => {
+      const rec = is('rec');
+      if (rec) next();
+      const bindings = [binding()];
+      while (is('and')) {
+        next();
+        bindings.push(binding());
+      }
+      expect('in');
+      const body = expr();
+      return { kind: 'let', rec, bindings, body, span: join(start.span, body.span) } as Expr;
+    });
+  };
+  /** `x op x op …` for an associative operator, as a balanced tree. */
+  const chain = (op: 'union' | 'seq' | 'inter', text: string, operand: () => Expr): Expr => {
+    const xs = [operand()];
+    while (is(text)) {
       next();
-      bindings.push(binding());
+      xs.push(operand());
     }
-    expect('in');
-    const body = expr();
-    return { kind: 'let', rec, bindings, body, span: join(start.span, body.span) };
+    return balanced(op, xs);
   };
-  const union = (): Expr => {
-    const l = seq();
-    // herd7's set addition binds between | and ; (lib/modelParser.mly).
-    while (is('++')) {
-      unsupported('++', next());
-      seq();
-    }
-    if (!is('|')) return l;
-    next();
-    const r = union();
-    return { kind: 'bin', op: 'union', left: l, right: r, span: join(l.span, r.span) };
-  };
-  const seq = (): Expr => {
-    const l = diff();
-    if (!is(';')) return l;
-    next();
-    const r = seq();
-    return { kind: 'bin', op: 'seq', left: l, right: r, span: join(l.span, r.span) };
-  };
+  const union = (): Expr =>
+    chain('union', '|', () => {
+      const l = seq();
+      // herd7's set addition binds between | and ; (lib/modelParser.mly).
+      while (is('++')) {
+        unsupported('++', next());
+        seq();
+      }
+      return l;
+    });
+  const seq = (): Expr => chain('seq', ';', diff);
   const diff = (): Expr => {
-    let l = inter();
+    const l = inter();
+    if (!is('\\')) return l;
+    // a \ b \ c is (a \ b) \ c, which is a \ (b | c): one difference, however long the chain.
+    const rs: Expr[] = [];
     while (is('\\')) {
       next();
-      const r = inter();
-      l = { kind: 'bin', op: 'diff', left: l, right: r, span: join(l.span, r.span) };
+      rs.push(inter());
     }
-    return l;
+    const r = balanced('union', rs);
+    return { kind: 'bin', op: 'diff', left: l, right: r, span: join(l.span, r.span) };
   };
-  const inter = (): Expr => {
-    const l = cart();
-    if (!is('&')) return l;
-    next();
-    const r = inter();
-    return { kind: 'bin', op: 'inter', left: l, right: r, span: join(l.span, r.span) };
-  };
+  const inter = (): Expr => chain('inter', '&', cart);
   const cart = (): Expr => {
     const l = unary();
     if (!(is('*') && startsOperand(peek(1)))) return l;
@@ -207,16 +239,23 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
   const unary = (): Expr => {
     if (is('~')) {
       const t = next();
-      const a = unary();
-      return { kind: 'un', op: 'comp', arg: a, span: join(t.span, a.span) };
+      return nested(t, () => {
+        const a = unary();
+        return { kind: 'un', op: 'comp', arg: a, span: join(t.span, a.span) } as Expr;
+      });
     }
     return postfix();
   };
   const postfix = (): Expr => {
     let e = atom();
-    for (;;) {
+    for (let k = depth; ; k++) {
       const t = peek();
       if (t.kind !== 'punct') return e;
+      // Each postfix operator nests the expression one level deeper.
+      if (k >= MAX_CAT_NESTING && ['*', '+', '?', '^-1'].includes(t.text)) {
+        diagnostics.push(diag('CAT2003', t.span, { limit: String(MAX_CAT_NESTING) }));
+        throw new ParseError();
+      }
       if (t.text === '*' && !startsOperand(peek(1)))
         e = { kind: 'un', op: 'star', arg: e, span: join(e.span, t.span) };
       else if (t.text === '+') e = { kind: 'un', op: 'plus', arg: e, span: join(e.span, t.span) };
@@ -239,37 +278,43 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
     if (t.kind === 'ident') {
       next();
       if (is('(')) {
-        next();
-        const args: Expr[] = [];
-        if (!is(')')) {
-          args.push(expr());
-          while (is(',')) {
-            next();
+        const open = next();
+        return nested(open, () => {
+          const args: Expr[] = [];
+          if (!is(')')) {
             args.push(expr());
+            while (is(',')) {
+              next();
+              args.push(expr());
+            }
           }
-        }
-        const close = expect(')');
-        return { kind: 'app', fn: t.text, args, span: join(t.span, close.span) };
+          const close = expect(')');
+          return { kind: 'app', fn: t.text, args, span: join(t.span, close.span) } as Expr;
+        });
       }
       return { kind: 'var', name: t.text, span: t.span };
     }
     if (is('(')) {
-      next();
-      const e = expr();
-      if (is(',')) {
-        unsupported('tuple', peek());
-        skipToClose('(', ')');
+      const open = next();
+      return nested(open, () => {
+        const e = expr();
+        if (is(',')) {
+          unsupported('tuple', peek());
+          skipToClose('(', ')');
+          return e;
+        }
+        expect(')');
         return e;
-      }
-      expect(')');
-      return e;
+      });
     }
     // herd7: `begin e end` is `(e)`.
     if (is('begin')) {
-      next();
-      const e = expr();
-      expect('end');
-      return e;
+      const open = next();
+      return nested(open, () => {
+        const e = expr();
+        expect('end');
+        return e;
+      });
     }
     if (is('{')) {
       const open = next();
@@ -284,10 +329,12 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
     }
     if (is('try')) {
       const start = next();
-      const body = expr();
-      expect('with');
-      const alt = expr();
-      return { kind: 'try', body, alt, span: join(start.span, alt.span) };
+      return nested(start, () => {
+        const body = expr();
+        expect('with');
+        const alt = expr();
+        return { kind: 'try', body, alt, span: join(start.span, alt.span) } as Expr;
+      });
     }
     if (is('fun')) {
       unsupported('fun', next());
@@ -306,19 +353,23 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
     }
     if (is('[')) {
       const open = next();
-      const e = expr();
-      const close = expect(']');
-      return { kind: 'un', op: 'toid', arg: e, span: join(open.span, close.span) };
+      return nested(open, () => {
+        const e = expr();
+        const close = expect(']');
+        return { kind: 'un', op: 'toid', arg: e, span: join(open.span, close.span) } as Expr;
+      });
     }
     if (is('if')) {
       const start = next();
-      if (peek().kind !== 'string') fail('a variant name in quotes', 'write if "variant" then e1 else e2');
-      const variant = next().text;
-      expect('then');
-      const yes = expr();
-      expect('else');
-      const no = expr();
-      return { kind: 'if', variant, yes, no, span: join(start.span, no.span) };
+      return nested(start, () => {
+        if (peek().kind !== 'string') fail('a variant name in quotes', 'write if "variant" then e1 else e2');
+        const variant = next().text;
+        expect('then');
+        const yes = expr();
+        expect('else');
+        const no = expr();
+        return { kind: 'if', variant, yes, no, span: join(start.span, no.span) } as Expr;
+      });
     }
     if (t.kind === 'keyword' && t.text in HERD_ONLY) {
       unsupported(t.text, next());
@@ -446,9 +497,15 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
       if (ins) instrs.push(ins);
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
-      // Recover at the next instruction keyword.
+      // Recover at the next instruction keyword that starts a line (a `let` inside the broken
+      // expression, as in `let … in`, is not an instruction).
       if (pos === at) pos++;
-      while (peek().kind !== 'eof' && !(peek().kind === 'keyword' && STARTS_INSTR.has(peek().text))) pos++;
+      const startsLine = () => pos === 0 || tokens[pos - 1]!.span.line < peek().span.line;
+      while (
+        peek().kind !== 'eof' &&
+        !(peek().kind === 'keyword' && STARTS_INSTR.has(peek().text) && startsLine())
+      )
+        pos++;
     }
   }
   return { model: { title, instrs }, diagnostics };

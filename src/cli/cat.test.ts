@@ -123,6 +123,21 @@ describe('gpumm run with cat models', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('a cat file of many errors: --error-limit as for litmus files, no crash on deep nesting', () => {
+    const many = tmpFile('many.cat', `"m"\n${'let x = po |\n'.repeat(50)}`);
+    const r = gpumm('run', '--cat', many, 'litmus/SB+rlx.agent.litmus');
+    expect(r.status).toBe(2);
+    expect(r.stderr.match(/error CAT2001/g)?.length).toBe(20);
+    expect(r.stderr).toContain('gpumm: 30 more errors not shown (--error-limit 20');
+    const all = gpumm('run', '--error-limit', '0', '--cat', many, 'litmus/SB+rlx.agent.litmus');
+    expect(all.stderr.match(/error CAT2001/g)?.length).toBe(50);
+    const deep = tmpFile('deep.cat', `"d"\nacyclic ${'('.repeat(100_000)}po${')'.repeat(100_000)} as x\n`);
+    const d = gpumm('run', '--cat', deep, 'litmus/SB+rlx.agent.litmus');
+    expect(d.status).toBe(2);
+    expect(d.stderr).toContain('error CAT2003: nested more than 256 levels deep');
+    expect(d.stderr).not.toContain('internal error');
+  });
+
   it('includes resolve beside the including file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gpumm-cat-'));
     writeFileSync(join(dir, 'base.cat'), 'let com = rf | co | fr\n');

@@ -333,6 +333,12 @@ export const DIAGNOSTICS = {
     message: (a) => `herd7's ${a.construct} is not supported by gpumm`,
     hint: (a) => a.hint ?? 'docs/cat.md lists what gpumm reads of the cat language',
   },
+  CAT2003: {
+    severity: 'error',
+    message: (a) => `nested more than ${a.limit} levels deep`,
+    hint: () =>
+      'brackets, prefix and postfix operators, let … in and if nest at most this deep; name the parts with let',
+  },
   CAT3001: {
     severity: 'error',
     message: (a) => `unknown name '${a.name}'`,
