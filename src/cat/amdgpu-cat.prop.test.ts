@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Test } from '../core/types.ts';
 import { enumerate } from '../enumerate/enumerate.ts';
-import { arbMpSpaces, arbTest, type GenOptions } from '../enumerate/gen.ts';
+import { arbMpSpaces, arbShape, arbTest, type GenOptions } from '../enumerate/gen.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { withCounts } from '../models/testutil.ts';
 import { CatEnumeration, DEFAULT_CAT } from './enumerate.ts';
@@ -46,6 +46,17 @@ describe('models/amdgpu.cat against the fast search on random tests', () => {
   it.each(cases)('%s, repaired value rules', (_name, o) => {
     fc.assert(
       fc.property(arbTest(o), (t) => agree(t, { ...DEFAULT_OPTIONS, valueRules: 'repaired' })),
+      { numRuns: RUNS / 2 },
+    );
+  });
+
+  it('classic shapes (SB, LB, MP, R, S, 2+2W, IRIW, WRC), seq_cst often, random scopes and fences', () => {
+    fc.assert(
+      fc.property(arbShape(), (t) => agree(t)),
+      { numRuns: RUNS },
+    );
+    fc.assert(
+      fc.property(arbShape(), (t) => agree(t, { ...DEFAULT_OPTIONS, noThinAir: false })),
       { numRuns: RUNS / 2 },
     );
   });

@@ -212,6 +212,84 @@ export function arbMpSpaces(): fc.Arbitrary<Test> {
 }
 
 /**
+ * The classic shapes over two locations — SB, LB, MP, R, S, 2+2W, IRIW, WRC — with each access at a
+ * random ordering (seq_cst often) and scope, a fence between a thread's two accesses now and then,
+ * and random placements. `arbTest` rarely builds them, and they are where scoped seq_cst, coherence
+ * and no-thin-air decide verdicts.
+ */
+export function arbShape(): fc.Arbitrary<Test> {
+  type Op = { k: 'W' | 'R'; loc: 'x' | 'y'; v?: number };
+  const W = (loc: 'x' | 'y', v = 1): Op => ({ k: 'W', loc, v });
+  const R = (loc: 'x' | 'y'): Op => ({ k: 'R', loc });
+  const SHAPES: Op[][][] = [
+    [
+      [W('x'), R('y')],
+      [W('y'), R('x')],
+    ], // SB
+    [
+      [R('x'), W('y')],
+      [R('y'), W('x')],
+    ], // LB
+    [
+      [W('x'), W('y')],
+      [R('y'), R('x')],
+    ], // MP
+    [
+      [W('x'), W('y')],
+      [W('y', 2), R('x')],
+    ], // R
+    [
+      [W('x', 2), W('y')],
+      [R('y'), W('x')],
+    ], // S
+    [
+      [W('x'), W('y', 2)],
+      [W('y'), W('x', 2)],
+    ], // 2+2W
+    [[W('x')], [W('y')], [R('x'), R('y')], [R('y'), R('x')]], // IRIW
+    [[W('x')], [R('x'), W('y')], [R('y'), R('x')]], // WRC
+  ];
+  const ordering = (k: 'W' | 'R') =>
+    fc.constantFrom<Ordering>(
+      'seq_cst',
+      'seq_cst',
+      'monotonic',
+      k === 'W' ? 'release' : 'acquire',
+      'notatomic',
+    );
+  const op = (o: Op) =>
+    fc.tuple(ordering(o.k), fc.constantFrom(...GEN_SCOPES)).map(([ord, scope]) => ({ o, ord, scope }));
+  const fenceBetween = fc.option(
+    fc.tuple(fc.constantFrom<Ordering>('seq_cst', 'seq_cst', 'acq_rel'), fc.constantFrom(...GEN_SCOPES)),
+    { nil: null, freq: 3 },
+  );
+  return fc
+    .nat(SHAPES.length - 1)
+    .chain((k) =>
+      fc.tuple(
+        fc.tuple(...SHAPES[k]!.map((body) => fc.tuple(fc.tuple(...body.map(op)), fenceBetween))),
+        fc.array(fc.constantFrom(...PLACEMENTS), { minLength: 4, maxLength: 4 }),
+      ),
+    )
+    .map(([bodies, pl]) =>
+      makeTest({
+        locs: { x: 0, y: 0 },
+        threads: threads(
+          bodies.map(([ops, f]) => {
+            const out: Instr[] = [];
+            ops.forEach(({ o, ord, scope }, i) => {
+              if (i === 1 && f) out.push(fence(f[0], { scope: f[1] }));
+              out.push(o.k === 'W' ? st(o.loc, o.v ?? 1, ord, { scope }) : ld('r', o.loc, ord, { scope }));
+            });
+            return ssa(out);
+          }),
+          pl.slice(0, bodies.length),
+        ),
+      }),
+    );
+}
+
+/**
  * k copies of one thread body (the same constants, or each copy its own: `relabel`), placed so that
  * all, some or none of them are interchangeable, beside an optional observer thread.
  */
