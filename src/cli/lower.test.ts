@@ -220,7 +220,7 @@ describe('gpumm lower --explain and llc-22', () => {
     const r = gpumm('lower', MP, '--target', 'gfx1200', '--explain');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(
-      /syncscope\("agent"\) release\n(?: {6}.*\n)*? {6}; llc-22 -O0 emits instead: s_wait_loadcnt 0x0;[^\n]*global_store scope:SCOPE_DEV\n {6}; why \(gfx12-wb-system-only\): /,
+      /syncscope\("agent"\) release\n(?: {6}.*\n)*? {6}; llc-22 -O0 emits instead: s_wait_loadcnt 0x0;[^\n]*global_store scope:SCOPE_DEV\n {6}; why \(gfx12-wb-system-only\): [^\n]*\n {6}; where: SIGfx12CacheControl::insertRelease/,
     );
     // llc-22 agrees on the acquire load: no note there.
     const acquire = r.stdout.slice(r.stdout.indexOf('acquire\n'));

@@ -169,8 +169,10 @@ export function llcNotes(groups: readonly DivergenceGroup[], ctx: LowerCtx): (in
     if (g === null) return [];
     return [
       `llc-22 -O0 emits instead: ${g.llc.join('; ') || '(nothing)'}`,
-      ...g.causes.map((id) =>
-        id === 'unexplained' ? 'why: not explained' : `why (${id}): ${causeById(id).what}`,
+      ...g.causes.flatMap((id) =>
+        id === 'unexplained'
+          ? ['why: not explained']
+          : [`why (${id}): ${causeById(id).what}`, `where: ${causeById(id).where}`],
       ),
     ];
   };
@@ -241,9 +243,9 @@ export function renderComparison(cmp: readonly LlcComparison[]): string {
         out.push(`      differs: gpumm ${h.doc.join('; ') || '—'}  →  llc ${h.llc.join('; ') || '—'}`);
       for (const id of c.causes)
         out.push(
-          id === 'unexplained'
-            ? '      why: no recorded cause explains it'
-            : `      why (${id}): ${causeById(id).what}`,
+          ...(id === 'unexplained'
+            ? ['      why: no recorded cause explains it']
+            : [`      why (${id}): ${causeById(id).what}`, `      where: ${causeById(id).where}`]),
         );
     }
   }
