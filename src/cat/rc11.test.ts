@@ -204,6 +204,19 @@ describe('models/rc11.cat', () => {
     expect(verdict(t)).toBe(want);
   });
 
+  it('reads return writes, but an uninitialised location read before any write is indeterminate (undef)', () => {
+    // Every location initialised: no read returns undef, also a racy one.
+    expect(runCat(mp('notatomic', 'notatomic'), model, DEFAULT_OPTIONS).flags.undef).toBe(false);
+    // An exchange on an uninitialised location reads undef (no write happens before it) and stores
+    // its operand; the load after it reads that write.
+    const xchg = makeTest({
+      locs: { x: 'undef' },
+      threads: threads([[rmw('r0', 'xchg', 'x', 1, 'monotonic'), ld('r1', 'x', 'monotonic')]], P.slice(0, 1)),
+    });
+    const r = runCat(xchg, model, DEFAULT_OPTIONS);
+    expect(r.states.map((s) => s.values)).toEqual([{ 'P0:r0': 'undef', 'P0:r1': 1 }]);
+  });
+
   it('flags a race on plain accesses and none on atomics', () => {
     const racy = runCat(mp('notatomic', 'notatomic'), model, DEFAULT_OPTIONS);
     expect(racy.flags.race).toBe(true);
