@@ -227,6 +227,13 @@ describe('cat operators', () => {
       [0, 1],
       [1, 2],
     ]);
+    // A function applied to the operand after it, as herd7 writes it.
+    expect(value('let out = domain r')).toEqual([0, 1]);
+    expect(value('let twice(x) = x ; x\nlet out = twice r | s')).toEqual([
+      [0, 2],
+      [2, 3],
+    ]);
+    expect(value('let out = [range r] ; s')).toEqual([[2, 3]]);
     // The alternative only when the body does not compile (an unknown name here).
     expect(value('let out = try nope with s')).toEqual([[2, 3]]);
     expect(value('let out = try r with s')).toEqual([
@@ -302,7 +309,8 @@ describe('incremental evaluation', () => {
 
 describe('cat diagnostics', () => {
   it.each([
-    ['let x = r @ s', ['CAT1001 1:11', 'CAT2001 1:13']],
+    // With the '@' dropped, `r s` applies r to s (herd7's application): reported when compiled.
+    ['let x = r @ s', ['CAT1001 1:11']],
     ['(* open', ['CAT1002 1:1']],
     // End of file: the last character is pointed at, inside the file.
     ['include "a.cat', ['CAT1003 1:9', 'CAT2001 1:14']],

@@ -292,6 +292,15 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
           return { kind: 'app', fn: t.text, args, span: join(t.span, close.span) } as Expr;
         });
       }
+      // herd7 applies a function to the operand written after it (`domain rf`, `fencerel MFENCE`;
+      // lib/modelParser.mly, `exp0 arg`): two operands side by side mean nothing else.
+      const a = peek();
+      if (a.kind === 'ident' || a.kind === 'zero' || a.kind === 'underscore' || is('[') || is('{')) {
+        return nested(a, () => {
+          const arg = atom();
+          return { kind: 'app', fn: t.text, args: [arg], span: join(t.span, arg.span) } as Expr;
+        });
+      }
       return { kind: 'var', name: t.text, span: t.span };
     }
     if (is('(')) {
