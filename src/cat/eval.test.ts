@@ -3,46 +3,29 @@ import { fromPairs, toPairs } from '../core/relation.ts';
 import { compileModel, type Primitives, type PrimitiveValue, runStep } from './eval.ts';
 import { parseCat } from './parser.ts';
 import { LACKING } from './primitives.ts';
+import { boundValue, relValue, setValue } from './testutil.ts';
 
 // Four events; r = {0→1, 1→2}, s = {2→3}; sets A = {0, 1}, B = {1, 3}.
 const N = 4;
 function prims(extra: Record<string, PrimitiveValue> = {}): Primitives {
-  const rel = (pairs: [number, number][]): PrimitiveValue => {
-    const r = fromPairs(N, pairs);
-    return { type: 'rel', tier: 0, rel: r, bits: r.bits };
-  };
-  const set = (xs: number[]): PrimitiveValue => {
-    const b = new Uint32Array(1);
-    for (const x of xs) b[0]! |= 1 << x;
-    return { type: 'set', tier: 0, rel: null, bits: b };
-  };
   const values = new Map<string, PrimitiveValue>([
     [
       'r',
-      rel([
+      relValue(N, [
         [0, 1],
         [1, 2],
       ]),
     ],
-    ['s', rel([[2, 3]])],
-    ['A', set([0, 1])],
-    ['B', set([1, 3])],
+    ['s', relValue(N, [[2, 3]])],
+    ['A', setValue([0, 1])],
+    ['B', setValue([1, 3])],
     ...Object.entries(extra),
   ]);
   return { n: N, values, lacking: LACKING };
 }
 
 /** The value bound to `out` by `src`, as pairs or members. */
-function value(src: string, variants: string[] = []): [number, number][] | number[] {
-  const { model, diagnostics } = parseCat(src, 't.cat');
-  expect(diagnostics).toEqual([]);
-  const c = compileModel(model, prims(), new Set(variants));
-  expect(c.diagnostics).toEqual([]);
-  for (const s of c.steps) s.run?.();
-  const out = c.bound.get('out')!;
-  if (out.rel) return toPairs(out.rel);
-  return [...Array(N).keys()].filter((i) => ((out.bits[0]! >>> i) & 1) === 1);
-}
+const value = (src: string, variants: string[] = []) => boundValue(src, prims(), variants);
 
 function codes(src: string): string[] {
   const p = parseCat(src, 't.cat');

@@ -180,17 +180,23 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
     (t.kind === 'punct' && t.text === '~' && !(peek(2).kind === 'keyword' && TESTS.has(peek(2).text))) ||
     (t.kind === 'keyword' && (t.text === 'if' || t.text === 'begin' || t.text === 'try'));
 
+  /** After `let`: `[rec] x = e and y = e …`. */
+  const letBindings = (): { rec: boolean; bindings: Binding[] } => {
+    const rec = is('rec');
+    if (rec) next();
+    const bindings = [binding()];
+    while (is('and')) {
+      next();
+      bindings.push(binding());
+    }
+    return { rec, bindings };
+  };
+
   const expr = (): Expr => {
     if (!is('let')) return union();
     const start = next();
     return nested(start, () => {
-      const rec = is('rec');
-      if (rec) next();
-      const bindings = [binding()];
-      while (is('and')) {
-        next();
-        bindings.push(binding());
-      }
+      const { rec, bindings } = letBindings();
       expect('in');
       const body = expr();
       return { kind: 'let', rec, bindings, body, span: join(start.span, body.span) } as Expr;
@@ -455,13 +461,7 @@ export function parseCat(text: string, file: string): { model: Model; diagnostic
     }
     if (is('let')) {
       next();
-      const rec = is('rec');
-      if (rec) next();
-      const bindings = [binding()];
-      while (is('and')) {
-        next();
-        bindings.push(binding());
-      }
+      const { rec, bindings } = letBindings();
       return { kind: rec ? 'rec' : 'let', bindings, span: t.span };
     }
     if (is('flag')) return check(true, next());

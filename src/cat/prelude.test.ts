@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { fromPairs, toPairs } from '../core/relation.ts';
 import { compileModel, type Primitives, type PrimitiveValue } from './eval.ts';
 import { loadModel } from './load.ts';
 import { parseCat } from './parser.ts';
 import { LACKING } from './primitives.ts';
+import { boundValue, relValue, setValue } from './testutil.ts';
 
 // Five events: 0 an initial write; threads {1, 2} and {3, 4}; one location.
 const N = 5;
-const rel = (pairs: [number, number][]): PrimitiveValue => {
-  const r = fromPairs(N, pairs);
-  return { type: 'rel', tier: 0, rel: r, bits: r.bits };
-};
-const set = (xs: number[]): PrimitiveValue => {
-  const b = new Uint32Array(1);
-  for (const x of xs) b[0]! |= 1 << x;
-  return { type: 'set', tier: 0, rel: null, bits: b };
-};
+const rel = (pairs: [number, number][]) => relValue(N, pairs);
+const set = setValue;
 const all: [number, number][] = [];
 for (let a = 0; a < N; a++) for (let b = 0; b < N; b++) all.push([a, b]);
 const sameThread = (a: number, b: number) => a > 0 && b > 0 && a <= 2 === b <= 2;
@@ -62,16 +55,7 @@ const PRIMS: Primitives = {
   ]),
 };
 
-function value(src: string): [number, number][] | number[] {
-  const { model, diagnostics } = parseCat(`let out = ${src}`, 't.cat');
-  expect(diagnostics).toEqual([]);
-  const c = compileModel(model, PRIMS, new Set());
-  expect(c.diagnostics).toEqual([]);
-  for (const s of c.steps) s.run?.();
-  const out = c.bound.get('out')!;
-  if (out.rel) return toPairs(out.rel);
-  return [...Array(N).keys()].filter((i) => ((out.bits[0]! >>> i) & 1) === 1);
-}
+const value = (e: string) => boundValue(`let out = ${e}`, PRIMS);
 
 describe("herd7's standard names (prelude)", () => {
   it.each([
