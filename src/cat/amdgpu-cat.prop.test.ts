@@ -9,9 +9,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Test } from '../core/types.ts';
+import type { Ordering, Scope, Test } from '../core/types.ts';
 import { enumerate } from '../enumerate/enumerate.ts';
-import { arbMpSpaces, arbTest, type GenOptions } from '../enumerate/gen.ts';
+import {
+  arbMpSpaces,
+  arbShape,
+  arbTest,
+  CLASSIC_SHAPES,
+  classicShape,
+  type GenOptions,
+  SHAPE_PLACEMENTS,
+} from '../enumerate/gen.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { withCounts } from '../models/testutil.ts';
 import { CatEnumeration, DEFAULT_CAT } from './enumerate.ts';
@@ -49,6 +57,39 @@ describe('models/amdgpu.cat against the fast search on random tests', () => {
       { numRuns: RUNS / 2 },
     );
   });
+
+  it('classic shapes (SB, LB, MP, R, S, 2+2W, IRIW, WRC), seq_cst often, random scopes and fences', () => {
+    fc.assert(
+      fc.property(arbShape(), (t) => agree(t)),
+      { numRuns: RUNS },
+    );
+    fc.assert(
+      fc.property(arbShape(), (t) => agree(t, { ...DEFAULT_OPTIONS, noThinAir: false })),
+      { numRuns: RUNS / 2 },
+    );
+  });
+
+  // Every classic shape with one ordering and one scope for all its accesses, in each placement,
+  // with and without a seq_cst fence between each thread's accesses: the shapes whose verdicts
+  // only scoped seq_cst, coherence or no-thin-air decide (LB relaxed, SB seq_cst, …) all appear.
+  const uniform: [string, Ordering, Scope, string, boolean][] = [];
+  for (const name of Object.keys(CLASSIC_SHAPES))
+    for (const ord of ['monotonic', 'acquire', 'seq_cst', 'notatomic'] as Ordering[])
+      for (const scope of ['agent', 'workgroup'] as Scope[])
+        for (const pl of Object.keys(SHAPE_PLACEMENTS))
+          for (const fenced of [false, true]) uniform.push([name, ord, scope, pl, fenced]);
+  it.each(uniform)(
+    '%s, every access %s at %s scope, threads in %s, fenced: %s',
+    (name, ord, scope, pl, fenced) => {
+      const t = classicShape(
+        name,
+        () => ({ ordering: ord, scope }),
+        () => (fenced ? { ordering: 'seq_cst', scope } : null),
+        SHAPE_PLACEMENTS[pl]!,
+      );
+      agree(t);
+    },
+  );
 
   it('message passing across address spaces', () => {
     fc.assert(

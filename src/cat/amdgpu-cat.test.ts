@@ -1,13 +1,15 @@
 /**
  * models/amdgpu.cat against the fast search (src/models/amdgpu.ts, src/enumerate/enumerate.ts) on
- * the whole catalogue: the same final states, counts, race / undef flags and verdicts. This is the
- * golden test of `--model amdgpu-cat`: its reports must equal the fast search's, so the fast
- * search's baselines are its baselines.
+ * the whole catalogue: the same final states, counts, race / undef flags and verdicts, and the same
+ * text report line for line but the search figures. This is the golden test of `--model
+ * amdgpu-cat`: its reports must equal the fast search's, so the fast search's baselines are its
+ * baselines.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Test } from '../core/types.ts';
+import { formatReport } from '../enumerate/report.ts';
 import { runTestSync } from '../enumerate/verdict.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { parse } from '../syntax/parser.ts';
@@ -36,6 +38,14 @@ function summary(r: ReturnType<typeof runTestSync>) {
   return { states: r.states, flags: r.flags, condition: r.condition, complete: r.complete };
 }
 
+/** The text report `gpumm run` prints, less the search figures (how the search went, not its result). */
+function text(r: ReturnType<typeof runTestSync>): string {
+  return formatReport(r, { timing: false })
+    .split('\n')
+    .filter((l) => !l.startsWith('Candidates '))
+    .join('\n');
+}
+
 function agree(test: Test, opts: ModelOptions): void {
   const fast = runTestSync(test, {
     model: opts,
@@ -45,6 +55,7 @@ function agree(test: Test, opts: ModelOptions): void {
   });
   const cat = runCat(test, model, opts, { keepExamples: false, timeoutMs: 60_000 });
   expect(summary(cat)).toEqual(summary(fast));
+  expect(text(cat)).toBe(text(fast));
 }
 
 describe('models/amdgpu.cat', () => {

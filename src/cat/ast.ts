@@ -18,7 +18,9 @@ export type Expr =
   /** `let [rec] x = e and … in body`. */
   | { kind: 'let'; rec: boolean; bindings: Binding[]; body: Expr; span: Span }
   /** `if "variant" then a else b`: chosen once per run from the model's variants (herd7's `-variant`). */
-  | { kind: 'if'; variant: string; yes: Expr; no: Expr; span: Span };
+  | { kind: 'if'; variant: string; yes: Expr; no: Expr; span: Span }
+  /** `try e with alt`: `e`, or `alt` when `e` does not compile (an unknown name, say), as in herd7. */
+  | { kind: 'try'; body: Expr; alt: Expr; span: Span };
 
 export interface Binding {
   name: string;
@@ -44,7 +46,8 @@ export type Instr =
       name: string | null;
       span: Span;
     }
-  | { kind: 'show'; names: string[]; span: Span }
+  /** `show a, b` or `show e as NAME` (herd7 shows them in pictures; gpumm only checks them). */
+  | { kind: 'show'; names: string[]; expr: Expr | null; span: Span }
   | { kind: 'include'; file: string; span: Span };
 
 export interface Model {

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dev, ld, makeTest, st, threads } from '../events/build.ts';
 import { buildSkeleton } from '../events/skeleton.ts';
+import { HERD_ONLY_KEYWORDS } from './lexer.ts';
+import { prelude } from './prelude.ts';
 import { buildPrimitives, LACKING, PRIMITIVE_NAMES } from './primitives.ts';
 
 const DOC = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'cat.md'), 'utf8');
@@ -19,6 +21,15 @@ describe('docs/cat.md', () => {
     expect(names).toEqual([...PRIMITIVE_NAMES].sort());
     const missing = PRIMITIVE_NAMES.filter((n) => !DOC.includes(`\`${n}\``));
     expect(missing).toEqual([]);
+  });
+
+  it("lists herd7's standard names gpumm gives, and the herd7 keywords it does not read", () => {
+    const names = prelude().instrs.flatMap((i) => (i.kind === 'let' ? i.bindings.map((b) => b.name) : []));
+    expect(names.length).toBeGreaterThan(10);
+    expect(names.filter((n) => !DOC.includes(`\`${n}`))).toEqual([]);
+    const unread = HERD_ONLY_KEYWORDS.filter((k) => !['yield', 'compat', 'do', 'from'].includes(k));
+    const inCode = (k: string) => new RegExp(`\`[^\`]*\\b${k}\\b[^\`]*\``).test(DOC);
+    expect(unread.filter((k) => !inCode(k))).toEqual([]);
   });
 
   it('names what gpumm lacks', () => {

@@ -124,6 +124,8 @@ export function compileFor(test: Test, model: Model, variants: ReadonlySet<strin
 export class CatEnumeration {
   readonly collector: Collector;
   readonly stats: EnumerationStats = { nodes: 0, explored: 0, consistent: 0 };
+  /** The model's own flags (`flag … as NAME`, other than race and undef) raised by some execution. */
+  readonly modelFlags = new Set<string>();
   stop: StopReason | null = null;
   private readonly variants: number;
   private v = -1;
@@ -417,7 +419,8 @@ class CatVariantState {
     for (const f of this.flags) {
       if (testHolds(f.test, f.step, this.scratch) === f.negated) continue;
       if (f.name === RACE_FLAG) race = true;
-      if (f.name === UNDEF_FLAG) undef = true;
+      else if (f.name === UNDEF_FLAG) undef = true;
+      else if (f.name !== null) en.modelFlags.add(f.name);
     }
     const vals = this.values;
     for (let k = 0; k < obs.length; k++) {

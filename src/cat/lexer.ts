@@ -1,18 +1,42 @@
 /**
  * Tokens of a cat model. herd7's lexical conventions: identifiers may contain `-` and `.`
- * (`po-loc`, `rmw.w`), comments are `(* … *)` and nest, strings are double-quoted, `0` is the empty
- * relation. No Node APIs here: the web page imports this file.
+ * (`po-loc`, `rmw.w`), comments are `(* … *)` and nest (or `//` and `#` to the end of the line),
+ * strings are double-quoted, `0` is the empty relation. No Node APIs here: the web page imports this file.
  */
 import type { Span } from '../core/types.ts';
 import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
 
-export type TokenKind = 'ident' | 'string' | 'zero' | 'underscore' | 'keyword' | 'punct' | 'eof';
+export type TokenKind = 'ident' | 'string' | 'tag' | 'zero' | 'underscore' | 'keyword' | 'punct' | 'eof';
 
 export interface Token {
   kind: TokenKind;
   text: string;
   span: Span;
 }
+
+/**
+ * herd7's other keywords (lib/modelLexer.mll). gpumm does not support what they start; they stay
+ * keywords, as in herd7, so the parser names each construct in a diagnostic (CAT2002) instead of
+ * reading it as a name.
+ */
+export const HERD_ONLY_KEYWORDS: readonly string[] = [
+  'undefined_unless',
+  'procedure',
+  'call',
+  'fun',
+  'match',
+  'enum',
+  'forall',
+  'do',
+  'from',
+  'when',
+  'debug',
+  'yield',
+  'instructions',
+  'default',
+  'compat',
+  'subset',
+];
 
 export const KEYWORDS = new Set([
   'let',
@@ -30,10 +54,39 @@ export const KEYWORDS = new Set([
   'if',
   'then',
   'else',
+  'begin',
+  'end',
+  'try',
+  'with',
+  ...HERD_ONLY_KEYWORDS,
 ]);
 
-/** Punctuation, longest first so `^-1` wins over anything shorter. */
-const PUNCT = ['^-1', '|', '&', '\\', ';', '*', '+', '?', '~', '[', ']', '(', ')', '=', ','];
+/**
+ * Punctuation, longest first so `^-1` wins over anything shorter. `{ } || ++ ->` are herd7's (set
+ * literals, match clauses, set addition, functions): gpumm lexes them to name them in diagnostics.
+ */
+const PUNCT = [
+  '^-1',
+  '||',
+  '++',
+  '->',
+  '|',
+  '&',
+  '\\',
+  ';',
+  '*',
+  '+',
+  '?',
+  '~',
+  '[',
+  ']',
+  '(',
+  ')',
+  '{',
+  '}',
+  '=',
+  ',',
+];
 
 function isIdentStart(c: string): boolean {
   return /[A-Za-z_]/.test(c);
@@ -91,6 +144,19 @@ export function lex(text: string, file: string): { tokens: Token[]; diagnostics:
       if (depth > 0) diagnostics.push(diag('CAT1002', start));
       continue;
     }
+    // herd7's line comments (lib/modelLexer.mll): `//` or `#` to the end of the line.
+    if (c === '#' || (c === '/' && text[i + 1] === '/')) {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
+    // herd7's tags (`'acquire`): values of its enumerations, which gpumm's events do not carry.
+    if (c === "'" && isIdentStart(text[i + 1] ?? '')) {
+      const start = i;
+      i++;
+      while (i < text.length && isIdentChar(text[i]!)) i++;
+      tokens.push({ kind: 'tag', text: text.slice(start, i), span: span(start, i - start) });
+      continue;
+    }
     if (c === '"') {
       const start = i;
       i++;
@@ -124,9 +190,36 @@ export function lex(text: string, file: string): { tokens: Token[]; diagnostics:
       i += p.length;
       continue;
     }
-    diagnostics.push(diag('CAT1001', span(i, 1), { char: c }));
-    i++;
+    // One character, also outside the basic plane (a surrogate pair is one character, not two).
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    diagnostics.push(diag('CAT1001', span(i, ch.length), { char: ch }));
+    i += ch.length;
   }
-  tokens.push({ kind: 'eof', text: '', span: span(i, 0) });
+  tokens.push({ kind: 'eof', text: '', span: eofSpan(text, file) });
   return { tokens, diagnostics };
+}
+
+/**
+ * Where "end of file" points: the last non-blank character, so the caret sits under text and the
+ * span lies inside the file (as the litmus parser's), or the start of a blank file.
+ */
+function eofSpan(text: string, file: string): Span {
+  let at = text.length - 1;
+  while (at >= 0 && /\s/.test(text[at]!)) at--;
+  if (at < 0) return { file, offset: 0, line: 1, col: 1, len: 0 };
+  // A surrogate pair is one character: point at its first half.
+  if (at > 0 && /[\udc00-\udfff]/.test(text[at]!) && /[\ud800-\udbff]/.test(text[at - 1]!)) at--;
+  let line = 1;
+  let start = 0;
+  for (let k = text.indexOf('\n'); k >= 0 && k < at; k = text.indexOf('\n', k + 1)) {
+    line++;
+    start = k + 1;
+  }
+  return {
+    file,
+    offset: at,
+    line,
+    col: at - start + 1,
+    len: at + 1 < text.length && text.codePointAt(at)! > 0xffff ? 2 : 1,
+  };
 }

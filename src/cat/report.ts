@@ -113,7 +113,8 @@ export async function runCatSliced(
   }
   const ms = performance.now() - t0;
   const explanations = opts.explain && en.stop === 'done' ? explainCat(test, model, o) : [];
-  return buildReport(test, en, options, { estimate: opts.estimate ?? 0, ms, explanations });
+  const modelFlags = [...en.modelFlags].sort();
+  return buildReport(test, en, options, { estimate: opts.estimate ?? 0, ms, explanations, modelFlags });
 }
 
 /** Runs `test` under a cat model to the end (or a budget) and builds its report. */
@@ -128,5 +129,6 @@ export function runCat(
   const en = new CatEnumeration(test, model, o).run();
   const ms = performance.now() - t0;
   const explanations = opts.explain && en.stop === 'done' ? explainCat(test, model, o) : [];
-  return buildReport(test, en, options, { estimate: opts.estimate ?? 0, ms, explanations });
+  const modelFlags = [...en.modelFlags].sort();
+  return buildReport(test, en, options, { estimate: opts.estimate ?? 0, ms, explanations, modelFlags });
 }

@@ -1,7 +1,8 @@
 /**
  * Cat models on the command line: `gpumm run --cat FILE.cat` and `--model amdgpu-cat`. Reads the
  * model (includes resolved beside the including file, then in gpumm's `models/`), reports its
- * diagnostics and those of compiling it against each test, exit status 2 on any.
+ * diagnostics and those of compiling it against each test (up to `--error-limit` errors), exit
+ * status 2 on any.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -9,8 +10,9 @@ import type { Model } from '../cat/ast.ts';
 import { compileFor } from '../cat/enumerate.ts';
 import { loadModel } from '../cat/load.ts';
 import type { Test } from '../core/types.ts';
-import { formatDiagnostics } from './format.ts';
-import { readSource } from './io.ts';
+import type { Diagnostic } from '../syntax/diagnostics.ts';
+import { DEFAULT_ERROR_LIMIT, formatDiagnostics } from './format.ts';
+import { readSource, stderrPrinter } from './io.ts';
 import { CliExit } from './shared.ts';
 
 /** gpumm's own cat models (repository root `models/`), found from a fresh clone. */
@@ -18,14 +20,31 @@ export const MODELS_DIR = join(import.meta.dirname, '..', '..', 'models');
 
 export { CAT_MODELS } from './cat-models.ts';
 
-/** Reads and parses a cat file; diagnostics go to stderr and end the command with status 2. */
-export function loadCatFile(file: string): Model {
+/**
+ * The text of every cat file read (the model and what it includes), so that a diagnostic found
+ * when the model is compiled shows the line of the file it is in.
+ */
+const texts = new Map<string, string>();
+
+/** Prints cat diagnostics, each with its own file's line, up to the error limit, then ends with status 2. */
+function printAndExit(ds: readonly Diagnostic[], errorLimit: number): never {
+  const printer = stderrPrinter(errorLimit);
+  for (const d of ds) printer.print([d], texts.get(d.span.file));
+  printer.finish();
+  throw new CliExit(2);
+}
+
+/**
+ * Reads and parses a cat file; diagnostics go to stderr (at most `errorLimit` errors, as for litmus
+ * files) and end the command with status 2.
+ */
+export function loadCatFile(file: string, errorLimit = DEFAULT_ERROR_LIMIT): Model {
   const src = readSource(file);
   if ('diagnostic' in src) {
     process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
     throw new CliExit(2);
   }
-  const texts = new Map<string, string>([[file, src.text]]);
+  texts.set(file, src.text);
   const { model, diagnostics } = loadModel(src.text, file, (name, from) => {
     for (const p of [resolve(dirname(from), name), join(MODELS_DIR, name)]) {
       if (!existsSync(p)) continue;
@@ -35,10 +54,7 @@ export function loadCatFile(file: string): Model {
     }
     return null;
   });
-  if (diagnostics.length > 0) {
-    for (const d of diagnostics) process.stderr.write(`${formatDiagnostics([d], texts.get(d.span.file))}\n`);
-    throw new CliExit(2);
-  }
+  if (diagnostics.length > 0) printAndExit(diagnostics, errorLimit);
   return model;
 }
 
@@ -48,12 +64,11 @@ export function checkCatAgainst(
   file: string,
   tests: readonly Test[],
   variants: ReadonlySet<string>,
+  errorLimit = DEFAULT_ERROR_LIMIT,
 ): void {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  if (!texts.has(file) && existsSync(file)) texts.set(file, readFileSync(file, 'utf8'));
   for (const t of tests.slice(0, 1)) {
     const c = compileFor(t, model, variants);
-    if (c.diagnostics.length === 0) continue;
-    process.stderr.write(`${formatDiagnostics(c.diagnostics, text)}\n`);
-    throw new CliExit(2);
+    if (c.diagnostics.length > 0) printAndExit(c.diagnostics, errorLimit);
   }
 }

@@ -38,6 +38,7 @@ export interface Runner {
 export function runnerFor(
   name: string,
   options: ModelOptions,
+  errorLimit?: number,
 ): Runner & { cat: Model | null; file: string | null } {
   if (name === 'amdgpu')
     return {
@@ -50,7 +51,7 @@ export function runnerFor(
       },
     };
   const file = CAT_MODELS[name] ? join(MODELS_DIR, CAT_MODELS[name]!) : name;
-  const model = loadCatFile(file);
+  const model = loadCatFile(file, errorLimit);
   return {
     name,
     cat: model,
@@ -132,13 +133,13 @@ export function formatComparison(c: Comparison): string {
 }
 
 /** Runs the comparison of `tests` under models `a` and `b` and prints it. */
-export function runCompare(tests: Test[], models: string[], json: boolean): void {
-  const [a, b] = models.map((m) => runnerFor(m, DEFAULT_OPTIONS)) as [
+export function runCompare(tests: Test[], models: string[], json: boolean, errorLimit?: number): void {
+  const [a, b] = models.map((m) => runnerFor(m, DEFAULT_OPTIONS, errorLimit)) as [
     ReturnType<typeof runnerFor>,
     ReturnType<typeof runnerFor>,
   ];
   for (const r of [a, b])
-    if (r.cat && r.file) checkCatAgainst(r.cat, r.file, tests, variantsOf(DEFAULT_OPTIONS));
+    if (r.cat && r.file) checkCatAgainst(r.cat, r.file, tests, variantsOf(DEFAULT_OPTIONS), errorLimit);
   const out = tests.map((t) => compareOn(t, a, b));
   if (json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   else process.stdout.write(out.map(formatComparison).join('\n'));

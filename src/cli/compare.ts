@@ -40,6 +40,6 @@ export function registerCompare(program: Command): void {
       const tests = loaded.filter((l) => modelDiagnostics(l.test).length === 0).map((l) => l.test);
       // The engines load only when the command runs.
       const { runCompare } = await import('./compare-run.ts');
-      runCompare(tests, opts.models, opts.json === true);
+      runCompare(tests, opts.models, opts.json === true, opts.errorLimit);
     });
 }

@@ -187,6 +187,18 @@ describe('gpumm lower', () => {
     expect(r.stdout).toContain('llc:   s_mov_b32 m0, 0x20001; s_barrier_signal m0\n');
   });
 
+  it.skipIf('reason' in findLlc())(
+    '--compare-llc before the file: the file is not taken for the llc path (the same comparison)',
+    () => {
+      const nb = join(ROOT, 'litmus', 'barriers', 'MP+nbar+fence.wg.litmus');
+      const after = gpumm('lower', nb, '--target', 'gfx1250', '--compare-llc');
+      const before = gpumm('lower', '--target', 'gfx1250', '--compare-llc', nb);
+      expect(before.stderr).toBe('');
+      expect(before.status).toBe(0);
+      expect(before.stdout).toBe(after.stdout);
+    },
+  );
+
   it.skipIf('reason' in findLlc())('--compare-llc shows a repeated wait as a difference of its own', () => {
     // GFX10 WGP mode, workgroup acq_rel generic atomicrmw with return: the document waits on vscnt after
     // the atomic too; llc-22 waits on vmcnt only — one repeated wait instruction.
@@ -208,7 +220,7 @@ describe('gpumm lower --explain and llc-22', () => {
     const r = gpumm('lower', MP, '--target', 'gfx1200', '--explain');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(
-      /syncscope\("agent"\) release\n(?: {6}.*\n)*? {6}; llc-22 -O0 emits instead: s_wait_loadcnt 0x0;[^\n]*global_store scope:SCOPE_DEV\n {6}; why \(gfx12-wb-system-only\): /,
+      /syncscope\("agent"\) release\n(?: {6}.*\n)*? {6}; llc-22 -O0 emits instead: s_wait_loadcnt 0x0;[^\n]*global_store scope:SCOPE_DEV\n {6}; why \(gfx12-wb-system-only\): [^\n]*\n {6}; where: SIGfx12CacheControl::insertRelease/,
     );
     // llc-22 agrees on the acquire load: no note there.
     const acquire = r.stdout.slice(r.stdout.indexOf('acquire\n'));

@@ -227,8 +227,10 @@ export function llcNotes(groups: readonly DivergenceGroup[], ctx: LowerCtx): (in
     if (g === null) return [];
     return [
       `llc-22 -O0 emits instead: ${g.llc.join('; ') || '(nothing)'}`,
-      ...g.causes.map((id) =>
-        id === 'unexplained' ? 'why: not explained' : `why (${id}): ${causeById(id).what}`,
+      ...g.causes.flatMap((id) =>
+        id === 'unexplained'
+          ? ['why: not explained']
+          : [`why (${id}): ${causeById(id).what}`, `where: ${causeById(id).where}`],
       ),
     ];
   };
@@ -299,9 +301,9 @@ export function renderComparison(cmp: readonly LlcComparison[]): string {
         out.push(`      differs: gpumm ${h.doc.join('; ') || '—'}  →  llc ${h.llc.join('; ') || '—'}`);
       for (const id of c.causes)
         out.push(
-          id === 'unexplained'
-            ? '      why: no recorded cause explains it'
-            : `      why (${id}): ${causeById(id).what}`,
+          ...(id === 'unexplained'
+            ? ['      why: no recorded cause explains it']
+            : [`      why (${id}): ${causeById(id).what}`, `      where: ${causeById(id).where}`]),
         );
     }
   }
@@ -354,7 +356,14 @@ export function registerLower(program: Command): void {
     .option('--table', "print the target's whole code-sequence table as a grid")
     .addOption(errorLimitOption())
     .option('--compare-llc [path]', 'also run llc-22 (or the llc at path) and print the difference')
-    .action(async (file: string | undefined, opts: LowerOptions) => {
+    .action(async (file0: string | undefined, opts: LowerOptions) => {
+      let file = file0;
+      // `--compare-llc FILE.litmus`: the option's optional path took the test file. No llc is named
+      // `*.litmus`: it is the file, compared with the llc-22 on the PATH.
+      if (file === undefined && typeof opts.compareLlc === 'string' && opts.compareLlc.endsWith('.litmus')) {
+        file = opts.compareLlc;
+        opts.compareLlc = true;
+      }
       // A reader that stops early (`| head`) is not an error.
       process.stdout.on('error', (e: NodeJS.ErrnoException) => {
         if (e.code === 'EPIPE') process.exit(0);

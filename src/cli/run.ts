@@ -228,7 +228,7 @@ export function registerRun(program: Command): void {
       const catFile =
         opts.cat ??
         (catCli && CAT_MODELS[opts.model] ? join(catCli.MODELS_DIR, CAT_MODELS[opts.model]!) : null);
-      const catModel = catCli && catFile ? catCli.loadCatFile(catFile) : null;
+      const catModel = catCli && catFile ? catCli.loadCatFile(catFile, opts.errorLimit) : null;
       if (catModel && (opts.graph || (opts.workers ?? 1) > 1)) {
         const what = opts.graph ? '--graph' : '--workers';
         process.stderr.write(
@@ -242,7 +242,7 @@ export function registerRun(program: Command): void {
         throw new CliExit(2);
       }
       if (catCli && catRun && catModel && catFile)
-        catCli.checkCatAgainst(catModel, catFile, tests, catRun.variantsOf(model));
+        catCli.checkCatAgainst(catModel, catFile, tests, catRun.variantsOf(model), opts.errorLimit);
 
       let current: Pick<Enumeration, 'interrupt'> | CatEnumeration | null = null;
       let interrupted = false;

@@ -211,6 +211,127 @@ export function arbMpSpaces(): fc.Arbitrary<Test> {
     });
 }
 
+/** One access of a classic shape: a write of `v` or a read, of `x` or `y`. */
+interface ShapeOp {
+  k: 'W' | 'R';
+  loc: 'x' | 'y';
+  v?: number;
+}
+const W = (loc: 'x' | 'y', v = 1): ShapeOp => ({ k: 'W', loc, v });
+const R = (loc: 'x' | 'y'): ShapeOp => ({ k: 'R', loc });
+
+/** The classic shapes over two locations, each thread's accesses in program order. */
+export const CLASSIC_SHAPES: Record<string, ShapeOp[][]> = {
+  SB: [
+    [W('x'), R('y')],
+    [W('y'), R('x')],
+  ],
+  LB: [
+    [R('x'), W('y')],
+    [R('y'), W('x')],
+  ],
+  MP: [
+    [W('x'), W('y')],
+    [R('y'), R('x')],
+  ],
+  R: [
+    [W('x'), W('y')],
+    [W('y', 2), R('x')],
+  ],
+  S: [
+    [W('x', 2), W('y')],
+    [R('y'), W('x')],
+  ],
+  '2+2W': [
+    [W('x'), W('y', 2)],
+    [W('y'), W('x', 2)],
+  ],
+  IRIW: [[W('x')], [W('y')], [R('x'), R('y')], [R('y'), R('x')]],
+  WRC: [[W('x')], [R('x'), W('y')], [R('y'), R('x')]],
+};
+
+/** How one access of a shape is made: its ordering (a write's acquire is release) and scope. */
+export interface ShapeAccess {
+  ordering: Ordering;
+  scope: Scope;
+}
+
+/**
+ * A classic shape as a test: `access(thread, k)` makes each access, `fenceOf(thread)` puts a fence
+ * between a thread's two accesses (or none), threads go to `placements` in order.
+ */
+export function classicShape(
+  name: string,
+  access: (thread: number, k: number) => ShapeAccess,
+  fenceOf: (thread: number) => ShapeAccess | null,
+  placements: readonly Placement[],
+): Test {
+  const bodies = CLASSIC_SHAPES[name]!;
+  return makeTest({
+    locs: { x: 0, y: 0 },
+    threads: threads(
+      bodies.map((ops, t) => {
+        const out: Instr[] = [];
+        const f = fenceOf(t);
+        ops.forEach((o, k) => {
+          if (k === 1 && f) out.push(fence(f.ordering, { scope: f.scope }));
+          const { ordering, scope } = access(t, k);
+          const ord =
+            o.k === 'W' && ordering === 'acquire'
+              ? 'release'
+              : o.k === 'R' && ordering === 'release'
+                ? 'acquire'
+                : ordering;
+          out.push(o.k === 'W' ? st(o.loc, o.v ?? 1, ord, { scope }) : ld('r', o.loc, ord, { scope }));
+        });
+        return ssa(out);
+      }),
+      placements.slice(0, bodies.length),
+    ),
+  });
+}
+
+/**
+ * The classic shapes with each access at a random ordering (seq_cst often) and scope, a fence between
+ * a thread's two accesses now and then, and random placements. `arbTest` rarely builds them, and
+ * they are where scoped seq_cst, coherence and no-thin-air decide verdicts.
+ */
+export function arbShape(): fc.Arbitrary<Test> {
+  const access = fc.record({
+    ordering: fc.constantFrom<Ordering>('seq_cst', 'seq_cst', 'monotonic', 'acquire', 'notatomic'),
+    scope: fc.constantFrom(...GEN_SCOPES),
+  });
+  const fenceOf = fc.option(
+    fc.record({
+      ordering: fc.constantFrom<Ordering>('seq_cst', 'seq_cst', 'acq_rel'),
+      scope: fc.constantFrom(...GEN_SCOPES),
+    }),
+    { nil: null, freq: 3 },
+  );
+  return fc
+    .record({
+      name: fc.constantFrom(...Object.keys(CLASSIC_SHAPES)),
+      accesses: fc.array(fc.array(access, { minLength: 2, maxLength: 2 }), { minLength: 4, maxLength: 4 }),
+      fences: fc.array(fenceOf, { minLength: 4, maxLength: 4 }),
+      placements: fc.array(fc.constantFrom(...PLACEMENTS), { minLength: 4, maxLength: 4 }),
+    })
+    .map(({ name, accesses, fences, placements }) =>
+      classicShape(
+        name,
+        (t, k) => accesses[t]![k]!,
+        (t) => fences[t]!,
+        placements,
+      ),
+    );
+}
+
+/** Placements of the classic shapes' deterministic tests: every thread in its own workgroup, or agent. */
+export const SHAPE_PLACEMENTS: Record<string, Placement[]> = {
+  'one workgroup': [dev(0, 0, 0, 0), dev(0, 0, 0, 1), dev(0, 0, 0, 2), dev(0, 0, 0, 3)],
+  'one agent': [dev(0, 0, 0, 0), dev(0, 0, 1, 0), dev(0, 0, 2, 0), dev(0, 0, 3, 0)],
+  'four agents': [dev(0, 0, 0, 0), dev(1, 0, 0, 0), dev(2, 0, 0, 0), dev(3, 0, 0, 0)],
+};
+
 /**
  * k copies of one thread body (the same constants, or each copy its own: `relabel`), placed so that
  * all, some or none of them are interchangeable, beside an optional observer thread.

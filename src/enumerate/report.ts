@@ -51,6 +51,8 @@ export const ReportSchema = z.object({
     .nullable(),
   witnesses: z.object({ positive: z.number().int(), negative: z.number().int(), unknown: z.number().int() }),
   flags: z.object({ race: z.boolean(), undef: z.boolean(), undefFinal: z.boolean(), ub: z.boolean() }),
+  /** Flags a cat model raised (`flag … as NAME`) on some execution, beyond gpumm's own (docs/cat.md). */
+  modelFlags: z.array(z.string()).optional(),
   /** Why some barrier execution has undefined behaviour (src/events/barriers.ts). */
   ubReasons: z.array(z.string()).optional(),
   expectations: z.array(
@@ -186,7 +188,7 @@ export function buildReport(
   test: Test,
   en: Pick<Enumeration, 'collector' | 'stats' | 'stop'>,
   model: ModelOptions,
-  extra: { estimate: number; ms: number; explanations?: Report['explanations'] },
+  extra: { estimate: number; ms: number; explanations?: Report['explanations']; modelFlags?: string[] },
 ): Report {
   const labels = en.collector.labels;
   const states: Report['states'] = [];
@@ -267,6 +269,7 @@ export function buildReport(
       : null,
     witnesses: { positive, negative, unknown },
     flags: { race, undef, undefFinal, ub },
+    ...(extra.modelFlags ? { modelFlags: extra.modelFlags } : {}),
     ubReasons: ub ? analyseBarriers(test).ubReasons : [],
     expectations: test.expects.map((e) => {
       const a = actual(e);
@@ -328,6 +331,7 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
   if (r.flags.undef) out.push('Flag undef-read');
   if (r.flags.undefFinal) out.push('Flag undef-final');
   if (r.flags.ub) out.push('Flag undefined-behaviour');
+  for (const f of r.modelFlags ?? []) out.push(`Flag ${f}`);
   out.push(`Condition ${h.condition}`);
   // Observation counts are for the proposition itself; with no complete answer there is none.
   if (r.complete && unknown === 0)

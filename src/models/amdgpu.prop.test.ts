@@ -193,7 +193,9 @@ describe('metamorphic properties of the model', () => {
       ),
       { numRuns: 400 },
     );
-    expect(tagged).toBeGreaterThan(40);
+    // The runs must pick tagged fences at all: 31 to 66 of the 400 do over 300 seeds (median 49), so
+    // the bound stays clear of the spread while a generator without tags (0) still fails it.
+    expect(tagged).toBeGreaterThan(20);
   });
 
   it('with every operation seq_cst at system scope, exactly the sequentially consistent states are allowed', () => {

@@ -328,6 +328,17 @@ export const DIAGNOSTICS = {
     message: (a) => `expected ${a.expected}, found ${a.found}`,
     hint: (a) => a.hint ?? 'see docs/cat.md for the grammar',
   },
+  CAT2002: {
+    severity: 'error',
+    message: (a) => `herd7's ${a.construct} is not supported by gpumm`,
+    hint: (a) => a.hint ?? 'docs/cat.md lists what gpumm reads of the cat language',
+  },
+  CAT2003: {
+    severity: 'error',
+    message: (a) => `nested more than ${a.limit} levels deep`,
+    hint: () =>
+      'brackets, prefix and postfix operators, let … in and if nest at most this deep; name the parts with let',
+  },
   CAT3001: {
     severity: 'error',
     message: (a) => `unknown name '${a.name}'`,
@@ -350,7 +361,9 @@ export const DIAGNOSTICS = {
   CAT3004: {
     severity: 'error',
     message: (a) => `cannot include '${a.file}': ${a.why}`,
-    hint: () => "include names a .cat file beside the including one, or one of gpumm's models/",
+    hint: () =>
+      "include names a .cat file beside the including one, or one of gpumm's models/ (herd7's stdlib.cat " +
+      'and cos.cat are built in; its other library files are not shipped)',
   },
   CAT3005: {
     severity: 'error',

@@ -397,6 +397,32 @@ describe('parse: diagnostics (code and position for every error kind)', () => {
     ]);
   });
 
+  it('reports a broken location declaration once, not again at each use', () => {
+    const r = parse(
+      [
+        'AMDGPU t',
+        '@g = addrspace(2) global i32 0',
+        '@x = global i32 0 junk',
+        'P0 @ agent 0 {',
+        '  store i32 1, ptr @g',
+        '  store i32 1, ptr @x',
+        '  store i32 1, ptr @z',
+        '}',
+        'exists (@g == 1 /\\ @x == 1 /\\ @w == 1)',
+        '',
+      ].join('\n'),
+      'f',
+    );
+    // @g (a refused address space) and @x (a stray word) are reported on their own lines only;
+    // @z and @w, never declared, still are.
+    expect(r.diagnostics.map((d) => `${d.code}@${d.span.line}`)).toEqual([
+      'LT2023@2',
+      'LT2010@3',
+      'LT3003@7',
+      'LT3011@9',
+    ]);
+  });
+
   it('keeps warnings for ignored metadata without failing the parse', () => {
     const r = parse(oneThread('  store i32 1, ptr @x, !tbaa !{!"int"}'), 'f');
     expect(r.test).not.toBeNull();

@@ -151,6 +151,8 @@ class Parser {
    * reported again (one mistake, one diagnostic).
    */
   private readonly brokenRegs = new Set<string>();
+  /** Locations whose declaration line has an error (`noteBrokenLocation`). */
+  private readonly brokenLocs = new Set<string>();
   /** Open brackets and negations around the point being parsed (see `nested`). */
   private depth = 0;
 
@@ -237,6 +239,7 @@ class Parser {
         if (!(e instanceof LineError)) throw e;
         this.diagnostics.push(e.diagnostic);
         if (current) this.noteBrokenDefinition(toks);
+        else this.noteBrokenLocation(toks);
       }
     }
     if (!this.headerSeen) {
@@ -256,7 +259,8 @@ class Parser {
       condition: this.condition,
       file: this.file,
     };
-    for (const d of checkTest(test, this.uses, this.eofSpan(), this.brokenRegs)) this.diagnostics.push(d);
+    for (const d of checkTest(test, this.uses, this.eofSpan(), this.brokenRegs, this.brokenLocs))
+      this.diagnostics.push(d);
     // "Expected …, found the end of the line" on a last line without a line break points one past
     // the file; such a span moves onto the file's last character, so every span lies inside the file.
     if (this.text.length > 0) {
@@ -680,6 +684,15 @@ class Parser {
       this.define(dst, instr.kind === 'cmpxchg');
     }
     return instr;
+  }
+
+  /**
+   * After an error on `@x = …` (a refused address space, a bad type), `@x` counts as declared for
+   * its uses, which are not errors too (the test is refused already).
+   */
+  private noteBrokenLocation(toks: readonly Token[]): void {
+    const [name, eq] = toks;
+    if (name?.kind === 'global' && eq?.text === '=') this.brokenLocs.add(name.text);
   }
 
   /** After an error on `%r = …`, `%r` counts as defined so that its uses are not errors too. */

@@ -19,12 +19,22 @@ export interface LocUse {
   access: 'read' | 'write' | 'rmw' | 'avread' | 'avwrite' | 'barrier';
 }
 
+/**
+ * Names defined on lines that have errors of their own (`%r = …`, as `thread:reg`; `@x = …`):
+ * their uses are not reported again.
+ */
+interface Broken {
+  regs: ReadonlySet<string>;
+  locs: ReadonlySet<string>;
+}
+
 /** Runs the whole-test checks; `eof` positions diagnostics about the file as a whole. */
 export function checkTest(
   test: Test,
   uses: readonly LocUse[],
   eof: Span,
   brokenRegs: ReadonlySet<string> = new Set(),
+  brokenLocs: ReadonlySet<string> = new Set(),
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (test.threads.length === 0) out.push(diag('LT3020', eof));
@@ -35,7 +45,9 @@ export function checkTest(
   for (const u of uses) {
     const loc = locs.get(u.loc);
     if (!loc) {
-      out.push(diag('LT3003', u.span, { name: u.loc, near: nearHint(u.loc, [...locs.keys()]) }));
+      // A location whose declaration has an error of its own is not undefined on top of it.
+      if (!brokenLocs.has(u.loc))
+        out.push(diag('LT3003', u.span, { name: u.loc, near: nearHint(u.loc, [...locs.keys()]) }));
       continue;
     }
     if (!checkSpace(u, loc, out)) continue;
@@ -77,7 +89,8 @@ export function checkTest(
   }
   if (test.condition) {
     const regs = new Map(test.threads.map((t) => [t.name, new Set(definedRegs(t))]));
-    checkCond(test.condition.cond, test, locs, threads, regs, copies, brokenRegs, out);
+    const broken: Broken = { regs: brokenRegs, locs: brokenLocs };
+    checkCond(test.condition.cond, test, locs, threads, regs, copies, broken, out);
   }
   checkWaveBarriers(test, out);
   return out;
@@ -175,7 +188,7 @@ function checkCond(
   threads: Map<string, Thread>,
   regs: Map<string, ReadonlySet<string>>,
   copies: Map<string, Set<string>>,
-  brokenRegs: ReadonlySet<string>,
+  broken: Broken,
   out: Diagnostic[],
 ): void {
   switch (c.kind) {
@@ -183,14 +196,14 @@ function checkCond(
     case 'false':
       return;
     case 'not':
-      checkCond(c.arg, test, locs, threads, regs, copies, brokenRegs, out);
+      checkCond(c.arg, test, locs, threads, regs, copies, broken, out);
       return;
     case 'and':
     case 'or':
-      for (const a of c.args) checkCond(a, test, locs, threads, regs, copies, brokenRegs, out);
+      for (const a of c.args) checkCond(a, test, locs, threads, regs, copies, broken, out);
       return;
     case 'cmp':
-      checkTerm(c.lhs, locs, threads, regs, copies, brokenRegs, out);
+      checkTerm(c.lhs, locs, threads, regs, copies, broken, out);
   }
 }
 
@@ -200,7 +213,7 @@ function checkTerm(
   threads: Map<string, Thread>,
   regsOf: Map<string, ReadonlySet<string>>,
   copies: Map<string, Set<string>>,
-  brokenRegs: ReadonlySet<string>,
+  broken: Broken,
   out: Diagnostic[],
 ): void {
   const thread = t.thread === null ? null : threads.get(t.thread);
@@ -215,7 +228,7 @@ function checkTerm(
     return;
   }
   if (t.kind === 'reg') {
-    if (!regsOf.get(thread!.name)!.has(t.reg) && !brokenRegs.has(`${t.thread}:${t.reg}`)) {
+    if (!regsOf.get(thread!.name)!.has(t.reg) && !broken.regs.has(`${t.thread}:${t.reg}`)) {
       const regs = [...regsOf.get(thread!.name)!];
       const near = nearestNames(t.reg, regs);
       out.push(
@@ -231,6 +244,7 @@ function checkTerm(
   }
   const loc = locs.get(t.loc);
   if (!loc) {
+    if (broken.locs.has(t.loc)) return;
     out.push(
       diag('LT3011', t.span, {
         what: `location @${t.loc}`,
