@@ -14,20 +14,29 @@ import { litmusFilesIn } from '../src/cli/io.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../src/enumerate/verdict.ts';
 import { PROCESSORS } from '../src/lower/targets.ts';
 import type { LowerCtx, WaveMode } from '../src/lower/types.ts';
-import { familyConfig } from '../src/sim/config.ts';
+import { familyMachine, machineMode } from '../src/sim/config.ts';
 import { litmusFile } from '../src/sim/testutil.ts';
 
 const which = process.argv[2] ?? 'both';
 const profiles: Lowering[] = which === 'both' ? ['doc', 'llc'] : [which as Lowering];
 const files = litmusFilesIn(CATALOGUE_DIR);
-const targets = PROCESSORS.filter((p) => p.table !== null && familyConfig(p.table) !== null);
-const ctxs: LowerCtx[] = targets.flatMap((p) =>
-  (p.features.wgpMode ? (['cu', 'wgp'] as WaveMode[]) : (['cu'] as WaveMode[])).map((mode) => ({
-    target: { name: p.name, processor: p, gpu: p.gpu },
+const targets = PROCESSORS.filter((p) => p.table !== null && familyMachine(p.table) !== null);
+// Every mode: CU and WGP where a target has them, with and without TgSplit where it has that.
+const ctxs: LowerCtx[] = targets.flatMap((p) => {
+  const target = { name: p.name, processor: p, gpu: p.gpu };
+  if (p.features.tgsplit)
+    return [false, true].map((tgsplit) => ({
+      target,
+      mode: 'cu' as WaveMode,
+      lang: 'hsa' as const,
+      tgsplit,
+    }));
+  return (p.features.wgpMode ? (['cu', 'wgp'] as WaveMode[]) : (['cu'] as WaveMode[])).map((mode) => ({
+    target,
     mode,
     lang: 'hsa' as const,
-  })),
-);
+  }));
+});
 
 const t0 = performance.now();
 const tests = [...new Set(files)].map((f) => litmusFile(f)).filter((t) => modelDiagnostics(t).length === 0);
@@ -47,7 +56,7 @@ for (const [ti, test] of tests.entries()) {
     for (const [ci, ctx] of ctxs.entries()) {
       const code = lowering === 'doc' ? docCode(test, ctx) : llcByRun[ci]![ti]!;
       if ('error' in code) continue;
-      const key = `${ctx.target.processor.table}|${ctx.mode}|${JSON.stringify(code)}`;
+      const key = `${ctx.target.processor.table}|${ctx.target.processor.generation}|${machineMode(ctx)}|${JSON.stringify(code)}`;
       let r = done.get(key);
       if (!r) {
         r = await checkTest(test, report, code, ctx, lowering, {
@@ -75,7 +84,7 @@ console.log(
   `checks: ${results.length}; sound ${count('sound')}, UNSOUND ${count('UNSOUND')}, unsupported ${count('unsupported')}, undecided ${count('undecided')}`,
 );
 for (const [f, n] of statesPerFamily) console.log(`machine states explored, ${f}: ${n}`);
-const slow = [...new Map(results.map((r) => [`${r.test} ${r.mode} ${r.lowering}`, r])).values()]
+const slow = [...new Map(results.map((r) => [`${r.test} ${r.target} ${r.mode} ${r.lowering}`, r])).values()]
   .sort((a, b) => b.stats.ms - a.stats.ms)
   .slice(0, 5);
 for (const r of slow)

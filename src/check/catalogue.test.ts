@@ -21,11 +21,7 @@ const PINNED: Record<string, string> = {
   'LB+rlx.agent|gfx1200|cu': 'P0:r0=1; P1:r1=1;',
   'LB+rlx.agent|gfx1200|wgp': 'P0:r0=1; P1:r1=1;',
   // Workgroup-scope acquire on global memory has no wait before a later LDS load.
-  'MP+rel+acq.wg.lds-data|gfx600|cu': 'P1:r0=1; P1:r1=0;',
-  'MP+rel+acq.wg.lds-data|gfx900|cu': 'P1:r0=1; P1:r1=0;',
   'MP+rel+acq.wg.lds-data|gfx1200|cu': 'P1:r0=1; P1:r1=0;',
-  'MP+fence.wg.mixed-data|gfx600|cu': 'P1:r0=1; P1:r1=1; P1:r2=0;',
-  'MP+fence.wg.mixed-data|gfx900|cu': 'P1:r0=1; P1:r1=1; P1:r2=0;',
   'MP+fence.wg.mixed-data|gfx1200|cu': 'P1:r0=1; P1:r1=1; P1:r2=0;',
   // A workgroup-scope release drains only the wave's own counters: a store of another wave of the
   // work-group, still queued in the CU, is not published by a later agent-scope release.

@@ -14,7 +14,10 @@ import type { Report } from '../enumerate/report.ts';
 import { isUndef } from '../events/program.ts';
 import type { TableFamily } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
-import { familyConfig } from '../sim/config.ts';
+import { familyMachine, machineMode } from '../sim/config.ts';
+
+export { machineMode } from '../sim/config.ts';
+
 import type { ExploreOptions, Step } from '../sim/machine.ts';
 import type { LoweredCode } from '../sim/program.ts';
 
@@ -58,6 +61,11 @@ export const CheckSchema = z.object({
     .object({ values: Values, placement: z.string(), trace: z.array(StepSchema).nullable() })
     .nullable(),
   deadlock: z.boolean(),
+  /**
+   * The model finds undefined behaviour (a barrier misuse, seeds/001): the program may do anything,
+   * so every machine outcome is allowed.
+   */
+  ub: z.boolean(),
   stats: z.object({ placements: z.number().int(), states: z.number().int(), ms: z.number() }),
 });
 
@@ -88,8 +96,8 @@ export async function checkTest(
 ): Promise<CheckResult> {
   const t0 = performance.now();
   const family = ctx.target.processor.table as TableFamily;
-  const cfg = familyConfig(family, ctx.target.processor.generation);
-  const mode = ctx.target.processor.features.wgpMode ? ctx.mode : 'cu';
+  const fam = familyMachine(family, ctx.target.processor.generation);
+  const mode = machineMode(ctx);
   const base: CheckResult = {
     test: test.name,
     file: test.file,
@@ -103,12 +111,13 @@ export async function checkTest(
     machine: [],
     forbidden: null,
     deadlock: false,
+    ub: report.flags.ub,
     stats: { placements: 0, states: 0, ms: 0 },
   };
-  if (!cfg) return { ...base, reason: `no machine for the ${family} family yet` };
+  if (!fam) return { ...base, reason: `no machine for the ${family} family` };
   if (!report.complete)
     return { ...base, verdict: 'undecided', reason: `the model stopped (${report.stop})` };
-  const sim = await simulate(test, code, cfg, mode, opts, pause);
+  const sim = await simulate(test, code, fam, mode, opts, pause);
   if (sim.kind === 'unsupported') return { ...base, reason: sim.reason };
   const labels = report.observables;
   let firstBad: (typeof sim.outcomes)[number] | null = null;
@@ -120,9 +129,11 @@ export async function checkTest(
       values[l] = v === undefined || isUndef(v) ? 'undef' : v;
       return v;
     });
-    let allowed = false;
+    // Undefined behaviour allows every outcome (seeds/001: "It is undefined behavior for a barrier
+    // wait to never complete", "to operate on an uninitialized barrier object", …).
+    let allowed = report.flags.ub;
     let undefMatched: string[] = [];
-    for (const s of report.states) {
+    for (const s of allowed ? [] : report.states) {
       let ok = true;
       const um: string[] = [];
       labels.forEach((l, k) => {
@@ -186,6 +197,7 @@ export function formatCheck(r: CheckResult): string {
     lines.push(`  ${valuesText(m.values)}${note}`);
   }
   if (r.deadlock) lines.push('  (some run leaves a wave blocked at a barrier forever)');
+  if (r.ub) lines.push('  (the model finds undefined behaviour: every machine outcome is allowed)');
   if (r.forbidden) {
     lines.push(`Trace to ${valuesText(r.forbidden.values)} with ${r.forbidden.placement}:`);
     if (!r.forbidden.trace) lines.push('  (no trace within the budget)');

@@ -18,6 +18,7 @@ import {
   docCode,
   formatCheck,
   type Lowering,
+  machineMode,
 } from '../check/check.ts';
 import { llcCodes } from '../check/llc-code.ts';
 import type { Test } from '../core/types.ts';
@@ -25,7 +26,6 @@ import type { Report } from '../enumerate/report.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTest } from '../enumerate/verdict.ts';
 import { PROCESSORS, type Target } from '../lower/targets.ts';
 import type { LowerCtx, WaveMode } from '../lower/types.ts';
-import { familyConfig } from '../sim/config.ts';
 import type { LoweredCode } from '../sim/program.ts';
 import { loadTests, stderrPrinter } from './io.ts';
 import { contextFromOptions } from './lower.ts';
@@ -65,21 +65,25 @@ export const DEFAULT_MAX_MACHINE_STATES = 5_000_000;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The (target, mode) runs one invocation checks. */
+/**
+ * The (target, mode) runs one invocation checks: both wavefront modes where a target has them (or the
+ * one asked for), and TgSplit execution mode besides the normal one where the target has it (or only
+ * TgSplit with `--tgsplit`).
+ */
 function runsOf(opts: CheckCliOptions): LowerCtx[] {
   const targets: Target[] = opts.allTargets
     ? PROCESSORS.filter((p) => p.table !== null).map((p) => ({ name: p.name, processor: p, gpu: p.gpu }))
     : [contextFromOptions({ target: opts.target, cu: opts.cu, wgp: opts.wgp, tgsplit: opts.tgsplit }).target];
   const out: LowerCtx[] = [];
   for (const target of targets) {
-    const modes: WaveMode[] = !target.processor.features.wgpMode
-      ? ['cu']
-      : opts.cu
-        ? ['cu']
-        : opts.wgp
-          ? ['wgp']
-          : ['cu', 'wgp'];
-    for (const mode of modes) out.push({ target, mode, lang: 'hsa', tgsplit: opts.tgsplit === true });
+    const f = target.processor.features;
+    if (f.tgsplit) {
+      for (const tgsplit of opts.tgsplit ? [true] : [false, true])
+        out.push({ target, mode: 'cu', lang: 'hsa', tgsplit });
+      continue;
+    }
+    const modes: WaveMode[] = !f.wgpMode ? ['cu'] : opts.cu ? ['cu'] : opts.wgp ? ['wgp'] : ['cu', 'wgp'];
+    for (const mode of modes) out.push({ target, mode, lang: 'hsa', tgsplit: false });
   }
   return out;
 }
@@ -93,7 +97,7 @@ export function registerCheck(program: Command): void {
     .option('--all-targets', 'every processor with a code-sequence table, in every mode')
     .option('--cu', 'CU wavefront execution mode only (GFX10–GFX12; default: both modes)')
     .option('--wgp', 'WGP wavefront execution mode only (GFX10–GFX12; default: both modes)')
-    .option('--tgsplit', 'TgSplit execution mode (gfx90a, gfx942, gfx950)')
+    .option('--tgsplit', 'TgSplit execution mode only (gfx90a, gfx942, gfx950; default: with and without)')
     .addOption(
       new Option('--lowering <profile>', "the documents' code sequences (doc) or what llc-22 emits (llc)")
         .choices(['doc', 'llc'])
@@ -157,7 +161,7 @@ export function registerCheck(program: Command): void {
             if ('error' in code) {
               r = unsupportedResult(test, report, ctx, opts.lowering, code.error);
             } else {
-              const key = `${family}|${ctx.mode}|${JSON.stringify(code)}`;
+              const key = `${family}|${ctx.target.processor.generation}|${machineMode(ctx)}|${JSON.stringify(code)}`;
               const prev = done.get(key);
               if (prev) r = { ...prev, target: ctx.target.name };
               else {
@@ -178,9 +182,6 @@ export function registerCheck(program: Command): void {
                 );
                 done.set(key, r);
               }
-            }
-            if (familyConfig(family) === null && r.verdict === 'unsupported') {
-              r = { ...r, reason: r.reason ?? `no machine for ${family}` };
             }
             results.push(r);
             if (!opts.json) texts.push(formatCheck(r));
@@ -208,7 +209,7 @@ function unsupportedResult(
     test: test.name,
     file: test.file,
     target: ctx.target.name,
-    mode: ctx.target.processor.features.wgpMode ? ctx.mode : 'cu',
+    mode: machineMode(ctx),
     lowering,
     verdict: 'unsupported',
     reason,
@@ -217,6 +218,7 @@ function unsupportedResult(
     machine: [],
     forbidden: null,
     deadlock: false,
+    ub: report.flags.ub,
     stats: { placements: 0, states: 0, ms: 0 },
   };
 }

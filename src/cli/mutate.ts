@@ -19,7 +19,7 @@ import {
 } from '../check/mutate.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../enumerate/verdict.ts';
 import type { WaveMode } from '../lower/types.ts';
-import { familyConfig } from '../sim/config.ts';
+import { familyMachine } from '../sim/config.ts';
 import { CATALOGUE_DIR } from './demo.ts';
 import { litmusFilesIn, loadTests, stderrPrinter } from './io.ts';
 import { contextFromOptions } from './lower.ts';
@@ -47,7 +47,7 @@ export function registerMutate(program: Command): void {
       ) => {
         const ctx0 = contextFromOptions({ target: opts.target, cu: opts.cu, wgp: opts.wgp });
         const family = ctx0.target.processor.table;
-        if (family === null || familyConfig(family) === null) {
+        if (family === null || familyMachine(family) === null) {
           process.stderr.write(
             `gpumm mutate: no machine for ${ctx0.target.name} (${family ?? 'no table'}) yet\n`,
           );

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LowerCtx } from '../lower/types.ts';
-import { familyConfig } from './config.ts';
+import { familyMachine, machineMode } from './config.ts';
 import { outcomeKey } from './machine.ts';
 import type { LoweredCode } from './program.ts';
 import { simulate } from './simulate.ts';
@@ -61,7 +61,10 @@ function text(ops: Op[], k: number, regs: { n: number }): string {
     .join('\n');
 }
 
-function program(a: Op[], b: Op[], sameWg: boolean): string {
+/** Where the second thread runs: the first one's work-group, another work-group, another agent. */
+type Where = boolean | 'agent';
+
+function program(a: Op[], b: Op[], sameWg: Where): string {
   const regs = { n: 0 };
   return `AMDGPU random
 @x = addrspace(1) global i32 0
@@ -69,7 +72,7 @@ function program(a: Op[], b: Op[], sameWg: boolean): string {
 P0 @ agent 0, workgroup 0, wavefront 0 {
 ${text(a, 0, regs)}
 }
-P1 @ agent 0, workgroup ${sameWg ? 0 : 1}, wavefront 1 {
+P1 @ agent ${sameWg === 'agent' ? 1 : 0}, workgroup ${sameWg === true ? 0 : 1}, wavefront 1 {
 ${text(b, 1, regs)}
 }
 `;
@@ -93,11 +96,11 @@ function dropOne(code: LoweredCode, drop: number): LoweredCode {
 async function agree(ctx: LowerCtx, src: string, drop: number): Promise<void> {
   const test = litmus(src);
   const code = dropOne(docOf(test, ctx), drop);
-  const cfg = familyConfig(ctx.target.processor.table!, ctx.target.processor.generation)!;
+  const fam = familyMachine(ctx.target.processor.table!, ctx.target.processor.generation)!;
   // Brute force beyond this many states is skipped (fc.pre): it costs memory and minutes.
   const budget = { maxStates: 150_000, deadline: Number.POSITIVE_INFINITY };
-  const brute = await simulate(test, code, cfg, ctx.mode, { ...budget, reduce: false });
-  const reduced = await simulate(test, code, cfg, ctx.mode, { ...budget, reduce: true });
+  const brute = await simulate(test, code, fam, machineMode(ctx), { ...budget, reduce: false });
+  const reduced = await simulate(test, code, fam, machineMode(ctx), { ...budget, reduce: true });
   if (brute.kind !== 'done' || reduced.kind !== 'done') throw new Error('unsupported');
   fc.pre(brute.stop === 'done');
   const keys = (r: typeof brute) => [...new Set(r.outcomes.map((o) => outcomeKey(o.outcome)))].sort();
@@ -109,7 +112,7 @@ const arbCase = (most: number) =>
   fc.record({
     a: fc.array(arbOp, { minLength: 1, maxLength: 2 }),
     b: fc.array(arbOp, { minLength: 1, maxLength: most }),
-    sameWg: fc.boolean(),
+    sameWg: fc.constantFrom<Where>(true, false, false, 'agent'),
     drop: fc.nat(20),
   });
 
@@ -130,6 +133,11 @@ describe('reduced exploration = brute force (random small programs)', () => {
     ['gfx900', 'cu', 2, 20],
     ['gfx1200', 'cu', 1, 4],
     ['gfx1200', 'wgp', 1, 3],
+    // Several hardware configurations (R3) and TgSplit placements.
+    ['gfx90a', 'tgsplit', 2, 8],
+    ['gfx942', 'cu', 2, 6],
+    ['gfx942', 'tgsplit', 1, 4],
+    ['gfx1250', 'cu', 1, 4],
   ] as const) {
     it(`${target} ${mode}`, async () => {
       await fc.assert(
