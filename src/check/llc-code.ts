@@ -21,8 +21,9 @@ import {
   type VmemEncoding,
   vmem,
 } from '../lower/isa.ts';
-import { findLlc, llcBarrierFails, pool, runLlc } from '../lower/llc.ts';
+import { findLlc, llcBarrierFails, llcRejects, pool, runLlc } from '../lower/llc.ts';
 import { locationDecls, MODULE_TAIL, normaliseAsm, splitRegions, threadKernel } from '../lower/llc-ir.ts';
+import { cellOf } from '../lower/lower.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import type { LoweredCode } from '../sim/program.ts';
 
@@ -144,8 +145,16 @@ export async function llcCodes(
     const kernels: string[] = [];
     for (const th of test.threads)
       for (const i of th.body) {
-        // One kernel llc-22 crashes on fails the whole module: report it without running it.
-        const fails = i.kind === 'barrier' ? llcBarrierFails(i.op, proc) : null;
+        // One kernel llc-22 fails on fails the whole module: report it without running it.
+        const cell = cellOf(i);
+        const fails =
+          i.kind === 'barrier'
+            ? llcBarrierFails(i.op, proc)
+            : cell !== null && llcRejects(cell) !== null
+              ? `fails: ${llcRejects(cell)}`
+              : 'ptr' in i && i.ptr.space === 'generic' && !proc.features.flat
+                ? 'cannot select a generic access: no flat instructions on this target'
+                : null;
         if (fails !== null) return { error: `${th.name}: line ${i.span.line}: llc-22 ${fails}` };
       }
     for (let t = 0; t < test.threads.length; t++) {

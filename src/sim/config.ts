@@ -15,6 +15,7 @@
  * No Node APIs here.
  */
 
+import { usableBarrierIds } from '../lower/barriers.ts';
 import type { Counter, InvInstr, ScBits, VmemInstr, WbInstr } from '../lower/isa.ts';
 import { cacheScopeRank } from '../lower/isa.ts';
 import type { Generation, TableFamily } from '../lower/targets.ts';
@@ -99,6 +100,12 @@ export interface FamilyConfig {
   cuChannelOrder: boolean;
   /** Counters of the family (a wait on any other counter is an unsupported instruction). */
   knownCounters: readonly Counter[];
+  /**
+   * Barrier ids the family's split and named barrier instructions may name (seeds/001 "s_barrier IDs
+   * GFX12"); empty before GFX12, which has only `s_barrier`. An instruction naming another id (llc-22
+   * compiles some the hardware does not have) is an unsupported instruction.
+   */
+  barrierIds: readonly number[];
   /**
    * Explored only for tests on several agents (R3, docs/hardware.md): on one agent its runs are those
    * of the family's configuration with several L2s per agent in which every work-group shares one L2.
@@ -201,6 +208,7 @@ export const GFX6_9: FamilyConfig = {
   cuChannelOrder: true,
   knownCounters: ['vmcnt', 'expcnt', 'lgkmcnt'],
   multiAgentOnly: false,
+  barrierIds: [],
 };
 
 /**
@@ -251,6 +259,7 @@ export const GFX12: FamilyConfig = {
   cuChannelOrder: false,
   knownCounters: ['loadcnt', 'storecnt', 'dscnt', 'samplecnt', 'bvhcnt', 'kmcnt', 'expcnt'],
   multiAgentOnly: false,
+  barrierIds: usableBarrierIds('gfx12'),
 };
 
 /**
@@ -305,6 +314,7 @@ export const GFX10_11: FamilyConfig = {
   cuChannelOrder: false,
   knownCounters: ['vmcnt', 'vscnt', 'expcnt', 'lgkmcnt'],
   multiAgentOnly: false,
+  barrierIds: [],
 };
 
 /**
@@ -388,6 +398,7 @@ export const GFX90A: FamilyConfig = {
   cuChannelOrder: true,
   knownCounters: ['vmcnt', 'expcnt', 'lgkmcnt'],
   multiAgentOnly: false,
+  barrierIds: [],
 };
 
 /**
@@ -477,6 +488,7 @@ function gfx942(mode: MachineMode, severalL2s: boolean): FamilyConfig {
     cuChannelOrder: true,
     knownCounters: ['vmcnt', 'expcnt', 'lgkmcnt'],
     multiAgentOnly: !severalL2s,
+    barrierIds: [],
   };
 }
 
@@ -544,6 +556,7 @@ function gfx1250(severalL2s: boolean): FamilyConfig {
     // (translation completes at issue here), so a wait on it never blocks (docs/hardware.md).
     knownCounters: ['loadcnt', 'storecnt', 'dscnt', 'samplecnt', 'bvhcnt', 'kmcnt', 'expcnt', 'xcnt'],
     multiAgentOnly: !severalL2s,
+    barrierIds: usableBarrierIds('gfx12.5'),
   };
 }
 

@@ -106,6 +106,8 @@ export interface Machine {
   waveThreads: number[][];
   /** Per thread: another wavefront shares its CU's request queues (`FamilyConfig.cuChannelOrder`). */
   cuShared: boolean[];
+  /** Per wavefront: no other wavefront shares its CU's cache (level 0) instance. */
+  aloneL0: boolean[];
   /** Barrier objects; the offsets of the per-wave parts of `State.bar`. */
   nObj: number;
   barWave: number;
@@ -176,6 +178,9 @@ export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Pl
         cfg.levels.length > 0 &&
         program.threads.some((_u, u) => waveOf[u] !== waveOf[t] && path[u]![0] === path[t]![0]),
     ),
+    aloneL0: waveThreads.map((ts) =>
+      program.threads.every((_u, u) => ts.includes(u) || path[u]![0] !== path[ts[0]!]![0]),
+    ),
     nObj,
     barWave: 4 * nObj,
     barJoined: 4 * nObj + 2 * waveKeys.length * nObj,
@@ -218,6 +223,7 @@ export function initialState(m: Machine): State {
 
 let keyBuf = new Uint16Array(1024);
 let keyLen = 0;
+let hasEscape = false;
 const f64 = new Float64Array(1);
 const f64u16 = new Uint16Array(f64.buffer);
 
@@ -228,9 +234,10 @@ function put(v: number): void {
     b.set(keyBuf);
     keyBuf = b;
   }
-  if (v >= -2 && v < 0xffe0 && (v | 0) === v) keyBuf[keyLen++] = v + 3;
+  if (v >= -2 && v < 0xd000 && (v | 0) === v) keyBuf[keyLen++] = v + 3;
   else if (Number.isNaN(v)) keyBuf[keyLen++] = 1;
   else {
+    hasEscape = true;
     keyBuf[keyLen++] = 0xfffe;
     f64[0] = v;
     keyBuf[keyLen++] = f64u16[0]!;
@@ -248,11 +255,12 @@ function endList(): void {
 
 /**
  * A string that identifies the state (state hashing): every field as one UTF-16 code unit (small
- * integers, offset by 3), 1 for undef, an escape and the float's four code units otherwise; 0 ends
- * a list.
+ * integers, offset by 3, below the surrogates), 1 for undef, an escape and the float's four code
+ * units otherwise; 0 ends a list.
  */
 export function stateKey(s: State): string {
   keyLen = 0;
+  hasEscape = false;
   for (const w of s.waves) {
     put(w.pc);
     put(w.pend);
@@ -1082,6 +1090,28 @@ export function successors(
     const i = m.program.threads[t]!.instrs[s.waves[t]!.pc]!;
     if (reduce && issueAlone(m, s, t, i)) return { succ: [issue(m, s, t)], final: false, stuck: false };
     succ.push(issue(m, s, t));
+  }
+  if (reduce) {
+    // R4 (docs/hardware.md): the oldest request of a wave alone on its CU's cache, still at that
+    // cache, touches only that cache, the wave's queue and registers: its step (with every choice it
+    // has) is taken alone.
+    for (let q = 0; q < s.queues.length; q++) {
+      const r = s.queues[q]![0];
+      if (r === undefined || r.f !== 0 || !m.aloneL0[q]) continue;
+      const i = instrOf(m, r);
+      if (i.k !== 'mem' || i.path !== 'vmem' || (i.acc !== 'load' && !m.cfg.levels[0]!.writeThrough))
+        continue;
+      const alone: { next: State; step: Step }[] = [];
+      const choices = stepChoices(m, s, r, reduce);
+      for (let skip = 0; skip < choices; skip++) {
+        alone.push(perform(m, s, q, 0, skip, 'normal', notes));
+        if (i.acc === 'cas') {
+          if (i.weak) alone.push(perform(m, s, q, 0, skip, 'spurious', notes));
+          alone.push(perform(m, s, q, 0, skip, 'undef-matches', notes));
+        }
+      }
+      return { succ: alone, final: false, stuck: false };
+    }
   }
   for (let q = 0; q < s.queues.length; q++) {
     for (const j of performable(m, s, q)) {

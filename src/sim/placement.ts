@@ -73,11 +73,21 @@ interface Units {
  * CU of the work-group's L2 group). Threads of one wavefront always share a CU. Units are numbered in
  * order of first use, so no two placements differ only by renaming.
  *
- * `maximal`: only the placements that share no unit the mode does not force to be shared. Exploring
- * only these (R2) is withdrawn: a shared write-through cache gives runs that separate ones do not
- * (docs/hardware.md, R2; src/sim/machine.prop.test.ts). Kept for the report of which placements exist.
+ * `spread`: the units (or `true`: all of them) of which a work-group or wavefront always takes a fresh
+ * instance where the mode does not force it to share one — only the maximal placements for those
+ * units. Spreading every unit (R2) is withdrawn: a shared write-through cache gives runs that
+ * separate ones do not (docs/hardware.md, R2; src/sim/machine.prop.test.ts). Spreading the units
+ * whose caches no access of the program can be performed in is R5 (docs/hardware.md).
  */
-export function placements(test: Test, shape: Shape, maximal = false): Placement[] {
+export function placements(
+  test: Test,
+  shape: Shape,
+  spread: boolean | ReadonlySet<'cu' | 'sa' | 'l2'> = false,
+): Placement[] {
+  const spreads = (u: 'cu' | 'sa' | 'l2'): boolean => spread === true || (spread !== false && spread.has(u));
+  const maxCu = spreads('cu');
+  const maxSa = spreads('sa');
+  const maxL2 = spreads('l2');
   const wgOf: number[] = [];
   const waveOf: number[] = [];
   const wgKeys: string[] = [];
@@ -153,12 +163,12 @@ export function placements(test: Test, shape: Shape, maximal = false): Placement
         const s = u.wgpSa[w]!;
         return u.saAgent[s] === u.saAgent[sa] && u.saL2[s] === u.saL2[sa] ? [c] : [];
       });
-      return { reuse: maximal ? [] : cus, fresh: 'newwgp' };
+      return { reuse: maxCu ? [] : cus, fresh: 'newwgp' };
     }
     if (k > 0 && (shape.mode === 'cu' || shape.mode === 'tgsplit' || shape.cusPerWgp === 1))
       return { reuse: [waveCu[waves[0]!]!], fresh: null };
     const fresh = onWgp.length < shape.cusPerWgp ? 'wgp' : null;
-    return { reuse: maximal && fresh ? [] : onWgp, fresh };
+    return { reuse: maxCu && fresh ? [] : onWgp, fresh };
   };
 
   const placeWaves = (g: number, k: number, next: () => void) => {
@@ -188,7 +198,7 @@ export function placements(test: Test, shape: Shape, maximal = false): Placement
   /** Places work-group `g` on WGP choices of shader array `sa`. */
   const placeOnSa = (g: number, sa: number) => {
     wgSa[g] = sa;
-    const wgps = maximal ? [] : u.wgpSa.flatMap((s, w) => (s === sa ? [w] : []));
+    const wgps = maxCu ? [] : u.wgpSa.flatMap((s, w) => (s === sa ? [w] : []));
     for (const w of wgps) {
       wgWgp[g] = w;
       placeWaves(g, 0, () => placeWg(g + 1));
@@ -226,10 +236,11 @@ export function placements(test: Test, shape: Shape, maximal = false): Placement
     // Without SA caches each L2 group holds one SA; without L2 groups each agent has one.
     const freshGroup = shape.l2Groups || groups === 0;
     const freshSaInGroup = shape.shaderArrays && groups > 0;
-    // An existing SA (for the maximal placements only when nothing fresh is possible) …
-    if (!maximal || (!freshGroup && !freshSaInGroup)) for (const sa of sas) onSa(g, sa, cluster);
-    // … a fresh SA in an existing L2 group (maximal: only when there are no L2 groups to spread over) …
-    if (freshSaInGroup && (!maximal || !shape.l2Groups))
+    // An existing SA — sharing it, and so its L2 group (spread: only when nothing fresh is possible) …
+    const shareSa = shape.shaderArrays ? !maxSa && !maxL2 : !maxL2;
+    if (shareSa || (!freshGroup && !freshSaInGroup)) for (const sa of sas) onSa(g, sa, cluster);
+    // … a fresh SA in an existing L2 group (spread: only when there are no L2 groups to spread over) …
+    if (freshSaInGroup && (!maxL2 || !shape.l2Groups))
       for (let l2 = 0; l2 < groups; l2++) freshSa(g, agent, l2, cluster);
     // … or a fresh SA in a fresh L2 group.
     if (freshGroup) {

@@ -417,7 +417,7 @@ export function compileProgram(
           case 'barrier': {
             const isfirst =
               ir.kind === 'barrier' && ir.op === 'signal_isfirst' && ir.dst !== null ? reg(ir.dst) : -1;
-            const ops = barrierOps(i, text, m0, isfirst, (kind, id) => barrier(kind, t, id));
+            const ops = barrierOps(i, text, m0, isfirst, cfg.barrierIds, (kind, id) => barrier(kind, t, id));
             if (typeof ops === 'string') return { unsupported: `${th.name}: ${text} ${ops}` };
             instrs.push(...ops);
             break;
@@ -443,9 +443,18 @@ function barrierOps(
   text: string,
   m0: number,
   isfirst: number,
+  ids: readonly number[],
   obj: (kind: MBarrier['kind'], id?: number) => number,
 ): MInstr[] | string {
   const id = i.viaM0 ? m0 & 0x3f : i.id;
+  if (i.mnemonic !== 's_barrier') {
+    // seeds/001 "s_barrier IDs GFX12": what the family's hardware has (llc-22 compiles more).
+    const named =
+      i.mnemonic === 's_barrier_leave' || i.mnemonic === 's_barrier_join' || i.mnemonic === 's_barrier_init';
+    if (ids.length === 0) return '(no split or named barriers on this family)';
+    if ((id !== null && !ids.includes(id)) || (named && !ids.includes(1)))
+      return `(barrier id ${id ?? 'of s_barrier_leave'} is not available on this family)`;
+  }
   const m0Count = (m0 >> 16) & 0x7f;
   switch (i.mnemonic) {
     case 's_barrier':

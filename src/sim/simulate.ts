@@ -74,6 +74,25 @@ export function shapeOf(cfg: FamilyConfig, mode: MachineMode, test: Test): Shape
   };
 }
 
+/**
+ * R5 (docs/hardware.md): the units whose cache levels no access of the program is performed in — every
+ * level of the unit has a rank below every vector memory access's. Such a level only ever holds clean
+ * copies no access reads; sharing one of its instances between work-groups changes no outcome, except
+ * that the waves of one CU keep some orders among their requests, which separate CUs do not (so the
+ * maximal placement has the most runs).
+ */
+export function inertUnits(cfg: FamilyConfig, program: MProgram): Set<'cu' | 'sa' | 'l2'> {
+  let least = Number.POSITIVE_INFINITY;
+  for (const th of program.threads)
+    for (const i of th.instrs) if (i.k === 'mem' && i.path === 'vmem') least = Math.min(least, i.rank);
+  const out = new Set<'cu' | 'sa' | 'l2'>();
+  for (const u of ['cu', 'sa', 'l2'] as const) {
+    const levels = cfg.levels.filter((l) => l.unit === u);
+    if (levels.every((l) => l.rank < least)) out.add(u);
+  }
+  return out;
+}
+
 /** The machines of `code` on every hardware configuration of the family in `mode` and every placement. */
 export function machinesOf(
   test: Test,
@@ -81,7 +100,6 @@ export function machinesOf(
   fam: FamilyMachine,
   mode: MachineMode,
   reduce = true,
-  maximal = false,
 ): { program: MProgram; machines: Machine[] } | SimUnsupported {
   const machines: Machine[] = [];
   let program: MProgram | null = null;
@@ -95,8 +113,10 @@ export function machinesOf(
     if ('unsupported' in c) return { kind: 'unsupported', reason: c.unsupported };
     program ??= c.program;
     // Every placement, also with the reductions on: R2 (maximal placements only) is withdrawn, since
-    // a cache shared by two workgroups gives runs separate caches do not (docs/hardware.md, R2).
-    for (const p of placements(test, shapeOf(cfg, mode, test), maximal)) {
+    // a cache shared by two workgroups gives runs separate caches do not (docs/hardware.md, R2). R5:
+    // where no access can be performed in a unit's caches, its maximal placements stand for all.
+    const spread = reduce ? inertUnits(cfg, c.program) : false;
+    for (const p of placements(test, shapeOf(cfg, mode, test), spread)) {
       const text = cfg.variant === '' ? p.text : `${p.text} (${cfg.variant})`;
       machines.push(buildMachine(cfg, c.program, { ...p, text }));
     }
