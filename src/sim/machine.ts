@@ -223,7 +223,6 @@ export function initialState(m: Machine): State {
 
 let keyBuf = new Uint16Array(1024);
 let keyLen = 0;
-let hasEscape = false;
 const f64 = new Float64Array(1);
 const f64u16 = new Uint16Array(f64.buffer);
 
@@ -234,10 +233,9 @@ function put(v: number): void {
     b.set(keyBuf);
     keyBuf = b;
   }
-  if (v >= -2 && v < 0xd000 && (v | 0) === v) keyBuf[keyLen++] = v + 3;
+  if (v >= -2 && v < 0xffe0 && (v | 0) === v) keyBuf[keyLen++] = v + 3;
   else if (Number.isNaN(v)) keyBuf[keyLen++] = 1;
   else {
-    hasEscape = true;
     keyBuf[keyLen++] = 0xfffe;
     f64[0] = v;
     keyBuf[keyLen++] = f64u16[0]!;
@@ -255,12 +253,11 @@ function endList(): void {
 
 /**
  * A string that identifies the state (state hashing): every field as one UTF-16 code unit (small
- * integers, offset by 3, below the surrogates), 1 for undef, an escape and the float's four code
+ * integers, offset by 3), 1 for undef, an escape and the float's four code
  * units otherwise; 0 ends a list.
  */
 export function stateKey(s: State): string {
   keyLen = 0;
-  hasEscape = false;
   for (const w of s.waves) {
     put(w.pc);
     put(w.pend);
