@@ -84,6 +84,19 @@ function valuesText(v: Record<string, number | 'undef'>): string {
     .join(' ');
 }
 
+/**
+ * Two targets whose machine and code agree up to the encoding of non-flat accesses (`buffer_`,
+ * `global_`, `scratch_`: the same path through the caches, counted alike) reach the same outcomes:
+ * a catalogue check runs the machine once for them (`gpumm check --all-targets`, the benchmark).
+ */
+export function machineKey(ctx: LowerCtx, code: LoweredCode): string {
+  const p = ctx.target.processor;
+  const canon = code.map((th) =>
+    th.map((seq) => seq.map((i) => (i.kind === 'vmem' && i.enc !== 'flat' ? { ...i, enc: 'global' } : i))),
+  );
+  return `${p.table}|${p.generation}|${machineMode(ctx)}|${JSON.stringify(canon)}`;
+}
+
 /** Compares the model's report with the machine's outcomes for `code`. */
 export async function checkTest(
   test: Test,

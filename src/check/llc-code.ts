@@ -137,6 +137,7 @@ export async function llcCodes(
   const found = findLlc(llcPath);
   if ('reason' in found) return tests.map(() => ({ error: found.reason }));
   const proc = ctx.target.processor;
+  if (!proc.llc) return tests.map(() => ({ error: `llc-22 does not know ${proc.name}` }));
   const mode = proc.features.wgpMode ? ctx.mode : null;
   const tgsplit = proc.features.tgsplit && ctx.tgsplit === true;
   const parts: string[] = [];
@@ -186,6 +187,7 @@ export async function llcCodes(
     if ('error' in p) return p;
     const test = tests[n]!;
     const objectIds = new Map(test.locations.filter((l) => l.barrier).map((l, k) => [l.name, k + 1]));
+    const constant = new Set(test.locations.filter((l) => l.space === 'constant').map((l) => l.name));
     const out: IsaInstr[][][] = [];
     for (let t = 0; t < test.threads.length; t++) {
       const regions = got.get(p.fns[t]!);
@@ -204,6 +206,11 @@ export async function llcCodes(
           if (typeof i === 'string')
             return { error: `${test.threads[t]!.name}: line ${instr.span.line}: ${i}` };
           if (i !== null) seq.push(i);
+          else if (instr.kind === 'load' && constant.has(instr.ptr.loc))
+            // A scalar load of constant memory (scalar-constant-load): run as a vector load. Constant
+            // memory holds its initial value for the whole dispatch ("it is not legal to perform
+            // stores"), so every cache a load may hit holds that value too.
+            seq.push(vmem('load', 'global'));
         }
         seqs.push(seq);
       }

@@ -192,6 +192,8 @@ function survivalReason(i: IsaInstr, mu: Mutation, users: Subject[], ctx: LowerC
       mu.kind === 'drop'
         ? i.counters
         : i.counters.filter((c) => !(mu.apply(i) as typeof i).counters.includes(c));
+    if (removed.every((c) => c === 'xcnt'))
+      return 'redundant on this machine: s_wait_xcnt waits for address translation, and the machine models no translation fault (the XNACK replay it guards an atomic against; docs/hardware.md)';
     if (removed.every((c) => UNUSED_COUNTERS.includes(c)))
       return `redundant on this machine: no memory instruction of the tests is counted on ${removed.join(', ')}`;
   }

@@ -18,9 +18,11 @@ import {
   docCode,
   formatCheck,
   type Lowering,
+  machineKey,
   machineMode,
 } from '../check/check.ts';
 import { llcCodes } from '../check/llc-code.ts';
+import type { CheckPool } from '../check/pool.ts';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTest } from '../enumerate/verdict.ts';
@@ -43,6 +45,7 @@ interface CheckCliOptions {
   timeout?: number;
   maxStates: number;
   llc?: string;
+  workers: number;
 }
 
 function positiveNumber(v: string): number {
@@ -116,6 +119,7 @@ export function registerCheck(program: Command): void {
       positiveInt,
       DEFAULT_MAX_MACHINE_STATES,
     )
+    .option('--workers <n>', 'run the checks on n worker threads (default 1: in-process)', positiveInt, 1)
     .addOption(errorLimitOption())
     .action(async (files: string[], opts: CheckCliOptions) => {
       const runs = runsOf(opts);
@@ -132,64 +136,115 @@ export function registerCheck(program: Command): void {
       if (bad) throw new CliExit(2);
 
       let interrupted = false;
+      let stopPool: (() => void) | null = null;
       const onSigint = () => {
         interrupted = true;
+        stopPool?.();
       };
       process.on('SIGINT', onSigint);
-      const results: CheckResult[] = [];
-      const texts: string[] = [];
+      // Every (test, target and mode) to check, in output order; targets of one family often lower a
+      // test the same way, so each distinct machine run (machineKey) is checked once.
+      const planned: { test: Test; report: Report; ctx: LowerCtx; code: LoweredCode | { error: string } }[] =
+        [];
+      const slots: (CheckResult | undefined)[] = [];
+      let pool: CheckPool | null = null;
       try {
         // llc-22 once per target and mode for all the tests.
         const llcByRun =
           opts.lowering === 'llc' ? await Promise.all(runs.map((ctx) => llcCodes(tests, ctx, opts.llc))) : [];
         for (const [ti, test] of tests.entries()) {
           if (interrupted) break;
-          const deadline = () =>
-            opts.timeout !== undefined ? performance.now() + opts.timeout * 1000 : Number.POSITIVE_INFINITY;
           const report: Report = await runTest(test, {
             ...DEFAULT_RUN,
             timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
           });
-          // Targets of one family often lower a test identically: check each distinct code once.
-          const done = new Map<string, CheckResult>();
-          for (const [ri, ctx] of runs.entries()) {
-            if (interrupted) break;
-            const family = ctx.target.processor.table!;
-            const code: LoweredCode | { error: string } =
-              opts.lowering === 'doc' ? docCode(test, ctx) : llcByRun[ri]![ti]!;
-            let r: CheckResult;
-            if ('error' in code) {
-              r = unsupportedResult(test, report, ctx, opts.lowering, code.error);
-            } else {
-              const key = `${family}|${ctx.target.processor.generation}|${machineMode(ctx)}|${JSON.stringify(code)}`;
-              const prev = done.get(key);
-              if (prev) r = { ...prev, target: ctx.target.name };
-              else {
-                r = await checkTest(
-                  test,
-                  report,
-                  code,
-                  ctx,
-                  opts.lowering,
-                  {
-                    reduce: true,
-                    maxStates: opts.maxStates,
-                    deadline: deadline(),
-                    interrupted: () => interrupted,
-                    trace: true,
-                  },
-                  tick,
-                );
-                done.set(key, r);
-              }
-            }
-            results.push(r);
-            if (!opts.json) texts.push(formatCheck(r));
-          }
+          for (const [ri, ctx] of runs.entries())
+            planned.push({
+              test,
+              report,
+              ctx,
+              code: opts.lowering === 'doc' ? docCode(test, ctx) : llcByRun[ri]![ti]!,
+            });
         }
+        const timeoutMs = opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY;
+        if (opts.workers > 1) {
+          // Loaded only here: piscina and the pool cost start-up time a single-threaded check need not pay.
+          const { checkPool } = await import('../check/pool.ts');
+          const p = checkPool(opts.workers);
+          pool = p;
+          stopPool = () => void p.close();
+        }
+        const runOne = (k: number): Promise<CheckResult> => {
+          const { test, report, ctx, code } = planned[k]!;
+          if ('error' in code)
+            return Promise.resolve(unsupportedResult(test, report, ctx, opts.lowering, code.error));
+          if (pool)
+            return pool.run({
+              test,
+              report,
+              code,
+              target: ctx.target.name,
+              mode: ctx.mode,
+              tgsplit: ctx.tgsplit === true,
+              lowering: opts.lowering,
+              maxStates: opts.maxStates,
+              timeoutMs,
+              trace: true,
+            });
+          return checkTest(
+            test,
+            report,
+            code,
+            ctx,
+            opts.lowering,
+            {
+              reduce: true,
+              maxStates: opts.maxStates,
+              deadline: performance.now() + timeoutMs,
+              interrupted: () => interrupted,
+              trace: true,
+            },
+            tick,
+          );
+        };
+        const owner = new Map<string, number>();
+        const firsts: number[] = [];
+        planned.forEach((p, k) => {
+          const key = 'error' in p.code ? `error ${k}` : `${p.test.file}|${machineKey(p.ctx, p.code)}`;
+          if (!owner.has(key)) {
+            owner.set(key, k);
+            firsts.push(k);
+          }
+        });
+        const settle = async (ks: number[]) => {
+          if (pool) await Promise.all(ks.map(async (k) => (slots[k] = await runOne(k))));
+          else
+            for (const k of ks) {
+              if (interrupted) break;
+              slots[k] = await runOne(k);
+            }
+        };
+        await settle(firsts);
+        // The others copy their run's result — but a trace spells the target's own instructions, so
+        // an UNSOUND one is checked again.
+        const again: number[] = [];
+        planned.forEach((p, k) => {
+          if (slots[k] !== undefined || 'error' in p.code) return;
+          const first = slots[owner.get(`${p.test.file}|${machineKey(p.ctx, p.code)}`)!];
+          if (first === undefined) return;
+          if (first.verdict === 'UNSOUND') again.push(k);
+          else slots[k] = { ...first, target: p.ctx.target.name };
+        });
+        await settle(again);
+      } catch (e) {
+        // A pool destroyed by Ctrl-C rejects what it had not finished: report what was found.
+        if (!interrupted) throw e;
       } finally {
         process.off('SIGINT', onSigint);
+        await pool?.close();
       }
+      const results = slots.filter((r): r is CheckResult => r !== undefined);
+      const texts = opts.json ? [] : results.map(formatCheck);
       if (opts.json) process.stdout.write(`${JSON.stringify(CheckJsonSchema.parse(results), null, 2)}\n`);
       else process.stdout.write(`${texts.join('\n\n')}\n`);
       if (interrupted) throw new CliExit(130);
