@@ -8,7 +8,7 @@
  */
 
 import { loadavg } from 'node:os';
-import { type CheckResult, docCode, type Lowering, machineKey } from '../src/check/check.ts';
+import { type CheckResult, checkDistinct, docCode, type Lowering, machineKey } from '../src/check/check.ts';
 import { llcCodes } from '../src/check/llc-code.ts';
 import { checkPool } from '../src/check/pool.ts';
 import task, { type CheckJob } from '../src/check/worker.ts';
@@ -94,32 +94,29 @@ for (const [ti, test] of tests.entries()) {
 }
 
 const pool = workers > 1 ? checkPool(workers) : null;
-const run = (job: CheckJob): Promise<CheckResult> => (pool ? pool.run(job) : task(job));
-const slots: (CheckResult | undefined)[] = [];
-const owner = new Map<string, number>();
-planned.forEach((p, k) => {
-  if (p.job && !owner.has(p.key)) owner.set(p.key, k);
-});
-const firsts = [...owner.values()];
-const settle = async (ks: number[]) => {
-  if (pool) await Promise.all(ks.map(async (k) => (slots[k] = await run(planned[k]!.job!))));
-  else for (const k of ks) slots[k] = await run(planned[k]!.job!);
-};
-await settle(firsts);
+const toRun = planned.filter((p): p is Planned & { job: CheckJob } => p.job !== null);
+const seen = new Set<string>();
+let distinct = 0;
+let reruns = 0;
 const statesPerFamily = new Map<string, number>();
-for (const k of firsts) {
-  const fam = planned[k]!.ctx.target.processor.table!;
-  statesPerFamily.set(fam, (statesPerFamily.get(fam) ?? 0) + slots[k]!.stats.states);
-}
-// As gpumm check: an UNSOUND trace spells the target's own instructions, so it is run again.
-const again: number[] = [];
-planned.forEach((p, k) => {
-  if (!p.job || slots[k] !== undefined) return;
-  const first = slots[owner.get(p.key)!]!;
-  if (first.verdict === 'UNSOUND') again.push(k);
-  else slots[k] = { ...first, target: p.ctx.target.name };
-});
-await settle(again);
+const slots = await checkDistinct(
+  toRun,
+  (p) => p.key,
+  async (p) => {
+    const r = await (pool ? pool.run(p.job) : task(p.job));
+    // A second run of a key is an UNSOUND one checked again for its own trace.
+    if (seen.has(p.key)) reruns++;
+    else {
+      seen.add(p.key);
+      distinct++;
+      const fam = p.ctx.target.processor.table!;
+      statesPerFamily.set(fam, (statesPerFamily.get(fam) ?? 0) + r.stats.states);
+    }
+    return r;
+  },
+  (r, p) => ({ ...r, target: p.ctx.target.name }),
+  pool !== null,
+);
 await pool?.close();
 
 const results = slots.filter((r): r is CheckResult => r !== undefined);
@@ -129,7 +126,7 @@ const cpu = process.cpuUsage(cpu0);
 const count = (v: string) => results.filter((r) => r.verdict === v).length;
 console.log(
   `${files.length} files × ${ctxs.length} target/mode runs × ${profiles.join('+')} on ${workers} worker(s): ${(ms / 1000).toFixed(1)} s ` +
-    `(llc-22 ${(llcMs / 1000).toFixed(1)} s, model ${(modelMs / 1000).toFixed(1)} s, ${firsts.length} distinct machine runs, ${again.length} re-run for their traces)`,
+    `(llc-22 ${(llcMs / 1000).toFixed(1)} s, model ${(modelMs / 1000).toFixed(1)} s, ${distinct} distinct machine runs, ${reruns} re-run for their traces)`,
 );
 console.log(
   `main thread CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; load average ${load0.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`,

@@ -6,9 +6,8 @@
  * when llc-22 is not installed.
  */
 
-import { describe, expect, it } from 'vitest';
 import { findLlc } from '../lower/llc.ts';
-import { CATALOGUE_RUNS, checkCatalogue } from './testutil.ts';
+import { catalogueSuite } from './testutil.ts';
 
 /** `test|target|mode` → the forbidden state the machine reaches. */
 const PINNED: Record<string, string> = {
@@ -126,21 +125,4 @@ const ALLOWED_UNSUPPORTED = [
 const llc = findLlc();
 if ('reason' in llc) console.warn(`skipping the llc-22 catalogue check: ${llc.reason}`);
 
-describe.skipIf('reason' in llc)(
-  "the catalogue on the machines, llc-22's code: sound but for the pinned findings",
-  () => {
-    for (const [target, mode] of CATALOGUE_RUNS) {
-      it(`${target} ${mode}`, async () => {
-        const v = await checkCatalogue(target, mode, 'llc');
-        expect(v.undecided).toEqual([]);
-        expect(v.unsupported.filter((u) => !ALLOWED_UNSUPPORTED.some((r) => r.test(u)))).toEqual([]);
-        expect(v.checked).toBeGreaterThan(110);
-        for (const [k, n] of Object.entries(v.traces)) expect(n, k).toBeGreaterThan(0);
-        const pinned = Object.fromEntries(
-          Object.entries(PINNED).filter(([k]) => k.endsWith(`|${target}|${mode}`)),
-        );
-        expect(v.unsound).toEqual(pinned);
-      }, 300_000);
-    }
-  },
-);
+catalogueSuite('llc', PINNED, ALLOWED_UNSUPPORTED, 'reason' in llc);

@@ -6,8 +6,7 @@
  * catalogue.llc.test.ts; bench/check-catalogue.ts times both on every target.
  */
 
-import { describe, expect, it } from 'vitest';
-import { CATALOGUE_RUNS, checkCatalogue } from './testutil.ts';
+import { catalogueSuite } from './testutil.ts';
 
 /** `test|target|mode` → the forbidden state the machine reaches. */
 const PINNED: Record<string, string> = {
@@ -79,18 +78,4 @@ const ALLOWED_UNSUPPORTED = [
   /LW200[4678]|LW2012/,
 ];
 
-describe("the catalogue on the machines, the documents' code: sound but for the pinned findings", () => {
-  for (const [target, mode] of CATALOGUE_RUNS) {
-    it(`${target} ${mode}`, async () => {
-      const v = await checkCatalogue(target, mode, 'doc');
-      expect(v.undecided).toEqual([]);
-      expect(v.unsupported.filter((u) => !ALLOWED_UNSUPPORTED.some((r) => r.test(u)))).toEqual([]);
-      expect(v.checked).toBeGreaterThan(110);
-      for (const [k, n] of Object.entries(v.traces)) expect(n, k).toBeGreaterThan(0);
-      const pinned = Object.fromEntries(
-        Object.entries(PINNED).filter(([k]) => k.endsWith(`|${target}|${mode}`)),
-      );
-      expect(v.unsound).toEqual(pinned);
-    }, 300_000);
-  }
-});
+catalogueSuite('doc', PINNED, ALLOWED_UNSUPPORTED);

@@ -97,6 +97,55 @@ export function machineKey(ctx: LowerCtx, code: LoweredCode): string {
   return `${p.table}|${p.generation}|${machineMode(ctx)}|${JSON.stringify(canon)}`;
 }
 
+/**
+ * Checks many (test, target and mode) at once, each distinct machine run once. `items` are in output
+ * order, each with its key (`machineKey` with the test; null: checked on its own); `run` checks one.
+ * An item whose key an earlier one has copies that one's result, `retarget`ed — unless it is UNSOUND:
+ * its trace spells the target's own instructions, so it is checked again. `parallel`: every check of
+ * a round is started at once (a worker pool takes them); else one after the other, until `stop()`.
+ * Results are in item order; an item not checked (stopped) is undefined.
+ */
+export async function checkDistinct<T>(
+  items: readonly T[],
+  keyOf: (x: T) => string | null,
+  run: (x: T) => Promise<CheckResult>,
+  retarget: (r: CheckResult, x: T) => CheckResult,
+  parallel: boolean,
+  stop: () => boolean = () => false,
+): Promise<(CheckResult | undefined)[]> {
+  const out: (CheckResult | undefined)[] = items.map(() => undefined);
+  const owner = new Map<string, number>();
+  const firsts: number[] = [];
+  items.forEach((x, k) => {
+    const key = keyOf(x);
+    if (key === null) firsts.push(k);
+    else if (!owner.has(key)) {
+      owner.set(key, k);
+      firsts.push(k);
+    }
+  });
+  const settle = async (ks: number[]) => {
+    if (parallel) await Promise.all(ks.map(async (k) => (out[k] = await run(items[k]!))));
+    else
+      for (const k of ks) {
+        if (stop()) break;
+        out[k] = await run(items[k]!);
+      }
+  };
+  await settle(firsts);
+  const again: number[] = [];
+  items.forEach((x, k) => {
+    const key = keyOf(x);
+    if (out[k] !== undefined || key === null) return;
+    const first = out[owner.get(key)!];
+    if (first === undefined) return;
+    if (first.verdict === 'UNSOUND') again.push(k);
+    else out[k] = retarget(first, x);
+  });
+  await settle(again);
+  return out;
+}
+
 /** Compares the model's report with the machine's outcomes for `code`. */
 export async function checkTest(
   test: Test,

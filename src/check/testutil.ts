@@ -1,5 +1,6 @@
 /** Helpers for tests of the checker: the full check of (possibly weakened) code against the model. */
 
+import { describe, expect, it } from 'vitest';
 import { CATALOGUE_DIR } from '../cli/demo.ts';
 import { litmusFilesIn } from '../cli/io.ts';
 import type { Test } from '../core/types.ts';
@@ -79,4 +80,33 @@ export async function checkCatalogue(
     }
   }
   return out;
+}
+
+/**
+ * The catalogue suite of one profile: on every run of CATALOGUE_RUNS every test is sound but the
+ * `pinned` ones (`test|target|mode` → forbidden state), each with a trace, and every test not checked
+ * is so for one of the `allowed` reasons.
+ */
+export function catalogueSuite(
+  lowering: Lowering,
+  pinned: Record<string, string>,
+  allowed: readonly RegExp[],
+  skip = false,
+): void {
+  const what = lowering === 'doc' ? "the documents' code" : "llc-22's code";
+  describe.skipIf(skip)(`the catalogue on the machines, ${what}: sound but for the pinned findings`, () => {
+    for (const [target, mode] of CATALOGUE_RUNS) {
+      it(`${target} ${mode}`, async () => {
+        const v = await checkCatalogue(target, mode, lowering);
+        expect(v.undecided).toEqual([]);
+        expect(v.unsupported.filter((u) => !allowed.some((r) => r.test(u)))).toEqual([]);
+        expect(v.checked).toBeGreaterThan(110);
+        for (const [k, n] of Object.entries(v.traces)) expect(n, k).toBeGreaterThan(0);
+        const want = Object.fromEntries(
+          Object.entries(pinned).filter(([k]) => k.endsWith(`|${target}|${mode}`)),
+        );
+        expect(v.unsound).toEqual(want);
+      }, 300_000);
+    }
+  });
 }

@@ -14,6 +14,7 @@ import * as z from 'zod';
 import {
   type CheckResult,
   CheckSchema,
+  checkDistinct,
   checkTest,
   docCode,
   formatCheck,
@@ -179,18 +180,27 @@ export function registerCheck(program: Command): void {
           if ('error' in code)
             return Promise.resolve(unsupportedResult(test, report, ctx, opts.lowering, code.error));
           if (pool)
-            return pool.run({
-              test,
-              report,
-              code,
-              target: ctx.target.name,
-              mode: ctx.mode,
-              tgsplit: ctx.tgsplit === true,
-              lowering: opts.lowering,
-              maxStates: opts.maxStates,
-              timeoutMs,
-              trace: true,
-            });
+            return pool
+              .run({
+                test,
+                report,
+                code,
+                target: ctx.target.name,
+                mode: ctx.mode,
+                tgsplit: ctx.tgsplit === true,
+                lowering: opts.lowering,
+                maxStates: opts.maxStates,
+                timeoutMs,
+                trace: true,
+              })
+              .catch((e: unknown) => {
+                // Ctrl-C destroys the pool: what it had not finished is undecided.
+                if (!interrupted) throw e;
+                return {
+                  ...unsupportedResult(test, report, ctx, opts.lowering, 'interrupted'),
+                  verdict: 'undecided' as const,
+                };
+              });
           return checkTest(
             test,
             report,
@@ -207,35 +217,20 @@ export function registerCheck(program: Command): void {
             tick,
           );
         };
-        const owner = new Map<string, number>();
-        const firsts: number[] = [];
-        planned.forEach((p, k) => {
-          const key = 'error' in p.code ? `error ${k}` : `${p.test.file}|${machineKey(p.ctx, p.code)}`;
-          if (!owner.has(key)) {
-            owner.set(key, k);
-            firsts.push(k);
-          }
+        const got = await checkDistinct(
+          planned.map((_, k) => k),
+          (k) => {
+            const p = planned[k]!;
+            return 'error' in p.code ? null : `${p.test.file}|${machineKey(p.ctx, p.code)}`;
+          },
+          runOne,
+          (r, k) => ({ ...r, target: planned[k]!.ctx.target.name }),
+          pool !== null,
+          () => interrupted,
+        );
+        got.forEach((r, k) => {
+          slots[k] = r;
         });
-        const settle = async (ks: number[]) => {
-          if (pool) await Promise.all(ks.map(async (k) => (slots[k] = await runOne(k))));
-          else
-            for (const k of ks) {
-              if (interrupted) break;
-              slots[k] = await runOne(k);
-            }
-        };
-        await settle(firsts);
-        // The others copy their run's result — but a trace spells the target's own instructions, so
-        // an UNSOUND one is checked again.
-        const again: number[] = [];
-        planned.forEach((p, k) => {
-          if (slots[k] !== undefined || 'error' in p.code) return;
-          const first = slots[owner.get(`${p.test.file}|${machineKey(p.ctx, p.code)}`)!];
-          if (first === undefined) return;
-          if (first.verdict === 'UNSOUND') again.push(k);
-          else slots[k] = { ...first, target: p.ctx.target.name };
-        });
-        await settle(again);
       } catch (e) {
         // A pool destroyed by Ctrl-C rejects what it had not finished: report what was found.
         if (!interrupted) throw e;

@@ -349,8 +349,10 @@ const L1_90A: LevelSpec = {
  * invalidation (docs/hardware.md, "Abstractions").
  */
 export const GFX90A: FamilyConfig = {
+  // GFX6–9's ranks, counters and queues: the table's loads have glc=1 where they must miss the L1
+  // (agent and system scope, workgroup scope in TgSplit mode); stores and atomics go to the L2.
+  ...GFX6_9,
   family: 'gfx90a',
-  variant: '',
   levels: [
     L1_90A,
     {
@@ -362,12 +364,6 @@ export const GFX90A: FamilyConfig = {
     },
   ],
   memoryRank: 2,
-  cusPerWgp: 1,
-  clusterUnit: null,
-  // The table's loads: glc=1 where the load must miss the L1 (agent and system scope, workgroup scope
-  // in TgSplit mode); stores and atomics are performed in the L2.
-  rank: (i) => (i.op === 'load' && !i.glc ? 0 : 1),
-  counters: vmLgkmCounters,
   inv: (i) => {
     if (i.mnemonic === 'buffer_wbinvl1_vol')
       return {
@@ -394,11 +390,6 @@ export const GFX90A: FamilyConfig = {
           cite: `${G90A}: "To ensure coherence of local and remote memory writes of work-groups in different agents a buffer_wbl2 is required. It will writeback dirty L2 cache lines"`,
         }
       : null,
-  invAfterEarlier: false,
-  cuChannelOrder: true,
-  knownCounters: ['vmcnt', 'expcnt', 'lgkmcnt'],
-  multiAgentOnly: false,
-  barrierIds: [],
 };
 
 /**

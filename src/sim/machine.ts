@@ -282,8 +282,14 @@ export function stateKey(s: State): string {
     for (const x of p) put(x);
     endList();
   }
-  for (const x of s.st) put(x);
-  for (const x of s.val) put(x);
+  // The value of an absent copy is never read: it is not part of the state.
+  const st = s.st;
+  const val = s.val;
+  for (let k = 0; k < st.length; k++) {
+    const c = st[k]!;
+    put(c);
+    if (c !== 0) put(val[k]!);
+  }
   for (const x of s.mem) put(x);
   for (const x of s.bar) put(x);
   let k = '';
@@ -362,20 +368,13 @@ function issueBlock(m: Machine, s: State, t: number): string | null {
       return operandReady(w, i.cond) && operandReady(w, i.a) && operandReady(w, i.b) ? null : 'register';
     case 'copy':
       return (w.pend & (1 << i.src)) === 0 ? null : 'register';
-    case 'arrive':
-    case 'bwait':
-    case 'binit':
-    case 'join':
-    case 'leave':
-    case 'nop':
-      return barrierBlock(m, s, t, i);
     default:
-      return null;
+      return BARRIER_KINDS.includes(i.k) ? barrierBlock(m, s, t, i) : null;
   }
 }
 
 /** Issues the wave's next instruction (which must be unblocked). */
-function issue(m: Machine, s: State, t: number): { next: State; step: Step } {
+function issue(m: Machine, s: State, t: number, notes: boolean): { next: State; step: Step } {
   const next = cloneState(s);
   const w = next.waves[t]!;
   const th = m.program.threads[t]!;
@@ -383,7 +382,7 @@ function issue(m: Machine, s: State, t: number): { next: State; step: Step } {
   let detail = '';
   switch (i.k) {
     case 'wait': {
-      detail = `${i.counters.join(', ')} drained`;
+      if (notes) detail = `${i.counters.join(', ')} drained`;
       break;
     }
     case 'mem':
@@ -392,20 +391,12 @@ function issue(m: Machine, s: State, t: number): { next: State; step: Step } {
         next.front[m.path[t]![0]!]!.push(t * 1024 + w.pc);
       if (i.dst >= 0) w.pend |= 1 << i.dst;
       if (i.okDst >= 0) w.pend |= 1 << i.okDst;
-      detail = `queued on ${i.counters.join(', ')}`;
+      if (notes) detail = `queued on ${i.counters.join(', ')}`;
       break;
     case 'inv':
     case 'wb':
       next.queues[m.waveOf[t]!]!.push({ t, i: w.pc, a: Number.NaN, e: Number.NaN, f: 0 });
-      detail = `queued on ${i.counters.join(', ')}`;
-      break;
-    case 'arrive':
-    case 'bwait':
-    case 'binit':
-    case 'join':
-    case 'leave':
-    case 'nop':
-      detail = barrierStep(m, next, t, i);
+      if (notes) detail = `queued on ${i.counters.join(', ')}`;
       break;
     case 'bin':
       w.regs[i.dst] = binop(i.op, value(w, i.a), value(w, i.b), i.width);
@@ -422,7 +413,10 @@ function issue(m: Machine, s: State, t: number): { next: State; step: Step } {
       w.regs[i.dst] = w.regs[i.src]!;
       break;
     default:
-      break;
+      if (BARRIER_KINDS.includes(i.k)) {
+        const d = barrierStep(m, next, t, i);
+        if (notes) detail = d;
+      }
   }
   w.pc++;
   if (w.pc === th.instrs.length) waveEnds(m, next, m.waveOf[t]!);
@@ -1085,8 +1079,9 @@ export function successors(
     if (issueBlock(m, s, t) !== null) continue;
     progress = true;
     const i = m.program.threads[t]!.instrs[s.waves[t]!.pc]!;
-    if (reduce && issueAlone(m, s, t, i)) return { succ: [issue(m, s, t)], final: false, stuck: false };
-    succ.push(issue(m, s, t));
+    if (reduce && issueAlone(m, s, t, i))
+      return { succ: [issue(m, s, t, notes)], final: false, stuck: false };
+    succ.push(issue(m, s, t, notes));
   }
   if (reduce) {
     // R4 (docs/hardware.md): the oldest request of a wave alone on its CU's cache, still at that
@@ -1145,8 +1140,8 @@ export function successors(
           step: {
             kind: 'writeback',
             thread: '',
-            text: `${locName(m, l)} in ${m.instName[c]}`,
-            detail: `value ${s.val[idx]} written back to ${to}`,
+            text: notes ? `${locName(m, l)} in ${m.instName[c]}` : '',
+            detail: notes ? `value ${s.val[idx]} written back to ${to}` : '',
           },
         });
       } else if (st === 1 && !done && !reduce) {
@@ -1157,8 +1152,8 @@ export function successors(
           step: {
             kind: 'evict',
             thread: '',
-            text: `${locName(m, l)} in ${m.instName[c]}`,
-            detail: `clean copy (${s.val[idx]}) evicted`,
+            text: notes ? `${locName(m, l)} in ${m.instName[c]}` : '',
+            detail: notes ? `clean copy (${s.val[idx]}) evicted` : '',
           },
         });
       }

@@ -299,7 +299,8 @@ export function compileProgram(
       let accesses = seq.filter((i) => i.kind === 'vmem' || i.kind === 'lds');
       const isAccess =
         ir.kind === 'load' || ir.kind === 'store' || ir.kind === 'rmw' || ir.kind === 'cmpxchg';
-      const privateLoc = 'ptr' in ir && test.locations.find((l) => l.name === ir.ptr.loc)?.space === 'private';
+      const privateLoc =
+        'ptr' in ir && test.locations.find((l) => l.name === ir.ptr.loc)?.space === 'private';
       if (
         (ir.kind === 'rmw' || ir.kind === 'cmpxchg') &&
         privateLoc &&
