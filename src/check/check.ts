@@ -33,6 +33,8 @@ const StepSchema = z.object({
   thread: z.string(),
   text: z.string(),
   detail: z.string(),
+  /** The test's source line of the IR instruction the machine instruction implements (0: a cache step). */
+  line: z.number().int(),
 });
 
 const Values = z.record(z.string(), z.union([z.number(), z.literal('undef')]));
@@ -267,7 +269,7 @@ export function formatCheck(r: CheckResult): string {
       r.forbidden.trace.forEach((s, k) => {
         const who = s.thread ? `${s.thread}: ` : '';
         lines.push(
-          `  ${String(k + 1).padStart(3)}. ${s.kind.padEnd(9)} ${who}${s.text}${s.detail ? ` — ${s.detail}` : ''}`,
+          `  ${String(k + 1).padStart(3)}. ${s.kind.padEnd(9)} ${who}${s.text}${s.line ? ` (line ${s.line})` : ''}${s.detail ? ` — ${s.detail}` : ''}`,
         );
       });
   }

@@ -30,7 +30,7 @@ describe('gpumm check', () => {
     expect(r.stdout).toMatch(
       /Trace to P0:r0=1; P1:r1=1; with P0: a0\/sa0\/wgp0\/cu0, P1: a0\/sa0\/wgp1\/cu1:/,
     );
-    expect(r.stdout).toMatch(/ {2,}\d+\. perform {3}P\d: global_store — passed L1@cu\d/);
+    expect(r.stdout).toMatch(/ {2,}\d+\. perform {3}P\d: global_store \(line \d+\) — passed L1@cu\d/);
   });
 
   it('both modes of a GFX12 target by default, one with --cu / --wgp; --json follows CheckJsonSchema', () => {

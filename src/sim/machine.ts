@@ -73,7 +73,7 @@ export interface State {
    * Barrier state (seeds/001 "Barrier Objects"): per object `[initialised, expected count, arrive
    * count, phases completed]`; per hardware wavefront and object `[phase of its pending arrive or -1,
    * phases its waits have consumed]`; per hardware wavefront the named object it has joined (-1 none,
-   * -2 the NULL barrier). Layout: `Machine.barBase`.
+   * -2 the NULL barrier). Offsets: `Machine.barWave`, `Machine.barJoined`.
    */
   bar: number[];
 }
@@ -84,6 +84,8 @@ export interface Step {
   thread: string;
   text: string;
   detail: string;
+  /** The test's source line of the IR instruction this machine instruction implements (0: none). */
+  line: number;
 }
 
 /** Everything fixed for one program on one placement. */
@@ -420,7 +422,10 @@ function issue(m: Machine, s: State, t: number, notes: boolean): { next: State; 
   }
   w.pc++;
   if (w.pc === th.instrs.length) waveEnds(m, next, m.waveOf[t]!);
-  return { next, step: { kind: 'issue', thread: th.name, text: i.text, detail } };
+  return {
+    next,
+    step: { kind: 'issue', thread: th.name, text: i.text, detail, line: th.lines[s.waves[t]!.pc]! },
+  };
 }
 
 const BARRIER_KINDS: readonly MInstr['k'][] = ['arrive', 'bwait', 'binit', 'join', 'leave', 'nop'];
@@ -967,6 +972,7 @@ function perform(
       thread: th.name,
       text: i.text,
       detail: notes?.join('; ') ?? '',
+      line: th.lines[r.i]!,
     },
   };
 }
@@ -1140,6 +1146,7 @@ export function successors(
           step: {
             kind: 'writeback',
             thread: '',
+            line: 0,
             text: notes ? `${locName(m, l)} in ${m.instName[c]}` : '',
             detail: notes ? `value ${s.val[idx]} written back to ${to}` : '',
           },
@@ -1152,6 +1159,7 @@ export function successors(
           step: {
             kind: 'evict',
             thread: '',
+            line: 0,
             text: notes ? `${locName(m, l)} in ${m.instName[c]}` : '',
             detail: notes ? `clean copy (${s.val[idx]}) evicted` : '',
           },

@@ -86,6 +86,11 @@ export interface MLoc {
 export interface MThread {
   name: string;
   instrs: MInstr[];
+  /**
+   * Per machine instruction, the source line of the IR instruction it implements: the map from the
+   * machine code (the documents' or llc-22's, split at the IR instructions) back to the test.
+   */
+  lines: number[];
   regs: string[];
   /** Work-group key (`a0.c0.w0`). */
   wg: string;
@@ -243,14 +248,23 @@ export function compileProgram(
     const op = (o: Operand): MOperand =>
       o.kind === 'const' ? { c: true, v: o.value } : { c: false, r: reg(o.name) };
     const instrs: MInstr[] = [];
+    const lines: number[] = [];
+    let line = 0;
+    const emit = (...xs: MInstr[]) => {
+      for (const x of xs) {
+        instrs.push(x);
+        lines.push(line);
+      }
+    };
     const thCode = code[t] ?? [];
     for (let k = 0; k < th.body.length; k++) {
       const ir = th.body[k]!;
+      line = ir.span.line;
       let seq = thCode[k] ?? [];
       // Thread-local computation: no machine code of its own.
       switch (ir.kind) {
         case 'bin':
-          instrs.push({
+          emit({
             k: 'bin',
             text: ir.op,
             dst: reg(ir.dst),
@@ -261,7 +275,7 @@ export function compileProgram(
           });
           continue;
         case 'icmp':
-          instrs.push({
+          emit({
             k: 'icmp',
             text: `icmp ${ir.pred}`,
             dst: reg(ir.dst),
@@ -272,7 +286,7 @@ export function compileProgram(
           });
           continue;
         case 'select':
-          instrs.push({
+          emit({
             k: 'select',
             text: 'select',
             dst: reg(ir.dst),
@@ -282,7 +296,7 @@ export function compileProgram(
           });
           continue;
         case 'extract':
-          instrs.push({
+          emit({
             k: 'copy',
             text: 'extractvalue',
             dst: reg(ir.dst),
@@ -379,7 +393,7 @@ export function compileProgram(
                 base.okDst = reg(`${ir.dst}.1`);
               }
             }
-            instrs.push(base);
+            emit(base);
             break;
           }
           case 'wait': {
@@ -410,33 +424,33 @@ export function compileProgram(
                 loose = true;
               excused.push(...counted.slice(-want));
             });
-            instrs.push({ k: 'wait', text, counters: i.counters, counts, excused, loose });
+            emit({ k: 'wait', text, counters: i.counters, counts, excused, loose });
             break;
           }
           case 'inv': {
             const s = cfg.inv(i);
             if (!s)
               return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
-            instrs.push({ k: 'inv', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
+            emit({ k: 'inv', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
             break;
           }
           case 'wb': {
             const s = cfg.wb(i);
             if (!s)
               return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
-            instrs.push({ k: 'wb', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
+            emit({ k: 'wb', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
             break;
           }
           case 'setm0':
             m0 = i.value;
-            instrs.push({ k: 'nop', text });
+            emit({ k: 'nop', text });
             break;
           case 'barrier': {
             const isfirst =
               ir.kind === 'barrier' && ir.op === 'signal_isfirst' && ir.dst !== null ? reg(ir.dst) : -1;
             const ops = barrierOps(i, text, m0, isfirst, cfg.barrierIds, (kind, id) => barrier(kind, t, id));
             if (typeof ops === 'string') return { unsupported: `${th.name}: ${text} ${ops}` };
-            instrs.push(...ops);
+            emit(...ops);
             break;
           }
           default:
@@ -445,7 +459,15 @@ export function compileProgram(
       }
     }
     const k = keyOf(t)!;
-    threads.push({ name: th.name, instrs, regs, wg: k.wg, cluster: k.cluster, wave: `${k.wg}.f${k.wave}` });
+    threads.push({
+      name: th.name,
+      instrs,
+      lines,
+      regs,
+      wg: k.wg,
+      cluster: k.cluster,
+      wave: `${k.wg}.f${k.wave}`,
+    });
   }
   return { program: { threads, locs, barriers } };
 }
