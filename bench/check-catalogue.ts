@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { type CheckResult, checkDistinct, docCode, type Lowering, machineKey } from '../src/check/check.ts';
 import { llcCodes } from '../src/check/llc-code.ts';
 import { checkPool } from '../src/check/pool.ts';
-import task, { type CheckJob } from '../src/check/worker.ts';
+import task, { type CheckJob, checkJob } from '../src/check/worker.ts';
 import { CATALOGUE_DIR } from '../src/cli/demo.ts';
 import { litmusFilesIn } from '../src/cli/io.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../src/enumerate/verdict.ts';
@@ -77,18 +77,7 @@ for (const [ti, test] of tests.entries()) {
         lowering,
         key: `${test.file}|${lowering}|${machineKey(ctx, code)}`,
         error: null,
-        job: {
-          test,
-          report,
-          code,
-          target: ctx.target.name,
-          mode: ctx.mode,
-          tgsplit: ctx.tgsplit === true,
-          lowering,
-          maxStates: 5_000_000,
-          timeoutMs: 60_000,
-          trace: true,
-        },
+        job: checkJob(test, report, code, ctx, lowering, 5_000_000, 60_000),
       });
     }
 }

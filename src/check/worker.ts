@@ -6,7 +6,7 @@
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { findTarget } from '../lower/targets.ts';
-import type { WaveMode } from '../lower/types.ts';
+import type { LowerCtx, WaveMode } from '../lower/types.ts';
 import type { LoweredCode } from '../sim/program.ts';
 import { type CheckResult, checkTest, type Lowering } from './check.ts';
 
@@ -23,6 +23,30 @@ export interface CheckJob {
   /** Milliseconds from the job's start (each thread has its own clock origin). */
   timeoutMs: number;
   trace: boolean;
+}
+
+/** The job of one check (`timeoutMs` per check). */
+export function checkJob(
+  test: Test,
+  report: Report,
+  code: LoweredCode,
+  ctx: LowerCtx,
+  lowering: Lowering,
+  maxStates: number,
+  timeoutMs: number,
+): CheckJob {
+  return {
+    test,
+    report,
+    code,
+    target: ctx.target.name,
+    mode: ctx.mode,
+    tgsplit: ctx.tgsplit === true,
+    lowering,
+    maxStates,
+    timeoutMs,
+    trace: true,
+  };
 }
 
 export default async function task(job: CheckJob): Promise<CheckResult> {

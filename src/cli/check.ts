@@ -24,6 +24,7 @@ import {
 } from '../check/check.ts';
 import { llcCodes } from '../check/llc-code.ts';
 import type { CheckPool } from '../check/pool.ts';
+import { checkJob } from '../check/worker.ts';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTest } from '../enumerate/verdict.ts';
@@ -181,18 +182,7 @@ export function registerCheck(program: Command): void {
             return Promise.resolve(unsupportedResult(test, report, ctx, opts.lowering, code.error));
           if (pool)
             return pool
-              .run({
-                test,
-                report,
-                code,
-                target: ctx.target.name,
-                mode: ctx.mode,
-                tgsplit: ctx.tgsplit === true,
-                lowering: opts.lowering,
-                maxStates: opts.maxStates,
-                timeoutMs,
-                trace: true,
-              })
+              .run(checkJob(test, report, code, ctx, opts.lowering, opts.maxStates, timeoutMs))
               .catch((e: unknown) => {
                 // Ctrl-C destroys the pool: what it had not finished is undecided.
                 if (!interrupted) throw e;

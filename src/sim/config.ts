@@ -407,6 +407,16 @@ function rank942(sc0: boolean, sc1: boolean, tgsplit: boolean): number {
   return sc0 && tgsplit ? 1 : 0;
 }
 
+/**
+ * The L2 of a configuration with several L2s per agent (each coherent for its group: rank 1) or one
+ * (coherent for the agent: rank 2).
+ */
+function l2Level(severalL2s: boolean, citeSeveral: string, citeOne: string): LevelSpec {
+  return severalL2s
+    ? { name: 'L2', unit: 'l2', rank: 1, writeThrough: false, cite: citeSeveral }
+    : { name: 'L2', unit: 'agent', rank: 2, writeThrough: false, cite: citeOne };
+}
+
 /** The scope rank of `buffer_inv` / `buffer_wbl2` scope bits (as on loads and stores). */
 function scRank(sc: ScBits | null): number {
   return sc === 'sc0 sc1' ? 3 : sc === 'sc1' ? 2 : sc === 'sc0' ? 1 : 0;
@@ -433,21 +443,11 @@ function gfx942(mode: MachineMode, severalL2s: boolean): FamilyConfig {
         writeThrough: true,
         cite: `${G942}: "The vector memory operations access a single vector L1 cache shared by all SIMDs a CU."`,
       },
-      severalL2s
-        ? {
-            name: 'L2',
-            unit: 'l2',
-            rank: 1,
-            writeThrough: false,
-            cite: `${G942}: "fewer (possibly one) larger agents with groups of CUs on each agent each sharing separate L2 caches"`,
-          }
-        : {
-            name: 'L2',
-            unit: 'agent',
-            rank: 2,
-            writeThrough: false,
-            cite: `${G942}: "a number of smaller agents with each having a single L2 shared by all CUs on the same agent"`,
-          },
+      l2Level(
+        severalL2s,
+        `${G942}: "fewer (possibly one) larger agents with groups of CUs on each agent each sharing separate L2 caches"`,
+        `${G942}: "a number of smaller agents with each having a single L2 shared by all CUs on the same agent"`,
+      ),
     ],
     memoryRank: 3,
     cusPerWgp: 1,
@@ -510,21 +510,11 @@ function gfx1250(severalL2s: boolean): FamilyConfig {
         writeThrough: false,
         cite: `${G125}: "The vector and scalar memory L0 caches are both clients of an L1 buffer shared by all WGPs on the same SE."`,
       },
-      severalL2s
-        ? {
-            name: 'L2',
-            unit: 'l2',
-            rank: 1,
-            writeThrough: false,
-            cite: `${G125}: "There may be multiple L2 caches per agent"; "Be non-hardware-coherent; copies of the data are not coherent between multiple L2s."`,
-          }
-        : {
-            name: 'L2',
-            unit: 'agent',
-            rank: 2,
-            writeThrough: false,
-            cite: `${G125}: "L1 buffers are clients of the L2 cache."`,
-          },
+      l2Level(
+        severalL2s,
+        `${G125}: "There may be multiple L2 caches per agent"; "Be non-hardware-coherent; copies of the data are not coherent between multiple L2s."`,
+        `${G125}: "L1 buffers are clients of the L2 cache."`,
+      ),
     ],
     memoryRank: 3,
     cusPerWgp: 1,
