@@ -27,6 +27,8 @@ try {
       { in: 'src/cli/main.ts', out: basename(BUNDLE_MAIN, '.mjs') },
       // The piscina task module, found by src/enumerate/pool.ts beside the code that starts the pool.
       { in: 'src/enumerate/worker.ts', out: 'worker-entry' },
+      // The check task module, found by src/check/pool.ts the same way.
+      { in: 'src/check/worker.ts', out: 'check-worker-entry' },
     ],
     outdir: tmp,
     outExtension: { '.js': '.mjs' },
@@ -45,7 +47,7 @@ try {
   });
   const outputs = Object.keys(result.metafile.outputs).map((o) => basename(o));
   // Chunks first and the entry points last, so a new entry never imports a missing chunk.
-  const entries = [basename(BUNDLE_MAIN), 'worker-entry.mjs'];
+  const entries = [basename(BUNDLE_MAIN), 'worker-entry.mjs', 'check-worker-entry.mjs'];
   const order = [...outputs.filter((o) => !entries.includes(o)), ...entries];
   mkdirSync(outdir, { recursive: true });
   for (const o of order) renameSync(join(tmp, o), join(outdir, o));

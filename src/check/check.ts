@@ -14,7 +14,10 @@ import type { Report } from '../enumerate/report.ts';
 import { isUndef } from '../events/program.ts';
 import type { TableFamily } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
-import { familyConfig } from '../sim/config.ts';
+import { familyMachine, machineMode } from '../sim/config.ts';
+
+export { machineMode } from '../sim/config.ts';
+
 import type { ExploreOptions, Step } from '../sim/machine.ts';
 import type { LoweredCode } from '../sim/program.ts';
 
@@ -30,6 +33,8 @@ const StepSchema = z.object({
   thread: z.string(),
   text: z.string(),
   detail: z.string(),
+  /** The test's source line of the IR instruction the machine instruction implements (0: a cache step). */
+  line: z.number().int(),
 });
 
 const Values = z.record(z.string(), z.union([z.number(), z.literal('undef')]));
@@ -58,6 +63,11 @@ export const CheckSchema = z.object({
     .object({ values: Values, placement: z.string(), trace: z.array(StepSchema).nullable() })
     .nullable(),
   deadlock: z.boolean(),
+  /**
+   * The model finds undefined behaviour (a barrier misuse, seeds/001): the program may do anything,
+   * so every machine outcome is allowed.
+   */
+  ub: z.boolean(),
   stats: z.object({ placements: z.number().int(), states: z.number().int(), ms: z.number() }),
 });
 
@@ -93,7 +103,7 @@ export function unsupportedCheck(
     test: test.name,
     file: test.file,
     target: ctx.target.name,
-    mode: ctx.target.processor.features.wgpMode ? ctx.mode : 'cu',
+    mode: machineMode(ctx),
     lowering,
     verdict: 'unsupported',
     reason,
@@ -102,8 +112,71 @@ export function unsupportedCheck(
     machine: [],
     forbidden: null,
     deadlock: false,
+    ub: report.flags.ub,
     stats: { placements: 0, states: 0, ms: 0 },
   };
+}
+
+/**
+ * Two targets whose machine and code agree up to the encoding of non-flat accesses (`buffer_`,
+ * `global_`, `scratch_`: the same path through the caches, counted alike) reach the same outcomes:
+ * a catalogue check runs the machine once for them (`gpumm check --all-targets`, the benchmark).
+ */
+export function machineKey(ctx: LowerCtx, code: LoweredCode): string {
+  const p = ctx.target.processor;
+  const canon = code.map((th) =>
+    th.map((seq) => seq.map((i) => (i.kind === 'vmem' && i.enc !== 'flat' ? { ...i, enc: 'global' } : i))),
+  );
+  return `${p.table}|${p.generation}|${machineMode(ctx)}|${JSON.stringify(canon)}`;
+}
+
+/**
+ * Checks many (test, target and mode) at once, each distinct machine run once. `items` are in output
+ * order, each with its key (`machineKey` with the test; null: checked on its own); `run` checks one.
+ * An item whose key an earlier one has copies that one's result, `retarget`ed — unless it is UNSOUND:
+ * its trace spells the target's own instructions, so it is checked again. `parallel`: every check of
+ * a round is started at once (a worker pool takes them); else one after the other, until `stop()`.
+ * Results are in item order; an item not checked (stopped) is undefined.
+ */
+export async function checkDistinct<T>(
+  items: readonly T[],
+  keyOf: (x: T) => string | null,
+  run: (x: T) => Promise<CheckResult>,
+  retarget: (r: CheckResult, x: T) => CheckResult,
+  parallel: boolean,
+  stop: () => boolean = () => false,
+): Promise<(CheckResult | undefined)[]> {
+  const out: (CheckResult | undefined)[] = items.map(() => undefined);
+  const owner = new Map<string, number>();
+  const firsts: number[] = [];
+  items.forEach((x, k) => {
+    const key = keyOf(x);
+    if (key === null) firsts.push(k);
+    else if (!owner.has(key)) {
+      owner.set(key, k);
+      firsts.push(k);
+    }
+  });
+  const settle = async (ks: number[]) => {
+    if (parallel) await Promise.all(ks.map(async (k) => (out[k] = await run(items[k]!))));
+    else
+      for (const k of ks) {
+        if (stop()) break;
+        out[k] = await run(items[k]!);
+      }
+  };
+  await settle(firsts);
+  const again: number[] = [];
+  items.forEach((x, k) => {
+    const key = keyOf(x);
+    if (out[k] !== undefined || key === null) return;
+    const first = out[owner.get(key)!];
+    if (first === undefined) return;
+    if (first.verdict === 'UNSOUND') again.push(k);
+    else out[k] = retarget(first, x);
+  });
+  await settle(again);
+  return out;
 }
 
 /** Compares the model's report with the machine's outcomes for `code`. */
@@ -118,13 +191,13 @@ export async function checkTest(
 ): Promise<CheckResult> {
   const t0 = performance.now();
   const family = ctx.target.processor.table as TableFamily;
-  const cfg = familyConfig(family, ctx.target.processor.generation);
-  const mode = ctx.target.processor.features.wgpMode ? ctx.mode : 'cu';
+  const fam = familyMachine(family, ctx.target.processor.generation);
+  const mode = machineMode(ctx);
   const base = unsupportedCheck(test, report, ctx, lowering, null);
-  if (!cfg) return { ...base, reason: `no machine for the ${family} family yet` };
+  if (!fam) return { ...base, reason: `no machine for the ${family} family` };
   if (!report.complete)
     return { ...base, verdict: 'undecided', reason: `the model stopped (${report.stop})` };
-  const sim = await simulate(test, code, cfg, mode, opts, pause);
+  const sim = await simulate(test, code, fam, mode, opts, pause);
   if (sim.kind === 'unsupported') return { ...base, reason: sim.reason };
   opts.onSim?.(sim);
   const labels = report.observables;
@@ -137,9 +210,11 @@ export async function checkTest(
       values[l] = v === undefined || isUndef(v) ? 'undef' : v;
       return v;
     });
-    let allowed = false;
+    // Undefined behaviour allows every outcome (seeds/001: "It is undefined behavior for a barrier
+    // wait to never complete", "to operate on an uninitialized barrier object", …).
+    let allowed = report.flags.ub;
     let undefMatched: string[] = [];
-    for (const s of report.states) {
+    for (const s of allowed ? [] : report.states) {
       let ok = true;
       const um: string[] = [];
       labels.forEach((l, k) => {
@@ -203,6 +278,7 @@ export function formatCheck(r: CheckResult): string {
     lines.push(`  ${valuesText(m.values)}${note}`);
   }
   if (r.deadlock) lines.push('  (some run leaves a wave blocked at a barrier forever)');
+  if (r.ub) lines.push('  (the model finds undefined behaviour: every machine outcome is allowed)');
   if (r.forbidden) {
     lines.push(`Trace to ${valuesText(r.forbidden.values)} with ${r.forbidden.placement}:`);
     if (!r.forbidden.trace) lines.push('  (no trace within the budget)');
@@ -210,7 +286,7 @@ export function formatCheck(r: CheckResult): string {
       r.forbidden.trace.forEach((s, k) => {
         const who = s.thread ? `${s.thread}: ` : '';
         lines.push(
-          `  ${String(k + 1).padStart(3)}. ${s.kind.padEnd(9)} ${who}${s.text}${s.detail ? ` — ${s.detail}` : ''}`,
+          `  ${String(k + 1).padStart(3)}. ${s.kind.padEnd(9)} ${who}${s.text}${s.line ? ` (line ${s.line})` : ''}${s.detail ? ` — ${s.detail}` : ''}`,
         );
       });
   }

@@ -1,23 +1,29 @@
 /**
- * The `--lowering llc` profile: the machine code llc-22 really emits for each instruction of a test
- * (one kernel per instruction, compiled by src/lower/llc.ts), read back from its normal form into
- * the typed ISA the machines run. A form the machines cannot take (a wait to a non-zero count, an
+ * The `--lowering llc` profile: the machine code llc-22 really emits for a test, read back from its
+ * normal form into the typed ISA the machines run. Each thread is compiled as one kernel, its IR
+ * instructions in order (src/lower/llc-ir.ts `threadKernel`), so the waits llc-22 adds or drops
+ * because of the thread's earlier instructions are there; markers between the instructions map every
+ * machine instruction back to the IR instruction it belongs to. A form the machines cannot take (an
  * instruction with no typed counterpart) makes the test unsupported, never silently dropped.
  */
 
 import type { Test } from '../core/types.ts';
 import {
+  barrierM0,
   type CacheScope,
   COUNTERS,
   type Counter,
   type IsaInstr,
   type MemOp,
   type ScBits,
+  setM0,
   type TemporalHint,
+  type VmemEncoding,
   vmem,
 } from '../lower/isa.ts';
-import { comparisonModule, findLlc, runLlc } from '../lower/llc.ts';
-import { MODULE_TAIL, normaliseAsm, splitFunctions } from '../lower/llc-ir.ts';
+import { findLlc, llcBarrierFails, llcRejects, pool, runLlc } from '../lower/llc.ts';
+import { locationDecls, MODULE_TAIL, normaliseAsm, splitRegions, threadKernel } from '../lower/llc-ir.ts';
+import { cellOf } from '../lower/lower.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import type { LoweredCode } from '../sim/program.ts';
 
@@ -29,16 +35,16 @@ import type { LoweredCode } from '../sim/program.ts';
  */
 export function isaOfNormal(n: string, flat: boolean): IsaInstr | null | string {
   const [head = '', ...words] = n.split(' ');
-  const vm = /^(?:buffer|global|flat|scratch)_(load|store|atomic)$/.exec(head);
+  const vm = /^(buffer|global|flat|scratch)_(load|store|atomic)$/.exec(head);
   if (vm) {
     const bits = new Set(words);
-    const op = vm[1] as MemOp;
+    const op = vm[2] as MemOp;
     const th = words.find((w) => w.startsWith('th:'))?.slice(3) as TemporalHint | undefined;
     const scope = words.find((w) => w.startsWith('scope:'))?.slice(6) as CacheScope | undefined;
     // An atomic that returns its old value: glc before GFX940 and GFX12, sc0 on GFX940,
     // TH_ATOMIC_RETURN on GFX12 (the ISA manuals' atomic-return bits).
     const returns = op === 'atomic' && (bits.has('glc') || bits.has('sc0') || (th ?? '').includes('RETURN'));
-    return vmem(op, flat ? 'flat' : 'global', {
+    return vmem(op, flat ? 'flat' : (vm[1] as VmemEncoding), {
       returns,
       glc: bits.has('glc'),
       slc: bits.has('slc'),
@@ -54,21 +60,30 @@ export function isaOfNormal(n: string, flat: boolean): IsaInstr | null | string 
   if (ld) return { kind: 'lds', op: ld[1] as MemOp, returns: words.includes('rtn') };
   if (head === 's_waitcnt') {
     const cs: Counter[] = [];
+    const counts: number[] = [];
     for (const w of words) {
       const m = /^(\w+)\((\d+)\)$/.exec(w);
       if (!m || !(COUNTERS as readonly string[]).includes(m[1]!)) return `wait ${w} not understood`;
-      if (m[2] !== '0') return `wait ${w} (only waits to zero are modelled)`;
       cs.push(m[1] as Counter);
+      counts.push(Number(m[2]));
     }
-    return { kind: 'wait', counters: cs };
+    return counts.some((c) => c > 0)
+      ? { kind: 'wait', counters: cs, counts }
+      : { kind: 'wait', counters: cs };
   }
   const sw = /^s_wait(?:_(\w+)|cnt_(vscnt))$/.exec(head);
   if (sw) {
     const c = (sw[1] ?? sw[2]) as Counter;
-    const v = words[words.length - 1] ?? '';
+    const v = Number(words[words.length - 1] ?? '');
     if (!(COUNTERS as readonly string[]).includes(c)) return `wait on ${c} not understood`;
-    if (Number(v) !== 0) return `wait on ${c} ${v} (only waits to zero are modelled)`;
-    return { kind: 'wait', counters: [c] };
+    if (!Number.isInteger(v) || v < 0) return `wait on ${c} ${words.join(' ')} not understood`;
+    return v > 0 ? { kind: 'wait', counters: [c], counts: [v] } : { kind: 'wait', counters: [c] };
+  }
+  if (head === 's_mov_b32' && words[0] === 'm0,') {
+    // m0 carries a barrier's id and member count; `?`: a value llc computes at run time.
+    const v = Number(words[1]);
+    if (!Number.isFinite(v)) return `${n} (m0 set to a value not known before the run)`;
+    return { kind: 'setm0', value: v >>> 0 };
   }
   if (head === 's_load') return null;
   if (head === 'buffer_wbinvl1_vol' || head === 'buffer_wbinvl1')
@@ -90,8 +105,11 @@ export function isaOfNormal(n: string, flat: boolean): IsaInstr | null | string 
       : { kind: 'wb', mnemonic: 'global_wb', scope, sc: null };
   }
   if (head.startsWith('s_barrier')) {
+    // The operand in m0: the id is read from the value the thread's `s_mov_b32 m0` set.
+    if (words.length === 1 && words[0] === 'm0')
+      return { kind: 'barrier', mnemonic: head as never, id: null, viaM0: true };
     const id = words.length === 1 && /^-?\d+$/.test(words[0]!) ? Number(words[0]) : null;
-    if (words.length > 0 && id === null) return `${n} (barrier operand in m0)`;
+    if (words.length > 0 && id === null) return `${n} (barrier operand not understood)`;
     return { kind: 'barrier', mnemonic: head as never, id };
   }
   return `unknown instruction ${n}`;
@@ -106,11 +124,10 @@ export async function llcCode(
   return (await llcCodes([test], ctx, llcPath))[0]!;
 }
 
-const KERNEL = /define amdgpu_kernel void @(i\d+)\(([\s\S]*?)\n}\n/g;
-
 /**
- * `llcCode` for many tests at once: the distinct kernels of all of them compiled in one llc-22 run
- * per target and mode (one run per test and target would dominate a catalogue check).
+ * `llcCode` for many tests at once: every thread of every test as one kernel (its globals renamed
+ * `t<N>.<name>`), all compiled in one llc-22 run per target and mode (one run per test and target
+ * would dominate a catalogue check).
  */
 export async function llcCodes(
   tests: readonly Test[],
@@ -129,64 +146,81 @@ export async function llcCodes(
   }
   const mode = proc.features.wgpMode ? ctx.mode : null;
   const tgsplit = proc.features.tgsplit && ctx.tgsplit === true;
-  // Distinct kernels (by text, name aside) across the tests, renamed k0, k1, …
-  const byText = new Map<string, string>();
-  const kernels: string[] = [];
-  const perTest = tests.map((test) => {
-    const { module, items } = comparisonModule(test, ctx);
-    const rename = new Map<string, string>();
-    for (const m of module.matchAll(KERNEL)) {
-      const key = m[2]!;
-      let name = byText.get(key);
-      if (name === undefined) {
-        name = `k${kernels.length}`;
-        byText.set(key, name);
-        kernels.push(`define amdgpu_kernel void @${name}(${key}\n}\n`);
+  const parts: string[] = [];
+  const perTest = tests.map((test, n): { fns: string[] } | { error: string } => {
+    const fns: string[] = [];
+    const kernels: string[] = [];
+    for (const th of test.threads)
+      for (const i of th.body) {
+        // One kernel llc-22 fails on fails the whole module: report it without running it.
+        const cell = cellOf(i);
+        const fails =
+          i.kind === 'barrier'
+            ? llcBarrierFails(i.op, proc)
+            : cell !== null && llcRejects(cell) !== null
+              ? `fails: ${llcRejects(cell)}`
+              : 'ptr' in i && i.ptr.space === 'generic' && !proc.features.flat
+                ? 'cannot select a generic access: no flat instructions on this target'
+                : null;
+        if (fails !== null) return { error: `${th.name}: line ${i.span.line}: llc-22 ${fails}` };
       }
-      rename.set(m[1]!, name);
+    for (let t = 0; t < test.threads.length; t++) {
+      const fn = `t${n}.${t}`;
+      const k = threadKernel(test, t, fn, `t${n}.`);
+      if (typeof k !== 'string') return k;
+      kernels.push(k);
+      fns.push(fn);
     }
-    return { test, items, rename };
+    parts.push(locationDecls(test, `t${n}.`), ...kernels);
+    return { fns };
   });
-  let got = new Map<string, string[]>();
-  if (kernels.length > 0) {
+  let got = new Map<string, string[][]>();
+  if (parts.length > 0) {
     try {
-      got = splitFunctions(
-        await runLlc(found.path, `${kernels.join('\n')}\n${MODULE_TAIL}`, proc.name, mode, tgsplit),
+      got = splitRegions(
+        await runLlc(found.path, `${parts.join('\n')}\n${MODULE_TAIL}`, proc.name, mode, tgsplit),
       );
     } catch (e) {
-      const error = (e as Error).message.split('\n')[0]!;
-      return tests.map(() => ({ error }));
+      // One test llc-22 refuses would fail the whole module: compile each test on its own instead.
+      if (tests.length === 1) return [{ error: (e as Error).message.split('\n')[0]! }];
+      return pool(
+        tests.map((t) => async () => (await llcCodes([t], ctx, llcPath))[0]!),
+        2,
+      );
     }
   }
-  return perTest.map(({ test, items, rename }) => {
-    const out: IsaInstr[][][] = test.threads.map(() => []);
-    let k = 0;
+  return perTest.map((p, n) => {
+    if ('error' in p) return p;
+    const test = tests[n]!;
+    const objectIds = new Map(test.locations.filter((l) => l.barrier).map((l, k) => [l.name, k + 1]));
+    const constant = new Set(test.locations.filter((l) => l.space === 'constant').map((l) => l.name));
+    const out: IsaInstr[][][] = [];
     for (let t = 0; t < test.threads.length; t++) {
-      for (const instr of test.threads[t]!.body) {
-        const it = items[k++]!;
-        if (it.fn === null) {
-          if (it.note !== null) return { error: `${it.thread}: line ${instr.span.line}: ${it.note}` };
-          out[t]!.push([]);
-          continue;
-        }
-        // Each instruction is compiled in a kernel of its own, so llc sees no earlier memory operation
-        // before a barrier and leaves out the waits it would put there (targets without
-        // BackOffBarrier): such code says nothing about the test's.
-        if (instr.kind === 'barrier' && !proc.features.backOffBarrier)
-          return {
-            error: `${it.thread}: line ${instr.span.line}: llc-22's waits before a barrier depend on the whole kernel`,
-          };
-        const lines = got.get(rename.get(it.fn) ?? '');
-        if (lines === undefined) return { error: `llc-22 output has no kernel for ${it.fn}` };
+      const regions = got.get(p.fns[t]!);
+      if (regions === undefined) return { error: `llc-22 output has no kernel for ${test.threads[t]!.name}` };
+      const seqs: IsaInstr[][] = [];
+      for (const [k, instr] of test.threads[t]!.body.entries()) {
         const flat = 'ptr' in instr && instr.ptr.space === 'generic';
         const seq: IsaInstr[] = [];
-        for (const n of normaliseAsm(lines)) {
-          const i = isaOfNormal(n, flat);
-          if (typeof i === 'string') return { error: `${it.thread}: line ${instr.span.line}: ${i}` };
+        for (const line of normaliseAsm(regions[k] ?? [])) {
+          const i =
+            line === 's_mov_b32 m0, ?' && instr.kind === 'barrier' && instr.object !== null
+              ? // llc-22 builds m0 from the named-barrier object's address; the kernel uses the objects in
+                // declaration order first, so llc-22's id is gpumm's (threadKernel).
+                setM0(barrierM0(objectIds.get(instr.object) ?? 1, instr.count ?? 0))
+              : isaOfNormal(line, flat);
+          if (typeof i === 'string')
+            return { error: `${test.threads[t]!.name}: line ${instr.span.line}: ${i}` };
           if (i !== null) seq.push(i);
+          else if (instr.kind === 'load' && constant.has(instr.ptr.loc))
+            // A scalar load of constant memory (scalar-constant-load): run as a vector load. Constant
+            // memory holds its initial value for the whole dispatch ("it is not legal to perform
+            // stores"), so every cache a load may hit holds that value too.
+            seq.push(vmem('load', 'global'));
         }
-        out[t]!.push(seq);
+        seqs.push(seq);
       }
+      out.push(seqs);
     }
     return out;
   });

@@ -8,13 +8,13 @@
 import * as z from 'zod';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
-import { CACHE_SCOPES, formatIsa, type IsaInstr } from '../lower/isa.ts';
+import { CACHE_SCOPES, formatIsa, type IsaInstr, type ScBits } from '../lower/isa.ts';
 import { lowerTest } from '../lower/lower.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import { isLowered } from '../lower/types.ts';
 import type { ExploreOptions } from '../sim/machine.ts';
 import type { LoweredCode } from '../sim/program.ts';
-import { checkTest } from './check.ts';
+import { checkTest, machineMode } from './check.ts';
 
 /** One mutation of one instruction of a row's sequence. */
 export interface Mutation {
@@ -46,6 +46,15 @@ export function mutationsOf(i: IsaInstr): Mutation[] {
         text: `${formatIsa(i)} at ${narrower}`,
       });
     }
+  }
+  if ((i.kind === 'inv' || i.kind === 'wb') && i.sc !== null && i.sc !== 'sc0') {
+    // GFX942 scope bits: system (sc0 sc1) → agent (sc1) → workgroup (sc0).
+    const narrower: ScBits = i.sc === 'sc0 sc1' ? 'sc1' : 'sc0';
+    out.push({
+      kind: 'weaken',
+      apply: () => ({ ...i, sc: narrower }),
+      text: `${formatIsa(i)} at ${narrower.replace(/sc(\d)/g, 'sc$1=1')}`,
+    });
   }
   if (i.kind === 'vmem')
     for (const bit of ['glc', 'dlc', 'sc0', 'sc1'] as const)
@@ -113,7 +122,7 @@ export async function mutationMatrix(
   pause?: () => Promise<void>,
 ): Promise<MutationReport> {
   const t0 = performance.now();
-  const mode = ctx.target.processor.features.wgpMode ? ctx.mode : 'cu';
+  const mode = machineMode(ctx);
   const check = (s: Subject, code: LoweredCode) =>
     checkTest(s.test, s.report, code, ctx, 'doc', { ...budget, trace: false }, pause);
   // Only tests the documented code keeps sound can kill a mutant.
@@ -183,6 +192,8 @@ function survivalReason(i: IsaInstr, mu: Mutation, users: Subject[], ctx: LowerC
       mu.kind === 'drop'
         ? i.counters
         : i.counters.filter((c) => !(mu.apply(i) as typeof i).counters.includes(c));
+    if (removed.every((c) => c === 'xcnt'))
+      return 'redundant on this machine: s_wait_xcnt waits for address translation, and the machine models no translation fault (the XNACK replay it guards an atomic against; docs/hardware.md)';
     if (removed.every((c) => UNUSED_COUNTERS.includes(c)))
       return `redundant on this machine: no memory instruction of the tests is counted on ${removed.join(', ')}`;
   }

@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { globalInv, globalWb, type IsaInstr } from '../lower/isa.ts';
+import { bufferInv, globalInv, globalWb, type IsaInstr } from '../lower/isa.ts';
 import type { WaveMode } from '../lower/types.ts';
 import { ctxOf, docOf, litmusFile, type Weakening, weaken } from '../sim/testutil.ts';
 import { checkCode } from './testutil.ts';
@@ -18,7 +18,7 @@ interface Case {
   name: string;
   file: string;
   target: string;
-  mode: WaveMode;
+  mode: WaveMode | 'tgsplit';
   w: Weakening;
   /** A step of the trace that shows the cause. */
   trace: RegExp;
@@ -27,6 +27,8 @@ interface Case {
 const MP_AGENT = 'litmus/MP+rel+acq.agent.litmus';
 const MP_WG = 'litmus/MP+rel+acq.wg.litmus';
 const SB_SC = 'litmus/SB+sc.agent.litmus';
+const MP_SYS = 'litmus/MP+rel+acq.sys.diff-agent.litmus';
+const MP_CLUSTER = 'litmus/MP+rel+acq.cluster.litmus';
 
 const CASES: Case[] = [
   {
@@ -177,6 +179,78 @@ const CASES: Case[] = [
     mode: 'wgp',
     w: { thread: 'P1', ir: 0, match: isInv },
     trace: /hit @x=0 in L0@cu1 \(stale/,
+  },
+  {
+    name: 'GFX90A TgSplit: drop buffer_wbinvl1_vol after a workgroup-scope acquire (the waves are on two CUs)',
+    file: MP_WG,
+    target: 'gfx90a',
+    mode: 'tgsplit',
+    w: { thread: 'P1', ir: 0, match: isInv },
+    trace: /hit @x=0 in L1@cu1 \(stale/,
+  },
+  {
+    name: 'GFX90A: drop buffer_wbl2 before a system-scope release (the data stays in the L2 of its agent)',
+    file: MP_SYS,
+    target: 'gfx90a',
+    mode: 'cu',
+    w: { thread: 'P0', ir: 1, match: isWb },
+    trace: /wrote @x=1 in L2@a0 \(dirty\)/,
+  },
+  {
+    name: "GFX90A: drop buffer_invl2 after a system-scope acquire (the reader's L2 keeps a stale line)",
+    file: MP_SYS,
+    target: 'gfx90a',
+    mode: 'cu',
+    w: { thread: 'P1', ir: 0, match: (i) => i.kind === 'inv' && i.mnemonic === 'buffer_invl2' },
+    trace: /hit @x=0 in L2@a1 \(stale/,
+  },
+  {
+    name: 'GFX942: drop buffer_wbl2 sc1=1 before an agent-scope release (several L2s per agent)',
+    file: MP_AGENT,
+    target: 'gfx942',
+    mode: 'cu',
+    w: { thread: 'P0', ir: 1, match: isWb },
+    trace: /wrote @x=1 in L2@a0\.l2\.0 \(dirty\)/,
+  },
+  {
+    name: 'GFX942: buffer_inv sc1=1 weakened to sc0=1 after an agent-scope acquire (the L2 of the group keeps a stale line)',
+    file: MP_AGENT,
+    target: 'gfx942',
+    mode: 'cu',
+    w: { thread: 'P1', ir: 0, match: isInv, replace: () => bufferInv('sc0') },
+    trace: /hit @x=0 in L2@a0\.l2\.\d \(stale/,
+  },
+  {
+    name: 'GFX942 TgSplit: drop s_waitcnt vmcnt(0) before a workgroup-scope release store',
+    file: MP_WG,
+    target: 'gfx942',
+    mode: 'tgsplit',
+    w: { thread: 'P0', ir: 1, match: isWait('vmcnt') },
+    trace: /global_store sc0=1 — .*wrote @y=1/,
+  },
+  {
+    name: 'GFX12.5: drop global_wb scope:SCOPE_DEV before an agent-scope release (the data stays in the L1 buffer)',
+    file: MP_AGENT,
+    target: 'gfx1250',
+    mode: 'cu',
+    w: { thread: 'P0', ir: 1, match: isWb },
+    trace: /wrote @x=1 in L1@a0\.sa0 \(dirty\)/,
+  },
+  {
+    name: 'GFX12.5: drop global_inv scope:SCOPE_SE after a cluster-scope acquire (the WGP cache keeps a stale line)',
+    file: MP_CLUSTER,
+    target: 'gfx1250',
+    mode: 'cu',
+    w: { thread: 'P1', ir: 0, match: isInv },
+    trace: /hit @x=0 in WGP\$@cu1 \(stale/,
+  },
+  {
+    name: 'GFX12.5: drop s_wait_storecnt before a cluster-scope release store',
+    file: MP_CLUSTER,
+    target: 'gfx1250',
+    mode: 'cu',
+    w: { thread: 'P0', ir: 1, match: isWait('storecnt') },
+    trace: /global_store scope:SCOPE_SE — .*wrote @y=1/,
   },
 ];
 

@@ -30,7 +30,7 @@ describe('gpumm check', () => {
     expect(r.stdout).toMatch(
       /Trace to P0:r0=1; P1:r1=1; with P0: a0\/sa0\/wgp0\/cu0, P1: a0\/sa0\/wgp1\/cu1:/,
     );
-    expect(r.stdout).toMatch(/ {2,}\d+\. perform {3}P\d: global_store — passed L1@cu\d/);
+    expect(r.stdout).toMatch(/ {2,}\d+\. perform {3}P\d: global_store \(line \d+\) — passed L1@cu\d/);
   });
 
   it('both modes of a GFX12 target by default, one with --cu / --wgp; --json follows CheckJsonSchema', () => {
@@ -57,10 +57,19 @@ describe('gpumm check', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('a family without a machine yet is undecided (exit 3), with the reason', () => {
-    const r = gpumm('check', join(CATALOGUE, 'MP+rel+acq.agent.litmus'), '--target', 'gfx90a');
+  it('a host thread is unsupported (exit 3), with the reason', () => {
+    const r = gpumm('check', join(CATALOGUE, 'CoRR.host.litmus'), '--target', 'gfx1200', '--cu');
     expect(r.status).toBe(3);
-    expect(r.stdout).toContain('no machine for the gfx90a family yet');
+    expect(r.stdout).toContain('P0 is a host thread: the documents give no code sequences for host code');
+  });
+
+  it('TgSplit targets: without and with TgSplit by default, TgSplit only with --tgsplit', () => {
+    const both = gpumm('check', join(CATALOGUE, 'MP+rel+acq.wg.litmus'), '--target', 'gfx90a', '--json');
+    expect(both.status).toBe(0);
+    expect(JSON.parse(both.stdout).map((x: { mode: string }) => x.mode)).toEqual(['cu', 'tgsplit']);
+    const tg = gpumm('check', join(CATALOGUE, 'MP+rel+acq.wg.litmus'), '--target', 'gfx942', '--tgsplit');
+    expect(tg.status).toBe(0);
+    expect(tg.stdout).toContain('on gfx942 (TGSPLIT mode, --lowering doc): sound');
   });
 
   it('a budget: a check that runs out of states is undecided (exit 3)', () => {

@@ -14,19 +14,22 @@ import * as z from 'zod';
 import {
   type CheckResult,
   CheckSchema,
+  checkDistinct,
   checkTest,
   docCode,
   formatCheck,
   type Lowering,
+  machineKey,
   unsupportedCheck,
 } from '../check/check.ts';
 import { llcCodes } from '../check/llc-code.ts';
+import type { CheckPool } from '../check/pool.ts';
+import { checkJob } from '../check/worker.ts';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTest } from '../enumerate/verdict.ts';
 import { PROCESSORS, type Target } from '../lower/targets.ts';
 import type { LowerCtx, WaveMode } from '../lower/types.ts';
-import { familyConfig } from '../sim/config.ts';
 import type { LoweredCode } from '../sim/program.ts';
 import { loadTests, stderrPrinter } from './io.ts';
 import { contextFromOptions } from './lower.ts';
@@ -44,6 +47,7 @@ interface CheckCliOptions {
   timeout?: number;
   maxStates: number;
   llc?: string;
+  workers: number;
 }
 
 function positiveNumber(v: string): number {
@@ -66,21 +70,25 @@ export const DEFAULT_MAX_MACHINE_STATES = 5_000_000;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The (target, mode) runs one invocation checks. */
+/**
+ * The (target, mode) runs one invocation checks: both wavefront modes where a target has them (or the
+ * one asked for), and TgSplit execution mode besides the normal one where the target has it (or only
+ * TgSplit with `--tgsplit`).
+ */
 function runsOf(opts: CheckCliOptions): LowerCtx[] {
   const targets: Target[] = opts.allTargets
     ? PROCESSORS.filter((p) => p.table !== null).map((p) => ({ name: p.name, processor: p, gpu: p.gpu }))
     : [contextFromOptions({ target: opts.target, cu: opts.cu, wgp: opts.wgp, tgsplit: opts.tgsplit }).target];
   const out: LowerCtx[] = [];
   for (const target of targets) {
-    const modes: WaveMode[] = !target.processor.features.wgpMode
-      ? ['cu']
-      : opts.cu
-        ? ['cu']
-        : opts.wgp
-          ? ['wgp']
-          : ['cu', 'wgp'];
-    for (const mode of modes) out.push({ target, mode, lang: 'hsa', tgsplit: opts.tgsplit === true });
+    const f = target.processor.features;
+    if (f.tgsplit) {
+      for (const tgsplit of opts.tgsplit ? [true] : [false, true])
+        out.push({ target, mode: 'cu', lang: 'hsa', tgsplit });
+      continue;
+    }
+    const modes: WaveMode[] = !f.wgpMode ? ['cu'] : opts.cu ? ['cu'] : opts.wgp ? ['wgp'] : ['cu', 'wgp'];
+    for (const mode of modes) out.push({ target, mode, lang: 'hsa', tgsplit: false });
   }
   return out;
 }
@@ -94,7 +102,7 @@ export function registerCheck(program: Command): void {
     .option('--all-targets', 'every processor with a code-sequence table, in every mode')
     .option('--cu', 'CU wavefront execution mode only (GFX10–GFX12; default: both modes)')
     .option('--wgp', 'WGP wavefront execution mode only (GFX10–GFX12; default: both modes)')
-    .option('--tgsplit', 'TgSplit execution mode (gfx90a, gfx942, gfx950)')
+    .option('--tgsplit', 'TgSplit execution mode only (gfx90a, gfx942, gfx950; default: with and without)')
     .addOption(
       new Option('--lowering <profile>', "the documents' code sequences (doc) or what llc-22 emits (llc)")
         .choices(['doc', 'llc'])
@@ -113,6 +121,7 @@ export function registerCheck(program: Command): void {
       positiveInt,
       DEFAULT_MAX_MACHINE_STATES,
     )
+    .option('--workers <n>', 'run the checks on n worker threads (default 1: in-process)', positiveInt, 1)
     .addOption(errorLimitOption())
     .action(async (files: string[], opts: CheckCliOptions) => {
       const runs = runsOf(opts);
@@ -129,67 +138,98 @@ export function registerCheck(program: Command): void {
       if (bad) throw new CliExit(2);
 
       let interrupted = false;
+      let stopPool: (() => void) | null = null;
       const onSigint = () => {
         interrupted = true;
+        stopPool?.();
       };
       process.on('SIGINT', onSigint);
-      const results: CheckResult[] = [];
-      const texts: string[] = [];
+      // Every (test, target and mode) to check, in output order; targets of one family often lower a
+      // test the same way, so each distinct machine run (machineKey) is checked once.
+      const planned: { test: Test; report: Report; ctx: LowerCtx; code: LoweredCode | { error: string } }[] =
+        [];
+      const slots: (CheckResult | undefined)[] = [];
+      let pool: CheckPool | null = null;
       try {
         // llc-22 once per target and mode for all the tests.
         const llcByRun =
           opts.lowering === 'llc' ? await Promise.all(runs.map((ctx) => llcCodes(tests, ctx, opts.llc))) : [];
         for (const [ti, test] of tests.entries()) {
           if (interrupted) break;
-          const deadline = () =>
-            opts.timeout !== undefined ? performance.now() + opts.timeout * 1000 : Number.POSITIVE_INFINITY;
           const report: Report = await runTest(test, {
             ...DEFAULT_RUN,
             timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
           });
-          // Targets of one family often lower a test identically: check each distinct code once.
-          const done = new Map<string, CheckResult>();
-          for (const [ri, ctx] of runs.entries()) {
-            if (interrupted) break;
-            const family = ctx.target.processor.table!;
-            const code: LoweredCode | { error: string } =
-              opts.lowering === 'doc' ? docCode(test, ctx) : llcByRun[ri]![ti]!;
-            let r: CheckResult;
-            if ('error' in code) {
-              r = unsupportedCheck(test, report, ctx, opts.lowering, code.error);
-            } else {
-              const key = `${family}|${ctx.mode}|${JSON.stringify(code)}`;
-              const prev = done.get(key);
-              if (prev) r = { ...prev, target: ctx.target.name };
-              else {
-                r = await checkTest(
-                  test,
-                  report,
-                  code,
-                  ctx,
-                  opts.lowering,
-                  {
-                    reduce: true,
-                    maxStates: opts.maxStates,
-                    deadline: deadline(),
-                    interrupted: () => interrupted,
-                    trace: true,
-                  },
-                  tick,
-                );
-                done.set(key, r);
-              }
-            }
-            if (familyConfig(family) === null && r.verdict === 'unsupported') {
-              r = { ...r, reason: r.reason ?? `no machine for ${family}` };
-            }
-            results.push(r);
-            if (!opts.json) texts.push(formatCheck(r));
-          }
+          for (const [ri, ctx] of runs.entries())
+            planned.push({
+              test,
+              report,
+              ctx,
+              code: opts.lowering === 'doc' ? docCode(test, ctx) : llcByRun[ri]![ti]!,
+            });
         }
+        const timeoutMs = opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY;
+        if (opts.workers > 1) {
+          // Loaded only here: piscina and the pool cost start-up time a single-threaded check need not pay.
+          const { checkPool } = await import('../check/pool.ts');
+          const p = checkPool(opts.workers);
+          pool = p;
+          stopPool = () => void p.close();
+        }
+        const runOne = (k: number): Promise<CheckResult> => {
+          const { test, report, ctx, code } = planned[k]!;
+          if ('error' in code)
+            return Promise.resolve(unsupportedCheck(test, report, ctx, opts.lowering, code.error));
+          if (pool)
+            return pool
+              .run(checkJob(test, report, code, ctx, opts.lowering, opts.maxStates, timeoutMs))
+              .catch((e: unknown) => {
+                // Ctrl-C destroys the pool: what it had not finished is undecided.
+                if (!interrupted) throw e;
+                return {
+                  ...unsupportedCheck(test, report, ctx, opts.lowering, 'interrupted'),
+                  verdict: 'undecided' as const,
+                };
+              });
+          return checkTest(
+            test,
+            report,
+            code,
+            ctx,
+            opts.lowering,
+            {
+              reduce: true,
+              maxStates: opts.maxStates,
+              deadline: performance.now() + timeoutMs,
+              interrupted: () => interrupted,
+              trace: true,
+            },
+            tick,
+          );
+        };
+        const got = await checkDistinct(
+          planned.map((_, k) => k),
+          (k) => {
+            const p = planned[k]!;
+            return 'error' in p.code ? null : `${p.test.file}|${machineKey(p.ctx, p.code)}`;
+          },
+          runOne,
+          (r, k) => ({ ...r, target: planned[k]!.ctx.target.name }),
+          pool !== null,
+          () => interrupted,
+        );
+        got.forEach((r, k) => {
+          slots[k] = r;
+        });
+      } catch (e) {
+        // A pool destroyed by Ctrl-C rejects what it had not finished: report what was found.
+        if (!interrupted) throw e;
       } finally {
         process.off('SIGINT', onSigint);
+        await pool?.close();
       }
+      const results = slots.filter((r): r is CheckResult => r !== undefined);
+      const texts = opts.json ? [] : results.map(formatCheck);
       if (opts.json) process.stdout.write(`${JSON.stringify(CheckJsonSchema.parse(results), null, 2)}\n`);
       else process.stdout.write(`${texts.join('\n\n')}\n`);
       if (interrupted) throw new CliExit(130);

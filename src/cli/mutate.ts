@@ -18,8 +18,8 @@ import {
   subjectOf,
 } from '../check/mutate.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../enumerate/verdict.ts';
-import type { WaveMode } from '../lower/types.ts';
-import { familyConfig } from '../sim/config.ts';
+import type { LowerCtx, WaveMode } from '../lower/types.ts';
+import { familyMachine } from '../sim/config.ts';
 import { CATALOGUE_DIR } from './demo.ts';
 import { litmusFilesIn, loadTests, stderrPrinter } from './io.ts';
 import { contextFromOptions } from './lower.ts';
@@ -38,16 +38,29 @@ export function registerMutate(program: Command): void {
     .option('-t, --target <name>', 'processor; default gfx1200')
     .option('--cu', 'CU wavefront execution mode only (default: every mode of the target)')
     .option('--wgp', 'WGP wavefront execution mode only')
+    .option('--tgsplit', 'TgSplit execution mode only (gfx90a, gfx942, gfx950; default: with and without)')
     .option('--json', 'print JSON (schema: MutateJsonSchema in src/cli/mutate.ts)')
     .addOption(errorLimitOption())
     .action(
       async (
         files: string[],
-        opts: { target?: string; cu?: boolean; wgp?: boolean; json?: boolean; errorLimit: number },
+        opts: {
+          target?: string;
+          cu?: boolean;
+          wgp?: boolean;
+          tgsplit?: boolean;
+          json?: boolean;
+          errorLimit: number;
+        },
       ) => {
-        const ctx0 = contextFromOptions({ target: opts.target, cu: opts.cu, wgp: opts.wgp });
+        const ctx0 = contextFromOptions({
+          target: opts.target,
+          cu: opts.cu,
+          wgp: opts.wgp,
+          tgsplit: opts.tgsplit,
+        });
         const family = ctx0.target.processor.table;
-        if (family === null || familyConfig(family) === null) {
+        if (family === null || familyMachine(family) === null) {
           process.stderr.write(
             `gpumm mutate: no machine for ${ctx0.target.name} (${family ?? 'no table'}) yet\n`,
           );
@@ -56,13 +69,14 @@ export function registerMutate(program: Command): void {
         const given = files.length > 0 ? files : litmusFilesIn(CATALOGUE_DIR);
         const { loaded, ok } = loadTests(given, stderrPrinter(opts.errorLimit));
         if (!ok) throw new CliExit(2);
-        const modes: WaveMode[] = !ctx0.target.processor.features.wgpMode
-          ? ['cu']
-          : opts.cu
-            ? ['cu']
-            : opts.wgp
-              ? ['wgp']
-              : ['cu', 'wgp'];
+        const f = ctx0.target.processor.features;
+        // Every mode of the target (or the one asked for): CU/WGP, or without and with TgSplit.
+        const ctxs: LowerCtx[] = f.tgsplit
+          ? (opts.tgsplit ? [true] : [false, true]).map((tgsplit) => ({ ...ctx0, mode: 'cu', tgsplit }))
+          : (!f.wgpMode ? ['cu'] : opts.cu ? ['cu'] : opts.wgp ? ['wgp'] : ['cu', 'wgp']).map((mode) => ({
+              ...ctx0,
+              mode: mode as WaveMode,
+            }));
         let interrupted = false;
         const onSigint = () => {
           interrupted = true;
@@ -77,8 +91,7 @@ export function registerMutate(program: Command): void {
                 modelDiagnostics(t).length === 0 && t.threads.every((th) => th.placement.kind === 'device'),
             )
             .map((test) => ({ test, report: runTestSync(test, DEFAULT_RUN) }));
-          for (const mode of modes) {
-            const ctx = { ...ctx0, mode };
+          for (const ctx of ctxs) {
             const subjects = modelled
               .map(({ test, report }) => subjectOf(test, report, ctx))
               .filter((s): s is Subject => s !== null);

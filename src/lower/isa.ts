@@ -93,6 +93,12 @@ export interface LdsInstr {
 export interface WaitInstr {
   kind: 'wait';
   counters: Counter[];
+  /**
+   * The count each counter is waited down to, in the order of `counters`; absent: zero for every one
+   * (all the tables' waits). llc-22's code also waits for all but the last few operations
+   * (`s_waitcnt vmcnt(1)`).
+   */
+  counts?: number[];
 }
 
 /** GFX942 scope bits of `buffer_inv` / `buffer_wbl2` (and of memory instructions). */
@@ -297,17 +303,19 @@ export function formatIsa(i: IsaInstr): string {
       return `ds_${i.op}`;
     case 'wait': {
       const legacy = i.counters.filter((c) => GFX6_WAIT_ORDER.includes(c));
+      const n = (c: Counter): number => i.counts?.[i.counters.indexOf(c)] ?? 0;
       const lines: string[] = [];
       if (legacy.length > 0) {
         lines.push(
           `s_waitcnt ${GFX6_WAIT_ORDER.filter((c) => legacy.includes(c))
-            .map((c) => `${c}(0)`)
+            .map((c) => `${c}(${n(c)})`)
             .join(' ')}`,
         );
       }
       for (const c of i.counters) {
         if (GFX6_WAIT_ORDER.includes(c)) continue;
-        lines.push(c === 'vscnt' ? 's_waitcnt_vscnt null, 0x0' : `s_wait_${c} 0x0`);
+        const v = `0x${n(c).toString(16)}`;
+        lines.push(c === 'vscnt' ? `s_waitcnt_vscnt null, ${v}` : `s_wait_${c} ${v}`);
       }
       return lines.join('; ');
     }

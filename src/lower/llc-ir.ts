@@ -5,7 +5,15 @@
  * data-width suffixes, modifier order, and the split of a run of waits. No Node APIs here.
  */
 
-import { ADDRSPACE_NUMBER, assertNever, type BarrierInstr } from '../core/types.ts';
+import {
+  ADDRSPACE_NUMBER,
+  assertNever,
+  type BarrierInstr,
+  type Operand,
+  type PtrRef,
+  type Test,
+} from '../core/types.ts';
+import { printInstr, printSyncScope } from '../syntax/printer.ts';
 import { type Counter, formatIsa, hexM0, type IsaInstr } from './isa.ts';
 import type { Cell } from './types.ts';
 
@@ -301,14 +309,14 @@ function modifiers(ops: string): string[] {
 
 /**
  * Instructions dropped from llc's output: vector and scalar ALU work (moves, logic, arithmetic,
- * compares, `s_nop`, and `s_wait_alu`/`s_delay_alu`, which wait for ALU results, not memory). They
+ * compares, `s_getpc`, `s_nop`, and `s_wait_alu`/`s_delay_alu`, which wait for ALU results, not memory). They
  * compute register values; the memory model is about which memory operations have been performed, and
  * no such instruction performs, waits for or invalidates one. `s_mov_b32 m0, …` is kept (m0 carries
  * the barrier id and member count), with its value when the dropped scalar instructions before it
  * compute a constant.
  */
 const DROPPED =
-  /^(?:v_\w+|s_(?:mov|movk|cmov|and|or|xor|andn2|orn2|and_not1|or_not1|nand|nor|xnor|not|lshl|lshr|ashr|add|addc|addk|sub|subb|mul|cmp|cmpk|cselect|bfe|bfm|min|max|abs|sext|brev|bcnt0|bcnt1|ff0|ff1|flbit|setreg|nop|delay_alu|wait_alu)\w*)$/;
+  /^(?:v_\w+|s_(?:getpc|get_pc|mov|movk|cmov|and|or|xor|andn2|orn2|and_not1|or_not1|nand|nor|xnor|not|lshl|lshr|ashr|add|addc|addk|sub|subb|mul|cmp|cmpk|cselect|bfe|bfm|min|max|abs|sext|brev|bcnt0|bcnt1|ff0|ff1|flbit|setreg|nop|delay_alu|wait_alu)\w*)$/;
 
 /** Scalar constant tracking for `m0`: the few SALU forms llc -O0 uses to build a barrier operand. */
 function evalSalu(mn: string, ops: string[], sregs: Map<string, number>): void {
@@ -404,7 +412,7 @@ export function normaliseIsa(seq: readonly IsaInstr[]): string[] {
         items.push(i.op === 'atomic' && i.returns ? 'ds_atomic rtn' : `ds_${i.op}`);
         break;
       case 'wait':
-        items.push(new Map(i.counters.map((c) => [c, 0])));
+        items.push(new Map(i.counters.map((c, k) => [c, i.counts?.[k] ?? 0])));
         break;
       case 'inv':
       case 'wb': {
@@ -426,4 +434,173 @@ export function normaliseIsa(seq: readonly IsaInstr[]): string[] {
     }
   }
   return printItems(items);
+}
+
+/** Marker before the `k`-th IR instruction of a thread kernel (`threadKernel`). */
+export const MARK_INSTR = 'GPUMM_I';
+
+/**
+ * A test's memory locations as module globals, for thread kernels: global and constant locations with
+ * their initial values, LDS locations and named-barrier objects without (LDS has no initialisers).
+ * Private locations are allocas of each kernel. Internal linkage: a kernel then addresses them
+ * PC-relatively, with no GOT load before the code under test.
+ */
+export function locationDecls(test: Test, prefix = ''): string {
+  return test.locations
+    .map((l) => {
+      const name = `${prefix}${l.name}`;
+      if (l.barrier)
+        return `@${name} = internal addrspace(3) global target("amdgcn.named.barrier", 0) poison\n`;
+      if (l.space === 'private') return '';
+      const n = ADDRSPACE_NUMBER[l.space];
+      if (l.space === 'local') return `@${name} = internal addrspace(${n}) global ${l.type} poison\n`;
+      const init = l.init === 'undef' ? 'undef' : String(l.init);
+      return `@${name} = internal addrspace(${n}) ${l.space === 'constant' ? 'constant' : 'global'} ${l.type} ${init}\n`;
+    })
+    .join('');
+}
+
+/** Byte alignment of an integer type (`i8` 1 … `i64` 8). */
+function alignOf(type: string): number {
+  const m = /^i(\d+)$/.exec(type.trim());
+  return m ? Math.max(1, Number(m[1]) / 8) : 4;
+}
+
+/**
+ * Thread `t` of `test` as one kernel `fn`: its IR instructions in order, each preceded by the marker
+ * `GPUMM_I<k>` (k its index in the thread body), and `GPUMM_END` after the last, so llc-22 compiles
+ * the thread as it would see it — waits it adds or drops because of earlier instructions included —
+ * and its assembly splits back into the machine code of each IR instruction (`splitRegions`).
+ * `prefix` is put before every global's name (several tests in one module). An error when an
+ * instruction has no IR llc-22 compiles (the av intrinsics).
+ */
+export function threadKernel(test: Test, t: number, fn: string, prefix = ''): string | { error: string } {
+  const th = test.threads[t]!;
+  const decl = new Map(test.locations.map((l) => [l.name, l]));
+  const entry: string[] = [];
+  const privates = new Set<string>();
+  const ptr = (p: PtrRef): string => {
+    const l = decl.get(p.loc)!;
+    const own = ADDRSPACE_NUMBER[l.space];
+    const base = l.space === 'private' ? `%${p.loc}.priv` : `@${prefix}${p.loc}`;
+    if (l.space === 'private' && !privates.has(p.loc)) {
+      privates.add(p.loc);
+      entry.push(`  ${base} = alloca ${l.type}, align ${alignOf(l.type)}, addrspace(5)`);
+      if (l.init !== 'undef')
+        entry.push(`  store ${l.type} ${l.init}, ptr addrspace(5) ${base}, align ${alignOf(l.type)}`);
+    }
+    if (p.space !== 'generic') return `ptr addrspace(${own}) ${base}`;
+    return l.space === 'private'
+      ? `ptr ${((): string => {
+          const g = `%${p.loc}.flat`;
+          if (!entry.some((e) => e.startsWith(`  ${g} =`)))
+            entry.push(`  ${g} = addrspacecast ptr addrspace(5) ${base} to ptr`);
+          return g;
+        })()}`
+      : `ptr addrspacecast (ptr addrspace(${own}) ${base} to ptr)`;
+  };
+  const op = (o: Operand): string => (o.kind === 'const' ? String(o.value) : `%${o.name}`);
+  const md = (i: { nontemporal: boolean; avNone: boolean }): string =>
+    (i.nontemporal ? ', !nontemporal !0' : '') + (i.avNone ? ', !mmra !1' : '');
+  const body: string[] = [];
+  for (const [k, i] of th.body.entries()) {
+    body.push(`  call void asm sideeffect "; ${MARK_INSTR}${k}", ""()`);
+    const vol = 'volatile' in i && i.volatile ? ' volatile' : '';
+    switch (i.kind) {
+      case 'load': {
+        const at = i.ordering === 'notatomic' ? '' : ` atomic`;
+        const ord = i.ordering === 'notatomic' ? '' : `${printSyncScope(i.syncscope)} ${i.ordering}`;
+        body.push(
+          `  %${i.dst} = load${at}${vol} ${i.type}, ${ptr(i.ptr)}${ord}, align ${alignOf(i.type)}${md(i)}`,
+        );
+        break;
+      }
+      case 'store': {
+        const at = i.ordering === 'notatomic' ? '' : ` atomic`;
+        const ord = i.ordering === 'notatomic' ? '' : `${printSyncScope(i.syncscope)} ${i.ordering}`;
+        body.push(
+          `  store${at}${vol} ${i.type} ${op(i.value)}, ${ptr(i.ptr)}${ord}, align ${alignOf(i.type)}${md(i)}`,
+        );
+        break;
+      }
+      case 'rmw':
+        body.push(
+          `  ${i.dst === null ? '' : `%${i.dst} = `}atomicrmw${vol} ${i.op} ${ptr(i.ptr)}, ${i.type} ${op(i.value)}${printSyncScope(i.syncscope)} ${i.ordering}, align ${alignOf(i.type)}${md(i)}`,
+        );
+        break;
+      case 'cmpxchg':
+        body.push(
+          `  ${i.dst === null ? '' : `%${i.dst} = `}cmpxchg${i.weak ? ' weak' : ''}${vol} ${ptr(i.ptr)}, ${i.type} ${op(i.expected)}, ${i.type} ${op(i.desired)}${printSyncScope(i.syncscope)} ${i.success} ${i.failure}, align ${alignOf(i.type)}${md(i)}`,
+        );
+        break;
+      case 'avload':
+      case 'avstore':
+        return { error: `${th.name}: line ${i.span.line}: the av intrinsics have no llc-22 lowering` };
+      default:
+        // Fences, arithmetic, barriers: their litmus spelling is LLVM IR (named barriers are the
+        // module's LDS objects, declared by `locationDecls`).
+        body.push(
+          `  ${i.kind === 'barrier' && i.object !== null ? printInstr(i).replace(`@${i.object}`, `@${prefix}${i.object}`) : printInstr(i)}`,
+        );
+    }
+  }
+  body.push(`  call void asm sideeffect "; ${MARK_END}", ""()`);
+  // Every value read is used after the end marker: SelectionDAG deletes a load whose value is unused,
+  // even at -O0.
+  const use = (type: string, v: string): string[] =>
+    alignOf(type) >= 4
+      ? [`  call void asm sideeffect "; USE", "v"(${type} ${v})`]
+      : [`  ${v}.u = zext ${type} ${v} to i32`, `  call void asm sideeffect "; USE", "v"(i32 ${v}.u)`];
+  for (const i of th.body) {
+    if (i.kind === 'load' || (i.kind === 'rmw' && i.dst !== null)) body.push(...use(i.type, `%${i.dst}`));
+    else if (i.kind === 'cmpxchg' && i.dst !== null)
+      body.push(
+        `  %${i.dst}.old = extractvalue { ${i.type}, i1 } %${i.dst}, 0`,
+        ...use(i.type, `%${i.dst}.old`),
+      );
+  }
+  // llc-22 numbers a kernel's named-barrier objects 1, 2, … in order of use: use them all first, in
+  // declaration order, so the ids are those gpumm gives (lower.ts `lowerTest`).
+  const objects = test.locations.filter((l) => l.barrier).map((l) => `ptr addrspace(3) @${prefix}${l.name}`);
+  const useObjects =
+    objects.length === 0
+      ? []
+      : [`  call void asm sideeffect "; USE", "${objects.map(() => 's').join(',')}"(${objects.join(', ')})`];
+  return `define amdgpu_kernel void @${fn}() {\n${[...entry, ...useObjects, ...body].join('\n')}\n  ret void\n}\n`;
+}
+
+/**
+ * The assembly of each IR instruction of each thread kernel (`threadKernel`): per function, the
+ * lines between marker `GPUMM_I<k>` and the next marker, by k. Comments and blank lines dropped.
+ */
+export function splitRegions(asm: string): Map<string, string[][]> {
+  const out = new Map<string, string[][]>();
+  let regions: string[][] | null = null;
+  let cur: string[] | null = null;
+  const mark = new RegExp(`${MARK_INSTR}(\\d+)`);
+  for (const raw of asm.split('\n')) {
+    const label = /^([A-Za-z_][\w.]*):\s*;\s*@/.exec(raw);
+    if (label) {
+      regions = [];
+      out.set(label[1]!, regions);
+      cur = null;
+      continue;
+    }
+    if (regions === null) continue;
+    const m = mark.exec(raw);
+    if (m) {
+      cur = [];
+      regions[Number(m[1])] = cur;
+      continue;
+    }
+    if (raw.includes(MARK_END)) {
+      cur = null;
+      continue;
+    }
+    if (cur === null) continue;
+    const t = raw.trim();
+    if (t === '' || t.startsWith(';')) continue;
+    cur.push(t.replace(/\s*;.*$/, ''));
+  }
+  return out;
 }

@@ -5,19 +5,34 @@
  * each invalidate / write-back instruction acts on. Every entry cites the hardware text it comes
  * from; docs/hardware.md lists what the machines simplify.
  *
+ * A family may have several hardware configurations the text allows (GFX942 and GFX12.5: one L2
+ * per agent, or several); each is a `FamilyConfig` of its own and every one is explored, so a
+ * `sound` verdict holds for each.
+ *
  * The machines know nothing of the model: nothing here (or anywhere in src/sim) imports
  * src/models or src/enumerate.
  *
  * No Node APIs here.
  */
 
-import type { Counter, InvInstr, VmemInstr, WbInstr } from '../lower/isa.ts';
+import { usableBarrierIds } from '../lower/barriers.ts';
+import type { Counter, InvInstr, ScBits, VmemInstr, WbInstr } from '../lower/isa.ts';
 import { cacheScopeRank } from '../lower/isa.ts';
 import type { Generation, TableFamily } from '../lower/targets.ts';
-import type { WaveMode } from '../lower/types.ts';
+import type { LowerCtx } from '../lower/types.ts';
 
-/** The hardware unit that owns one instance of a cache level. */
-export type Unit = 'cu' | 'sa' | 'agent';
+/**
+ * How the waves of a work-group are placed: on one CU (`cu`), on either CU of a WGP (`wgp`,
+ * GFX10–12), or on any CUs sharing the work-group's L2 (`tgsplit`, GFX90A/GFX942/GFX950).
+ */
+export type MachineMode = 'cu' | 'wgp' | 'tgsplit';
+
+/**
+ * The hardware unit that owns one instance of a cache level: a CU (GFX12.5: a WGP, whose WGP cache
+ * is the first level), a shader array (GFX12.5: a shader engine), a group of CUs sharing an L2
+ * (GFX942, GFX12.5 with several L2s per agent), an agent.
+ */
+export type Unit = 'cu' | 'sa' | 'l2' | 'agent';
 
 /**
  * One cache level. An access of rank `r` may be performed (hit, written, read-modify-written) at the
@@ -44,17 +59,22 @@ export interface CacheOpSpec {
   cite: string;
 }
 
-/** A family's machine. */
+/** A family's machine in one mode and hardware configuration. */
 export interface FamilyConfig {
   family: TableFamily;
+  /** The hardware configuration, for traces ('' when the family has only one). */
+  variant: string;
   /** Levels from the wavefront outwards; memory lies behind the last one. */
   levels: readonly LevelSpec[];
   /** Rank of memory: every access may be performed there. */
   memoryRank: number;
-  /** How many CUs one WGP has (1: no WGPs, a workgroup runs on one CU). */
+  /** How many CUs one WGP has (1: no WGPs, a workgroup runs on one CU unless in TgSplit mode). */
   cusPerWgp: 1 | 2;
-  /** Wavefront execution modes the family has (GFX6–9: CU only). */
-  modes: readonly WaveMode[];
+  /**
+   * The work-groups of one cluster run on one unit of this kind (GFX12.5: one shader engine), or null
+   * when the family has no clusters (cluster coordinates then only name work-groups).
+   */
+  clusterUnit: 'sa' | null;
   /** Rank an access by this vector memory instruction must reach. */
   rank: (i: VmemInstr) => number;
   /** Counters a memory instruction is counted on (`flat`: the generic encoding, LDS or global). */
@@ -69,12 +89,82 @@ export interface FamilyConfig {
    * silent (GFX6–9) it may overtake them: the tables wait for them explicitly.
    */
   invAfterEarlier: boolean;
+  /**
+   * The waves of a CU share its request queues, one per channel, so accesses of different waves of a
+   * CU to one location reach its cache in issue order (GFX6–9, GFX90A, GFX942: "Each CU has a separate
+   * request queue per channel"; only "waves executing in different work-groups (which may be executing
+   * on different CUs)" are said to reorder). Where the text says the waves of one CU reorder (GFX10–12:
+   * "whether executing in the same or different work-groups"; GFX12.5: one queue per SIMD32 pair,
+   * "not kept in order with the other queue"), false.
+   */
+  cuChannelOrder: boolean;
   /** Counters of the family (a wait on any other counter is an unsupported instruction). */
   knownCounters: readonly Counter[];
+  /**
+   * Barrier ids the family's split and named barrier instructions may name (seeds/001 "s_barrier IDs
+   * GFX12"); empty before GFX12, which has only `s_barrier`. An instruction naming another id (llc-22
+   * compiles some the hardware does not have) is an unsupported instruction.
+   */
+  barrierIds: readonly number[];
+  /**
+   * Explored only for tests on several agents (R3, docs/hardware.md): on one agent its runs are those
+   * of the family's configuration with several L2s per agent in which every work-group shares one L2.
+   */
+  multiAgentOnly: boolean;
+}
+
+/** A family's machines: its modes, and per mode every hardware configuration the text allows. */
+export interface FamilyMachine {
+  family: TableFamily;
+  modes: readonly MachineMode[];
+  configs: (mode: MachineMode) => FamilyConfig[];
 }
 
 const USAGE = 'amdgpu-usage-2018.rst "Memory Model"';
 const G12 = 'gfx12-memory-model.rst';
+const G10 =
+  'AMDGPUUsage (f5c8b0a9) "Memory Model GFX10-GFX11" (docs/research/llvm-amdgpuusage-beyond-seeds.md)';
+const G90A = 'AMDGPUUsage (f5c8b0a9) "Memory Model GFX90A"';
+const G942 = 'AMDGPUUsage (f5c8b0a9) "Memory Model GFX942"';
+const G125 = 'AMDGPUUsage (07379fed) "Memory Model GFX125x"';
+
+/** GFX6–GFX9 (and GFX90A/GFX942) counters: vector memory `vmcnt`, LDS `lgkmcnt`, flat both. */
+function vmLgkmCounters(i: Parameters<FamilyConfig['counters']>[0]): Counter[] {
+  // USAGE: vector memory operations are counted on vmcnt, LDS on lgkmcnt; flat may be either, so
+  // "flat_load/store/atomic instructions can report out of vector memory order if they access LDS
+  // memory, and out of LDS operation order if they access global memory": counted on both.
+  return i.kind === 'lds' ? ['lgkmcnt'] : i.enc === 'flat' ? ['vmcnt', 'lgkmcnt'] : ['vmcnt'];
+}
+
+/** GFX12 / GFX12.5 counters: loads and returning atomics `loadcnt`, the rest `storecnt`, LDS `dscnt`. */
+function splitCounters(i: Parameters<FamilyConfig['counters']>[0]): Counter[] {
+  // G12: "Load (global, scratch, flat, buffer and image): s_wait_loadcnt", "Store …: s_wait_storecnt",
+  // "LDS: s_wait_dscnt". A returning atomic is counted as a load, a non-returning one as a store
+  // (LLVM's SIInsertWaitcnts); flat may reach LDS, so it is also counted on dscnt.
+  if (i.kind === 'lds') return ['dscnt'];
+  const own: Counter = i.op === 'load' || (i.op === 'atomic' && i.returns) ? 'loadcnt' : 'storecnt';
+  return i.enc === 'flat' ? [own, 'dscnt'] : [own];
+}
+
+/** `global_inv` / `global_wb` by `scope:` (GFX12, GFX12.5): the caches of rank below the scope. */
+function scopedInv(cite: string): FamilyConfig['inv'] {
+  return (i) =>
+    i.mnemonic === 'global_inv'
+      ? { from: 0, below: i.scope === null ? 0 : cacheScopeRank(i.scope), counters: ['loadcnt'], cite }
+      : null;
+}
+
+function scopedWb(cite: string): FamilyConfig['wb'] {
+  return (i) =>
+    i.mnemonic === 'global_wb'
+      ? { from: 0, below: i.scope === null ? 0 : cacheScopeRank(i.scope), counters: ['storecnt'], cite }
+      : null;
+}
+
+/** A family with one hardware configuration, the same in every mode. */
+function single(cfg: FamilyConfig, modes: readonly MachineMode[]): FamilyMachine {
+  return { family: cfg.family, modes, configs: () => [cfg] };
+}
 
 /**
  * GFX6–GFX9. Ranks: 0 the CU's vector L1, 1 the agent's L2, which this machine folds into memory:
@@ -84,6 +174,7 @@ const G12 = 'gfx12-memory-model.rst';
  */
 export const GFX6_9: FamilyConfig = {
   family: 'gfx6-9',
+  variant: '',
   levels: [
     {
       name: 'L1',
@@ -97,15 +188,12 @@ export const GFX6_9: FamilyConfig = {
   ],
   memoryRank: 1,
   cusPerWgp: 1,
-  modes: ['cu'],
+  clusterUnit: null,
   // USAGE table: a load with glc=1 is the agent-coherent load (bypasses the L1); atomics are
   // performed in the L2 ("The vector and scalar memory operations use an L2 cache shared by all
   // CUs on the same agent"), stores write through.
   rank: (i) => (i.op === 'load' && !i.glc ? 0 : 1),
-  // USAGE: vector memory operations are counted on vmcnt, LDS on lgkmcnt; flat may be either, so
-  // "flat_load/store/atomic instructions can report out of vector memory order if they access LDS
-  // memory, and out of LDS operation order if they access global memory": counted on both.
-  counters: (i) => (i.kind === 'lds' ? ['lgkmcnt'] : i.enc === 'flat' ? ['vmcnt', 'lgkmcnt'] : ['vmcnt']),
+  counters: vmLgkmCounters,
   inv: (i) =>
     i.mnemonic === 'buffer_wbinvl1_vol'
       ? {
@@ -117,7 +205,10 @@ export const GFX6_9: FamilyConfig = {
       : null,
   wb: () => null,
   invAfterEarlier: false,
+  cuChannelOrder: true,
   knownCounters: ['vmcnt', 'expcnt', 'lgkmcnt'],
+  multiAgentOnly: false,
+  barrierIds: [],
 };
 
 /**
@@ -127,6 +218,7 @@ export const GFX6_9: FamilyConfig = {
  */
 export const GFX12: FamilyConfig = {
   family: 'gfx12',
+  variant: '',
   levels: [
     {
       name: 'L0',
@@ -152,42 +244,23 @@ export const GFX12: FamilyConfig = {
   ],
   memoryRank: 3,
   cusPerWgp: 2,
-  modes: ['cu', 'wgp'],
+  clusterUnit: null,
   // G12: "The SCOPE determines whether a cache can complete an operation locally or whether it
   // needs to forward the operation to the next cache level"; no scope operand is SCOPE_CU.
   rank: (i) => (i.scope === null ? 0 : cacheScopeRank(i.scope)),
-  // G12: "Load (global, scratch, flat, buffer and image): s_wait_loadcnt", "Store …: s_wait_storecnt",
-  // "LDS: s_wait_dscnt". A returning atomic is counted as a load, a non-returning one as a store
-  // (LLVM's SIInsertWaitcnts); flat may reach LDS, so it is also counted on dscnt.
-  counters: (i) => {
-    if (i.kind === 'lds') return ['dscnt'];
-    const own: Counter = i.op === 'load' || (i.op === 'atomic' && i.returns) ? 'loadcnt' : 'storecnt';
-    return i.enc === 'flat' ? [own, 'dscnt'] : [own];
-  },
-  inv: (i) =>
-    i.mnemonic === 'global_inv'
-      ? {
-          from: 0,
-          below: i.scope === null ? 0 : cacheScopeRank(i.scope),
-          counters: ['loadcnt'],
-          cite: `${G12}: "global_inv invalidates caches whose scope is strictly smaller than the instruction's."`,
-        }
-      : null,
-  wb: (i) =>
-    i.mnemonic === 'global_wb'
-      ? {
-          from: 0,
-          below: i.scope === null ? 0 : cacheScopeRank(i.scope),
-          counters: ['storecnt'],
-          cite: `${G12}: "global_wb additionally ensures that previous memory operation done at a lower scope level have reached the SCOPE: of the global_wb."`,
-        }
-      : null,
+  counters: splitCounters,
+  inv: scopedInv(
+    `${G12}: "global_inv invalidates caches whose scope is strictly smaller than the instruction's."`,
+  ),
+  wb: scopedWb(
+    `${G12}: "global_wb additionally ensures that previous memory operation done at a lower scope level have reached the SCOPE: of the global_wb."`,
+  ),
   invAfterEarlier: true,
+  cuChannelOrder: false,
   knownCounters: ['loadcnt', 'storecnt', 'dscnt', 'samplecnt', 'bvhcnt', 'kmcnt', 'expcnt'],
+  multiAgentOnly: false,
+  barrierIds: usableBarrierIds('gfx12'),
 };
-
-const G10 =
-  'AMDGPUUsage (f5c8b0a9) "Memory Model GFX10-GFX11" (docs/research/llvm-amdgpuusage-beyond-seeds.md)';
 
 /**
  * GFX10–GFX11. Ranks: 0 the CU's vector L0, 1 the shader array's GL1, 2 memory — the agent's L2 is
@@ -197,6 +270,7 @@ const G10 =
  */
 export const GFX10_11: FamilyConfig = {
   family: 'gfx10-11',
+  variant: '',
   levels: [
     {
       name: 'L0',
@@ -215,7 +289,7 @@ export const GFX10_11: FamilyConfig = {
   ],
   memoryRank: 2,
   cusPerWgp: 2,
-  modes: ['cu', 'wgp'],
+  clusterUnit: null,
   // glc=1: "workgroup/agent coherence on loads" (misses the L0); dlc=1: "device level coherent"
   // (misses the GL1). Stores and atomics are performed in the L2.
   rank: (i) => (i.op !== 'load' ? 2 : i.dlc ? 2 : i.glc ? 1 : 0),
@@ -237,7 +311,10 @@ export const GFX10_11: FamilyConfig = {
       : null,
   wb: () => null,
   invAfterEarlier: false,
+  cuChannelOrder: false,
   knownCounters: ['vmcnt', 'vscnt', 'expcnt', 'lgkmcnt'],
+  multiAgentOnly: false,
+  barrierIds: [],
 };
 
 /**
@@ -249,16 +326,254 @@ export const GFX11: FamilyConfig = {
   rank: (i) => (i.op !== 'load' || i.glc || i.dlc ? 2 : 0),
 };
 
-/** The machine of a table family (of a generation, where they differ), or null when none is built yet. */
-export function familyConfig(f: TableFamily, generation?: Generation): FamilyConfig | null {
+const L1_90A: LevelSpec = {
+  name: 'L1',
+  unit: 'cu',
+  rank: 0,
+  // As on GFX6–9: no L1 write-back exists and a workgroup-scope release in TgSplit mode (waves on
+  // several CUs) only waits (`s_waitcnt vmcnt(0)`), so a completed store has left the L1.
+  writeThrough: true,
+  cite: `${G90A}: "The vector memory operations access a single vector L1 cache shared by all SIMDs a CU."`,
+};
+
+/**
+ * GFX90A. Ranks: 0 the CU's vector L1, 1 the agent's L2 ("an L2 cache shared by all CUs on the same
+ * agent"; "Since all work-groups on the same agent share the same L2, no L2 invalidation or
+ * writeback is required for coherence"), 2 memory, shared by the agents. The L2 is a write-back cache
+ * for other agents: "To ensure coherence of local and remote memory writes of work-groups in
+ * different agents a buffer_wbl2 is required. It will writeback dirty L2 cache lines"; reads need
+ * "buffer_invl2 … It will invalidate L2 cache lines with MTYPE NC". Lines of the other memory types
+ * are kept coherent by probes ("Any local memory cache lines will be automatically invalidated by
+ * writes from CUs associated with other L2 caches") or never cached (UC); the machine treats every
+ * line as one that may be stale and evicts any clean line at any time, which covers a probe's
+ * invalidation (docs/hardware.md, "Abstractions").
+ */
+export const GFX90A: FamilyConfig = {
+  // GFX6–9's ranks, counters and queues: the table's loads have glc=1 where they must miss the L1
+  // (agent and system scope, workgroup scope in TgSplit mode); stores and atomics go to the L2.
+  ...GFX6_9,
+  family: 'gfx90a',
+  levels: [
+    L1_90A,
+    {
+      name: 'L2',
+      unit: 'agent',
+      rank: 1,
+      writeThrough: false,
+      cite: `${G90A}: "The vector and scalar memory operations use an L2 cache shared by all CUs on the same agent."`,
+    },
+  ],
+  memoryRank: 2,
+  inv: (i) => {
+    if (i.mnemonic === 'buffer_wbinvl1_vol')
+      return {
+        from: 0,
+        below: 1,
+        counters: ['vmcnt'],
+        cite: `${G90A}: "A buffer_wbinvl1_vol is required for coherence between wavefronts executing in different work-groups as they may be executing on different CUs."`,
+      };
+    if (i.mnemonic === 'buffer_invl2')
+      return {
+        from: 1,
+        below: 2,
+        counters: ['vmcnt'],
+        cite: `${G90A}: "To ensure coherence of local and remote memory reads of work-groups in different agents a buffer_invl2 is required. It will invalidate L2 cache lines with MTYPE NC"`,
+      };
+    return null;
+  },
+  wb: (i) =>
+    i.mnemonic === 'buffer_wbl2' && i.sc === null
+      ? {
+          from: 1,
+          below: 2,
+          counters: ['vmcnt'],
+          cite: `${G90A}: "To ensure coherence of local and remote memory writes of work-groups in different agents a buffer_wbl2 is required. It will writeback dirty L2 cache lines"`,
+        }
+      : null,
+};
+
+/**
+ * GFX942 ranks: 0 a CU, 1 the CUs sharing an L2, 2 the agent, 3 the system. The scope bits of a load
+ * or store say which (the table's rows: workgroup `sc0=1`, agent `sc1=1`, system `sc0=1 sc1=1`); a
+ * read-modify-write "implicitly bypass[es] the L1 cache" and uses "sc1 to indicate system or agent
+ * scope coherence" (the rows: agent no bit, system `sc1=1`).
+ */
+function rank942(sc0: boolean, sc1: boolean, tgsplit: boolean): number {
+  if (sc1) return sc0 ? 3 : 2;
+  // Workgroup scope: the L1 is coherent for a work-group whose waves share a CU; in TgSplit mode
+  // they may not ("a buffer_inv sc0 is required which will invalidate the L1 cache"), so the access
+  // must reach the L2. (LLVM SIGfx940CacheControl::enableLoadCacheBypass: "Setting SC bits to
+  // indicate work-group scope will do this automatically".)
+  return sc0 && tgsplit ? 1 : 0;
+}
+
+/**
+ * The L2 of a configuration with several L2s per agent (each coherent for its group: rank 1) or one
+ * (coherent for the agent: rank 2).
+ */
+function l2Level(severalL2s: boolean, citeSeveral: string, citeOne: string): LevelSpec {
+  return severalL2s
+    ? { name: 'L2', unit: 'l2', rank: 1, writeThrough: false, cite: citeSeveral }
+    : { name: 'L2', unit: 'agent', rank: 2, writeThrough: false, cite: citeOne };
+}
+
+/** The scope rank of `buffer_inv` / `buffer_wbl2` scope bits (as on loads and stores). */
+function scRank(sc: ScBits | null): number {
+  return sc === 'sc0 sc1' ? 3 : sc === 'sc1' ? 2 : sc === 'sc0' ? 1 : 0;
+}
+
+/**
+ * GFX942 (and GFX950), in one mode and one of the two configurations the text allows: "The gfx942
+ * can be configured as a number of smaller agents with each having a single L2 shared by all CUs on
+ * the same agent, or as fewer (possibly one) larger agents with groups of CUs on each agent each
+ * sharing separate L2 caches." With one L2 per agent it is coherent at agent scope (rank 2); with
+ * several, each is coherent only for its group of CUs (rank 1), and agent scope reaches memory.
+ */
+function gfx942(mode: MachineMode, severalL2s: boolean): FamilyConfig {
+  const tgsplit = mode === 'tgsplit';
+  return {
+    family: 'gfx942',
+    variant: severalL2s ? 'several L2s per agent' : 'one L2 per agent',
+    levels: [
+      {
+        name: 'L1',
+        unit: 'cu',
+        rank: 0,
+        // As on GFX90A: no L1 write-back exists and workgroup-scope releases in TgSplit mode only wait.
+        writeThrough: true,
+        cite: `${G942}: "The vector memory operations access a single vector L1 cache shared by all SIMDs a CU."`,
+      },
+      l2Level(
+        severalL2s,
+        `${G942}: "fewer (possibly one) larger agents with groups of CUs on each agent each sharing separate L2 caches"`,
+        `${G942}: "a number of smaller agents with each having a single L2 shared by all CUs on the same agent"`,
+      ),
+    ],
+    memoryRank: 3,
+    cusPerWgp: 1,
+    clusterUnit: null,
+    rank: (i) => (i.op === 'atomic' ? (i.sc1 ? 3 : 2) : rank942(i.sc0, i.sc1, tgsplit)),
+    counters: vmLgkmCounters,
+    inv: (i) =>
+      i.mnemonic === 'buffer_inv'
+        ? {
+            from: 0,
+            below: scRank(i.sc),
+            counters: ['vmcnt'],
+            cite: `${G942}: "A buffer_inv sc0 is required to invalidate the L1 cache"; "a buffer_inv sc1 … will invalidate non-local L2 cache lines if configured to have multiple L2 caches"; "a buffer_inv sc0 sc1 … will invalidate non-local L2 cache lines"`,
+          }
+        : null,
+    // The text pairs the bare `buffer_wbl2` with the agent and `buffer_wbl2 sc1` with other agents;
+    // the table writes `buffer_wbl2 sc1=1` (agent) and `sc0=1 sc1=1` (system). The machine reads the
+    // bits as scopes, as everywhere else in the table (docs/hardware.md, "GFX942").
+    wb: (i) =>
+      i.mnemonic === 'buffer_wbl2'
+        ? {
+            from: 0,
+            below: scRank(i.sc),
+            counters: ['vmcnt'],
+            cite: `${G942}: "To ensure coherence of local memory writes of CUs with different L1 caches in the same agent a buffer_wbl2 is required. It does nothing if the agent is configured to have a single L2, or will writeback dirty L2 cache lines if configured to have multiple L2 caches."`,
+          }
+        : null,
+    invAfterEarlier: false,
+    cuChannelOrder: true,
+    knownCounters: ['vmcnt', 'expcnt', 'lgkmcnt'],
+    multiAgentOnly: !severalL2s,
+    barrierIds: [],
+  };
+}
+
+/**
+ * GFX12.5 in one of its two configurations: "There may be multiple L2 caches per agent"; "Each cache
+ * is assigned a SCOPE by the hardware depending on the agent's configuration. This ensures that
+ * SCOPE_DEV can always be used to implement agent coherence, even in the presence of multiple
+ * non-coherent L2 caches on the same agent." Ranks are the SCOPE values; with several L2s each is
+ * given SCOPE_SE (it serves a group of shader engines) and agent scope reaches memory.
+ */
+function gfx1250(severalL2s: boolean): FamilyConfig {
+  return {
+    family: 'gfx1250',
+    variant: severalL2s ? 'several L2s per agent' : 'one L2 per agent',
+    levels: [
+      {
+        name: 'WGP$',
+        unit: 'cu',
+        rank: 0,
+        // "Each WGP has a single write-through WGP cache (WGP$)"; "Vector L0 memory holds clean data only."
+        writeThrough: true,
+        cite: `${G125}: "Each WGP has a single write-through WGP cache (WGP$) shared by the wavefronts of the work-groups executing on it."`,
+      },
+      {
+        name: 'L1',
+        unit: 'sa',
+        rank: 1,
+        writeThrough: false,
+        cite: `${G125}: "The vector and scalar memory L0 caches are both clients of an L1 buffer shared by all WGPs on the same SE."`,
+      },
+      l2Level(
+        severalL2s,
+        `${G125}: "There may be multiple L2 caches per agent"; "Be non-hardware-coherent; copies of the data are not coherent between multiple L2s."`,
+        `${G125}: "L1 buffers are clients of the L2 cache."`,
+      ),
+    ],
+    memoryRank: 3,
+    cusPerWgp: 1,
+    // The cluster syncscope is SCOPE_SE (the instruction-scope table): the work-groups of a cluster
+    // share a shader engine's L1 buffer (docs/hardware.md, "Thread placement").
+    clusterUnit: 'sa',
+    rank: (i) => (i.scope === null ? 0 : cacheScopeRank(i.scope)),
+    counters: splitCounters,
+    inv: scopedInv(
+      `${G125}: "global_inv invalidates the data in affected caches so that subsequent reads will re-read from the next level in the cache hierarchy"; "Only caches whose scope is strictly smaller than the instruction's are affected."`,
+    ),
+    wb: scopedWb(
+      `${G125}: "global_wb flushes the dirty data in affected caches to the next level in the cache hierarchy. This instruction additionally ensures previous memory operation done at a lower scope level have reached the desired SCOPE:."`,
+    ),
+    // "global_inv, global_wb and global_wbinv behave like memory operations issued to every address
+    // at the same time. They are kept in order with other memory operations from the same wave."
+    invAfterEarlier: true,
+    cuChannelOrder: false,
+    // `s_wait_xcnt` waits for address translation: no instruction the machine runs is counted on it
+    // (translation completes at issue here), so a wait on it never blocks (docs/hardware.md).
+    knownCounters: ['loadcnt', 'storecnt', 'dscnt', 'samplecnt', 'bvhcnt', 'kmcnt', 'expcnt', 'xcnt'],
+    multiAgentOnly: !severalL2s,
+    barrierIds: usableBarrierIds('gfx12.5'),
+  };
+}
+
+const GFX1250_CONFIGS = [gfx1250(false), gfx1250(true)];
+const GFX942_CONFIGS: Record<'cu' | 'tgsplit', FamilyConfig[]> = {
+  cu: [gfx942('cu', false), gfx942('cu', true)],
+  tgsplit: [gfx942('tgsplit', false), gfx942('tgsplit', true)],
+};
+
+/** The machines of a table family (of a generation, where they differ), or null when none is built. */
+export function familyMachine(f: TableFamily, generation?: Generation): FamilyMachine | null {
   switch (f) {
     case 'gfx6-9':
-      return GFX6_9;
-    case 'gfx12':
-      return GFX12;
+      return single(GFX6_9, ['cu']);
+    case 'gfx90a':
+      return single(GFX90A, ['cu', 'tgsplit']);
+    case 'gfx942':
+      return {
+        family: f,
+        modes: ['cu', 'tgsplit'],
+        configs: (m) => GFX942_CONFIGS[m === 'tgsplit' ? m : 'cu'],
+      };
     case 'gfx10-11':
-      return generation === 'GFX11' ? GFX11 : GFX10_11;
+      return single(generation === 'GFX11' ? GFX11 : GFX10_11, ['cu', 'wgp']);
+    case 'gfx12':
+      return single(GFX12, ['cu', 'wgp']);
+    case 'gfx1250':
+      return { family: f, modes: ['cu'], configs: () => GFX1250_CONFIGS };
     default:
       return null;
   }
+}
+
+/** The machine mode of a lowering context: TgSplit, WGP or CU. */
+export function machineMode(ctx: LowerCtx): MachineMode {
+  const f = ctx.target.processor.features;
+  if (f.tgsplit && ctx.tgsplit === true) return 'tgsplit';
+  return f.wgpMode ? ctx.mode : 'cu';
 }

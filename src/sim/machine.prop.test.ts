@@ -1,6 +1,7 @@
 /**
- * The reductions of docs/hardware.md (R0 local steps first, R1 lazy evictions; R2 is withdrawn)
- * lose no final state:
+ * The reductions of docs/hardware.md (R0 local steps first, R1 lazy evictions, R3 one configuration
+ * standing for another on one agent, R4 a lone wave's CU-cache steps first, R5 spread placements of
+ * caches no access is performed in; R2 is withdrawn) lose no final state:
  * on random small programs — random litmus tests lowered for a target, with one random instruction
  * of their machine code dropped so that weak code is covered too — the reduced exploration and the
  * brute-force one (every interleaving, explicit evictions) reach the same final states.
@@ -9,7 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LowerCtx } from '../lower/types.ts';
-import { familyConfig } from './config.ts';
+import { familyMachine, machineMode } from './config.ts';
 import { outcomeKey } from './machine.ts';
 import type { LoweredCode } from './program.ts';
 import { simulate } from './simulate.ts';
@@ -61,7 +62,10 @@ function text(ops: Op[], k: number, regs: { n: number }): string {
     .join('\n');
 }
 
-function program(a: Op[], b: Op[], sameWg: boolean): string {
+/** Where the second thread runs: the first one's work-group, another work-group, another agent. */
+type Where = boolean | 'agent';
+
+function program(a: Op[], b: Op[], sameWg: Where): string {
   const regs = { n: 0 };
   return `AMDGPU random
 @x = addrspace(1) global i32 0
@@ -69,7 +73,7 @@ function program(a: Op[], b: Op[], sameWg: boolean): string {
 P0 @ agent 0, workgroup 0, wavefront 0 {
 ${text(a, 0, regs)}
 }
-P1 @ agent 0, workgroup ${sameWg ? 0 : 1}, wavefront 1 {
+P1 @ agent ${sameWg === 'agent' ? 1 : 0}, workgroup ${sameWg === true ? 0 : 1}, wavefront 1 {
 ${text(b, 1, regs)}
 }
 `;
@@ -90,26 +94,32 @@ function dropOne(code: LoweredCode, drop: number): LoweredCode {
   return code.map((th, u) => th.map((seq, j) => (u === t && j === i ? seq.filter((_, n) => n !== k) : seq)));
 }
 
-async function agree(ctx: LowerCtx, src: string, drop: number): Promise<void> {
+async function agree(ctx: LowerCtx, src: string, drop: number, maxStates: number): Promise<void> {
   const test = litmus(src);
   const code = dropOne(docOf(test, ctx), drop);
-  const cfg = familyConfig(ctx.target.processor.table!, ctx.target.processor.generation)!;
+  const fam = familyMachine(ctx.target.processor.table!, ctx.target.processor.generation)!;
   // Brute force beyond this many states is skipped (fc.pre): it costs memory and minutes.
-  const budget = { maxStates: 150_000, deadline: Number.POSITIVE_INFINITY };
-  const brute = await simulate(test, code, cfg, ctx.mode, { ...budget, reduce: false });
-  const reduced = await simulate(test, code, cfg, ctx.mode, { ...budget, reduce: true });
+  const budget = { maxStates, deadline: Number.POSITIVE_INFINITY };
+  const brute = await simulate(test, code, fam, machineMode(ctx), { ...budget, reduce: false });
+  const reduced = await simulate(test, code, fam, machineMode(ctx), { ...budget, reduce: true });
   if (brute.kind !== 'done' || reduced.kind !== 'done') throw new Error('unsupported');
   fc.pre(brute.stop === 'done');
   const keys = (r: typeof brute) => [...new Set(r.outcomes.map((o) => outcomeKey(o.outcome)))].sort();
   expect(keys(reduced)).toEqual(keys(brute));
 }
 
-/** Two threads; `most` bounds the instructions of the second (brute force on GFX12 is costly). */
-const arbCase = (most: number) =>
+/** Every access atomic at agent scope: no access can be performed in a CU's cache (R5 applies). */
+const strongOp: fc.Arbitrary<Op> = arbOp.map((o) => ({ ...o, atomic: true, scope: 'agent' }));
+
+/**
+ * Two threads; `most` bounds the instructions of the second (brute force on GFX12 is costly);
+ * `strong`: agent-scope atomics only.
+ */
+const arbCase = (most: number, strong = false) =>
   fc.record({
-    a: fc.array(arbOp, { minLength: 1, maxLength: 2 }),
-    b: fc.array(arbOp, { minLength: 1, maxLength: most }),
-    sameWg: fc.boolean(),
+    a: fc.array(strong ? strongOp : arbOp, { minLength: 1, maxLength: 2 }),
+    b: fc.array(strong ? strongOp : arbOp, { minLength: 1, maxLength: most }),
+    sameWg: fc.constantFrom<Where>(true, false, false, 'agent'),
     drop: fc.nat(20),
   });
 
@@ -126,17 +136,28 @@ const SHARED_L1: unknown = JSON.parse(
 );
 
 describe('reduced exploration = brute force (random small programs)', () => {
-  for (const [target, mode, most, runs] of [
-    ['gfx900', 'cu', 2, 20],
-    ['gfx1200', 'cu', 1, 4],
-    ['gfx1200', 'wgp', 1, 3],
+  for (const row of [
+    ['gfx900', 'cu', 2, 20, 150_000],
+    ['gfx1200', 'cu', 1, 4, 150_000],
+    ['gfx1200', 'wgp', 1, 3, 150_000],
+    // Several hardware configurations (R3) and TgSplit placements.
+    ['gfx90a', 'tgsplit', 2, 8, 150_000],
+    ['gfx942', 'cu', 2, 6, 150_000],
+    ['gfx942', 'tgsplit', 1, 4, 150_000],
+    ['gfx1250', 'cu', 1, 3, 40_000],
+    // Agent-scope atomics only: the spread placements of R5.
+    ['gfx900', 'cu', 2, 10, 150_000, true],
+    ['gfx942', 'cu', 2, 6, 150_000, true],
+    ['gfx1200', 'wgp', 1, 3, 150_000, true],
   ] as const) {
-    it(`${target} ${mode}`, async () => {
+    const [target, mode, most, runs, maxStates] = row;
+    const strong = row.length > 5;
+    it(`${target} ${mode}${strong ? ' (agent-scope atomics)' : ''}`, async () => {
       await fc.assert(
-        fc.asyncProperty(arbCase(most), (c) =>
-          agree(ctxOf(target, mode), program(c.a, c.b, c.sameWg), c.drop),
+        fc.asyncProperty(arbCase(most, strong), (c) =>
+          agree(ctxOf(target, mode), program(c.a, c.b, c.sameWg), c.drop, maxStates),
         ),
-        { numRuns: runs, examples: target === 'gfx900' ? [[SHARED_L1 as never]] : [] },
+        { numRuns: runs, examples: target === 'gfx900' && !strong ? [[SHARED_L1 as never]] : [] },
       );
     }, 300_000);
   }

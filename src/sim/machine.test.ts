@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { barrierInstr, globalInv, type IsaInstr, wait } from '../lower/isa.ts';
-import { ctxOf, docOf, litmus, machineRun, outcomeTexts, traceText, weaken } from './testutil.ts';
+import { ctxOf, docOf, litmus, litmusFile, machineRun, outcomeTexts, traceText, weaken } from './testutil.ts';
 
 const MP = (rel: string, acq: string, scope: string) => `AMDGPU MP
 @x = addrspace(1) global i32 0
@@ -161,11 +161,50 @@ exists (P1:%r0 == 0)
     expect((await machineRun(test, add(0, bwait), ctx)).deadlock).toBe(true);
   });
 
-  it('a named barrier is an explicit unsupported instruction, never ignored', async () => {
-    const test = litmus(MP('release', 'acquire', 'workgroup'));
-    const ctx = ctxOf('gfx1200', 'wgp');
-    const code = docOf(test, ctx).map((th) => th.map((s) => [...s, barrierInstr('s_barrier_signal', 1)]));
-    await expect(machineRun(test, code, ctx)).rejects.toThrow(/only the work-group barrier/);
+  it('"The _isfirst variant sets SCC=1 if this wave is the first to signal the barrier": exactly one of two waves is first, either one; the lanes of a wave share its result', async () => {
+    const test = litmusFile('litmus/barriers/BAR-isfirst.litmus');
+    const ctx = ctxOf('gfx1250');
+    const r = await machineRun(test, docOf(test, ctx), ctx);
+    expect(outcomeTexts(test, r, ['P0:f', 'P1:f'])).toEqual(['P0:f=0 P1:f=1', 'P0:f=1 P1:f=0']);
+    const lanes = litmusFile('litmus/barriers/BAR-isfirst.lanes.litmus');
+    const rl = await machineRun(lanes, docOf(lanes, ctx), ctx);
+    expect(outcomeTexts(lanes, rl, ['P0:f', 'P1:f', 'P2:f'])).toEqual([
+      'P0:f=0 P1:f=0 P2:f=1',
+      'P0:f=1 P1:f=1 P2:f=0',
+    ]);
+  });
+
+  it('named barriers: "Barrier init … Sets the expected count"; a wait "always waits on the last named barrier object that the thread has joined" — a wave passes only when both members have arrived', async () => {
+    const test = litmusFile('litmus/barriers/MP+nbar+fence.wg.litmus');
+    const ctx = ctxOf('gfx1250');
+    const doc = docOf(test, ctx);
+    const r = await machineRun(test, doc, ctx);
+    expect(outcomeTexts(test, r, ['P1:r0'])).toEqual(['P1:r0=1']);
+    expect(r.deadlock).toBe(false);
+    // Without P1's wait (its instruction 3), nothing holds it back.
+    const noWait = weaken(test, doc, { thread: 'P1', ir: 3, match: (i) => i.kind === 'barrier' });
+    expect(outcomeTexts(test, await machineRun(test, noWait, ctx), ['P1:r0'])).toContain('P1:r0=0');
+    // An init expecting three members never completes with two: a deadlock, never a pass.
+    const three = doc.map((th) =>
+      th.map((seq) =>
+        seq.map((i) =>
+          i.kind === 'setm0' && i.value >> 16 === 2 ? { ...i, value: (3 << 16) | (i.value & 0x3f) } : i,
+        ),
+      ),
+    );
+    const hang = await machineRun(test, three, ctx);
+    expect(hang.deadlock).toBe(true);
+    expect(hang.outcomes).toEqual([]);
+  });
+
+  it('cluster barrier -3: "only one wave per workgroup may arrive … However, any wave within the workgroup cluster can then wait on this barrier object"', async () => {
+    const test = litmusFile('litmus/barriers/CB-MP+fence.cluster.litmus');
+    const ctx = ctxOf('gfx1250');
+    const doc = docOf(test, ctx);
+    const r = await machineRun(test, doc, ctx);
+    expect(outcomeTexts(test, r, ['P2:r0'])).toEqual(['P2:r0=1']);
+    const noWait = weaken(test, doc, { thread: 'P2', ir: 0, match: (i) => i.kind === 'barrier' });
+    expect(outcomeTexts(test, await machineRun(test, noWait, ctx), ['P2:r0'])).toContain('P2:r0=0');
   });
 
   it('an invalidate the family does not have is unsupported', async () => {

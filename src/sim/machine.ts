@@ -38,9 +38,8 @@ interface Wave {
   regs: number[];
   /** Bit r set: register r waits for a load not yet performed. */
   pend: number;
-  /** Work-group barrier: signals sent, waits passed. */
-  sig: number;
-  passed: number;
+  /** Barrier instructions issued (the lanes of a wavefront issue each one together). */
+  bn: number;
 }
 
 /** A machine state. Cache arrays are indexed `instance * nLoc + loc`. */
@@ -60,10 +59,23 @@ export interface State {
    * request waits for every earlier one to the same location from the same CU.
    */
   passed: number[][];
+  /**
+   * Per cache instance of level 0, where the family's CU shares one request queue per channel among
+   * its waves (`FamilyConfig.cuChannelOrder`): the vector memory accesses issued on the CU and not yet
+   * past its cache, in issue order (`thread * 1024 + instruction`).
+   */
+  front: number[][];
   /** 0 absent, 1 clean, 2 dirty. */
   st: number[];
   val: number[];
   mem: number[];
+  /**
+   * Barrier state (seeds/001 "Barrier Objects"): per object `[initialised, expected count, arrive
+   * count, phases completed]`; per hardware wavefront and object `[phase of its pending arrive or -1,
+   * phases its waits have consumed]`; per hardware wavefront the named object it has joined (-1 none,
+   * -2 the NULL barrier). Offsets: `Machine.barWave`, `Machine.barJoined`.
+   */
+  bar: number[];
 }
 
 /** One step of a run, for traces. */
@@ -72,6 +84,8 @@ export interface Step {
   thread: string;
   text: string;
   detail: string;
+  /** The test's source line of the IR instruction this machine instruction implements (0: none). */
+  line: number;
 }
 
 /** Everything fixed for one program on one placement. */
@@ -90,8 +104,21 @@ export interface Machine {
   waveOf: number[];
   /** Per wavefront: how many threads (lanes) it has. */
   lanes: number[];
-  /** Per thread: the threads of its work-group (barrier members). */
-  wgMembers: number[][];
+  /** Per wavefront: its threads (lanes). */
+  waveThreads: number[][];
+  /** Per thread: another wavefront shares its CU's request queues (`FamilyConfig.cuChannelOrder`). */
+  cuShared: boolean[];
+  /** Per wavefront: no other wavefront shares its CU's cache (level 0) instance. */
+  aloneL0: boolean[];
+  /** Barrier objects; the offsets of the per-wave parts of `State.bar`. */
+  nObj: number;
+  barWave: number;
+  barJoined: number;
+  /** Per wavefront: the workgroup barrier of its work-group, the cluster barrier of its cluster (-1 none). */
+  waveWgBar: number[];
+  waveClusterBar: number[];
+  /** Per wavefront: the wavefronts of its work-group (a cluster barrier is dropped when all have ended). */
+  wgWaves: number[][];
 }
 
 /** Builds the machine of a program on a placement. */
@@ -105,7 +132,13 @@ export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Pl
     const ids: number[] = [];
     cfg.levels.forEach((lv, k) => {
       const unit =
-        lv.unit === 'cu' ? `cu${h.cu}` : lv.unit === 'sa' ? `a${h.agent}.sa${h.sa}` : `a${h.agent}`;
+        lv.unit === 'cu'
+          ? `cu${h.cu}`
+          : lv.unit === 'sa'
+            ? `a${h.agent}.sa${h.sa}`
+            : lv.unit === 'l2'
+              ? `a${h.agent}.l2.${h.l2}`
+              : `a${h.agent}`;
       const key = `${lv.name}@${unit}`;
       let id = idOf.get(key);
       if (id === undefined) {
@@ -125,9 +158,10 @@ export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Pl
     return k >= 0 ? k : waveKeys.push(th.wave) - 1;
   });
   const lanes = waveKeys.map((_, q) => waveOf.filter((x) => x === q).length);
-  const wgMembers = program.threads.map((th) =>
-    program.threads.flatMap((u, k) => (u.wg === th.wg ? [k] : [])),
-  );
+  const waveThreads = waveKeys.map((_, q) => waveOf.flatMap((x, t) => (x === q ? [t] : [])));
+  const nObj = program.barriers.length;
+  const firstOf = (q: number) => program.threads[waveThreads[q]![0]!]!;
+  const barOf = (key: string) => program.barriers.findIndex((b) => b.key === key);
   return {
     cfg,
     program,
@@ -139,7 +173,24 @@ export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Pl
     nLoc: program.locs.length,
     waveOf,
     lanes,
-    wgMembers,
+    waveThreads,
+    cuShared: program.threads.map(
+      (_, t) =>
+        cfg.cuChannelOrder &&
+        cfg.levels.length > 0 &&
+        program.threads.some((_u, u) => waveOf[u] !== waveOf[t] && path[u]![0] === path[t]![0]),
+    ),
+    aloneL0: waveThreads.map((ts) =>
+      program.threads.every((_u, u) => ts.includes(u) || path[u]![0] !== path[ts[0]!]![0]),
+    ),
+    nObj,
+    barWave: 4 * nObj,
+    barJoined: 4 * nObj + 2 * waveKeys.length * nObj,
+    waveWgBar: waveKeys.map((_, q) => barOf(`wg:${firstOf(q).wg}`)),
+    waveClusterBar: waveKeys.map((_, q) => barOf(`cluster:${firstOf(q).cluster}`)),
+    wgWaves: waveKeys.map((_, q) =>
+      waveKeys.flatMap((__, r) => (firstOf(r).wg === firstOf(q).wg ? [r] : [])),
+    ),
   };
 }
 
@@ -156,33 +207,104 @@ export function initialState(m: Machine): State {
       pc: 0,
       regs: th.regs.map(() => Number.NaN),
       pend: 0,
-      sig: 0,
-      passed: 0,
+      bn: 0,
     })),
     queues: m.lanes.map(() => []),
     passed: m.instName.map(() => []),
+    front: m.instName.map(() => []),
     st: new Array<number>(n).fill(1),
     val: Array.from({ length: n }, (_, k) => init[k % m.nLoc]!),
     mem: m.program.locs.map((l) => l.init),
+    bar: [
+      ...m.program.barriers.flatMap((b) => (b.expected >= 0 ? [1, b.expected, 0, 0] : [0, 0, 0, 0])),
+      ...new Array<number>(m.lanes.length * m.nObj).fill(0).flatMap(() => [-1, 0]),
+      ...new Array<number>(m.lanes.length).fill(-1),
+    ],
   };
 }
 
-/** A string that identifies the state (state hashing). */
+let keyBuf = new Uint16Array(1024);
+let keyLen = 0;
+const f64 = new Float64Array(1);
+const f64u16 = new Uint16Array(f64.buffer);
+
+/** Appends one field to the key buffer (see `stateKey`). */
+function put(v: number): void {
+  if (keyLen + 6 > keyBuf.length) {
+    const b = new Uint16Array(keyBuf.length * 2);
+    b.set(keyBuf);
+    keyBuf = b;
+  }
+  if (v >= -2 && v < 0xffe0 && (v | 0) === v) keyBuf[keyLen++] = v + 3;
+  else if (Number.isNaN(v)) keyBuf[keyLen++] = 1;
+  else {
+    keyBuf[keyLen++] = 0xfffe;
+    f64[0] = v;
+    keyBuf[keyLen++] = f64u16[0]!;
+    keyBuf[keyLen++] = f64u16[1]!;
+    keyBuf[keyLen++] = f64u16[2]!;
+    keyBuf[keyLen++] = f64u16[3]!;
+  }
+}
+
+/** Ends a list in the key buffer. */
+function endList(): void {
+  put(0);
+  keyBuf[keyLen - 1] = 0;
+}
+
+/**
+ * A string that identifies the state (state hashing): every field as one UTF-16 code unit (small
+ * integers, offset by 3), 1 for undef, an escape and the float's four code
+ * units otherwise; 0 ends a list.
+ */
 export function stateKey(s: State): string {
-  let k = '';
+  keyLen = 0;
   for (const w of s.waves) {
-    k += `${w.pc},${w.pend},${w.sig},${w.passed},${w.regs.join(',')};`;
+    put(w.pc);
+    put(w.pend);
+    put(w.bn);
+    for (const r of w.regs) put(r);
   }
   for (const q of s.queues) {
-    for (const r of q) k += `${r.t}:${r.i}:${r.a}:${r.e}:${r.f},`;
-    k += ';';
+    for (const r of q) {
+      put(r.t);
+      put(r.i);
+      put(r.a);
+      put(r.e);
+      put(r.f);
+    }
+    endList();
   }
-  for (const p of s.passed) k += `${p.join(',')};`;
-  return `${k}#${s.st.join('')}#${s.val.join(',')}#${s.mem.join(',')}`;
+  for (const p of s.passed) {
+    for (const x of p) put(x);
+    endList();
+  }
+  for (const p of s.front) {
+    for (const x of p) put(x);
+    endList();
+  }
+  // The value of an absent copy is never read: it is not part of the state.
+  const st = s.st;
+  const val = s.val;
+  for (let k = 0; k < st.length; k++) {
+    const c = st[k]!;
+    put(c);
+    if (c !== 0) put(val[k]!);
+  }
+  for (const x of s.mem) put(x);
+  for (const x of s.bar) put(x);
+  let k = '';
+  for (let i = 0; i < keyLen; i += 4096)
+    k += String.fromCharCode.apply(
+      null,
+      keyBuf.subarray(i, Math.min(keyLen, i + 4096)) as unknown as number[],
+    );
+  return k;
 }
 
 function cloneWave(w: Wave): Wave {
-  return { pc: w.pc, regs: w.regs.slice(), pend: w.pend, sig: w.sig, passed: w.passed };
+  return { pc: w.pc, regs: w.regs.slice(), pend: w.pend, bn: w.bn };
 }
 
 function cloneState(s: State): State {
@@ -190,9 +312,11 @@ function cloneState(s: State): State {
     waves: s.waves.map(cloneWave),
     queues: s.queues.map((q) => q.slice()),
     passed: s.passed.map((p) => p.slice()),
+    front: s.front.map((p) => p.slice()),
     st: s.st.slice(),
     val: s.val.slice(),
     mem: s.mem.slice(),
+    bar: s.bar.slice(),
   };
 }
 
@@ -219,10 +343,24 @@ function issueBlock(m: Machine, s: State, t: number): string | null {
   const i = th.instrs[w.pc];
   if (!i) return 'done';
   switch (i.k) {
-    case 'wait':
-      // Spec (all families): s_waitcnt / s_wait_* stall the wave until the counter is zero.
-      for (const r of s.queues[m.waveOf[t]!]!) if (hasCounter(m, r, i.counters)) return 'counter';
+    case 'wait': {
+      // Spec (all families): s_waitcnt / s_wait_* stall the wave until the counter is down to its count.
+      const q = m.waveOf[t]!;
+      const shared = m.lanes[q]! > 1;
+      for (let n = 0; n < i.counters.length; n++) {
+        const c = i.counters[n]!;
+        const want = i.counts[n]!;
+        let outstanding = 0;
+        for (const r of s.queues[q]!) {
+          if (!hasCounter(m, r, [c])) continue;
+          if (want === 0) return 'counter';
+          outstanding++;
+          if (!i.loose && !shared && !i.excused.includes(r.i)) return 'counter';
+        }
+        if (outstanding > want) return 'counter';
+      }
       return null;
+    }
     case 'mem':
       return operandReady(w, i.a) && operandReady(w, i.exp) ? null : 'register';
     case 'bin':
@@ -232,23 +370,13 @@ function issueBlock(m: Machine, s: State, t: number): string | null {
       return operandReady(w, i.cond) && operandReady(w, i.a) && operandReady(w, i.b) ? null : 'register';
     case 'copy':
       return (w.pend & (1 << i.src)) === 0 ? null : 'register';
-    case 'bwait': {
-      // seeds/001: a wave waiting on the work-group barrier continues once every (live) member
-      // wave of its work-group has signalled it as often; finished waves no longer count.
-      for (const u of m.wgMembers[t]!) {
-        const x = s.waves[u]!;
-        const done = x.pc >= m.program.threads[u]!.instrs.length;
-        if (!done && x.sig <= w.passed) return 'barrier';
-      }
-      return null;
-    }
     default:
-      return null;
+      return BARRIER_KINDS.includes(i.k) ? barrierBlock(m, s, t, i) : null;
   }
 }
 
 /** Issues the wave's next instruction (which must be unblocked). */
-function issue(m: Machine, s: State, t: number): { next: State; step: Step } {
+function issue(m: Machine, s: State, t: number, notes: boolean): { next: State; step: Step } {
   const next = cloneState(s);
   const w = next.waves[t]!;
   const th = m.program.threads[t]!;
@@ -256,25 +384,21 @@ function issue(m: Machine, s: State, t: number): { next: State; step: Step } {
   let detail = '';
   switch (i.k) {
     case 'wait': {
-      detail = `${i.counters.join(', ')} drained`;
+      if (notes) detail = `${i.counters.join(', ')} drained`;
       break;
     }
     case 'mem':
       next.queues[m.waveOf[t]!]!.push({ t, i: w.pc, a: value(w, i.a), e: value(w, i.exp), f: 0 });
+      if (m.cfg.cuChannelOrder && i.path === 'vmem' && m.cfg.levels.length > 0)
+        next.front[m.path[t]![0]!]!.push(t * 1024 + w.pc);
       if (i.dst >= 0) w.pend |= 1 << i.dst;
       if (i.okDst >= 0) w.pend |= 1 << i.okDst;
-      detail = `queued on ${i.counters.join(', ')}`;
+      if (notes) detail = `queued on ${i.counters.join(', ')}`;
       break;
     case 'inv':
     case 'wb':
       next.queues[m.waveOf[t]!]!.push({ t, i: w.pc, a: Number.NaN, e: Number.NaN, f: 0 });
-      detail = `queued on ${i.counters.join(', ')}`;
-      break;
-    case 'signal':
-      w.sig++;
-      break;
-    case 'bwait':
-      w.passed++;
+      if (notes) detail = `queued on ${i.counters.join(', ')}`;
       break;
     case 'bin':
       w.regs[i.dst] = binop(i.op, value(w, i.a), value(w, i.b), i.width);
@@ -291,10 +415,145 @@ function issue(m: Machine, s: State, t: number): { next: State; step: Step } {
       w.regs[i.dst] = w.regs[i.src]!;
       break;
     default:
-      break;
+      if (BARRIER_KINDS.includes(i.k)) {
+        const d = barrierStep(m, next, t, i);
+        if (notes) detail = d;
+      }
   }
   w.pc++;
-  return { next, step: { kind: 'issue', thread: th.name, text: i.text, detail } };
+  if (w.pc === th.instrs.length) waveEnds(m, next, m.waveOf[t]!);
+  return {
+    next,
+    step: { kind: 'issue', thread: th.name, text: i.text, detail, line: th.lines[s.waves[t]!.pc]! },
+  };
+}
+
+const BARRIER_KINDS: readonly MInstr['k'][] = ['arrive', 'bwait', 'binit', 'join', 'leave', 'nop'];
+
+/** The named object a wave waits on (`bwait` with `obj` -1): its last join; -2 the NULL barrier, -1 none. */
+function joinedOf(m: Machine, s: State, q: number): number {
+  return s.bar[m.barJoined + q]!;
+}
+
+/**
+ * Why a barrier instruction cannot issue yet, or null. The lanes of a wavefront issue it together
+ * (seeds/001: "s_barrier instructions are convergent within a wave"): every lane must have reached
+ * it. A wait waits until the phase it takes has completed: the phase of the wave's pending arrive on
+ * the object, or else the next phase its waits have not consumed (a wave of a cluster that did not
+ * arrive itself: "any wave within the workgroup cluster can then wait on this barrier object"). An
+ * operation on an object never initialised never issues (seeds/001: "It is undefined behavior to
+ * operate on an uninitialized barrier object").
+ */
+function barrierBlock(m: Machine, s: State, t: number, i: MInstr): string | null {
+  const q = m.waveOf[t]!;
+  const bn = s.waves[t]!.bn;
+  for (const u of m.waveThreads[q]!) {
+    const x = s.waves[u]!;
+    const j = m.program.threads[u]!.instrs[x.pc];
+    if (!j || !BARRIER_KINDS.includes(j.k) || x.bn !== bn) return 'lanes';
+  }
+  if (i.k === 'arrive' && s.bar[4 * i.obj] === 0) return 'uninitialised';
+  if (i.k !== 'bwait') return null;
+  const o = i.obj >= 0 ? i.obj : joinedOf(m, s, q);
+  if (o === -2 || (o === -1 && i.nullOk)) return null; // the NULL barrier: a no-op
+  if (o < 0 || s.bar[4 * o] === 0) return 'barrier';
+  const wb = m.barWave + 2 * (q * m.nObj + o);
+  const target = s.bar[wb]! >= 0 ? s.bar[wb]! : s.bar[wb + 1]!;
+  return s.bar[4 * o + 3]! > target ? null : 'barrier';
+}
+
+/** Completes the object's phase when its arrive count has reached its expected count (seeds/001). */
+function maybeComplete(s: State, o: number): boolean {
+  const arrived = s.bar[4 * o + 2]!;
+  if (arrived === 0 || arrived < s.bar[4 * o + 1]!) return false;
+  s.bar[4 * o + 2] = 0;
+  s.bar[4 * o + 3]!++;
+  return true;
+}
+
+/** Performs a barrier instruction for every lane of thread `t`'s wavefront; returns the trace detail. */
+function barrierStep(m: Machine, s: State, t: number, i: MInstr): string {
+  const q = m.waveOf[t]!;
+  const lanes = m.waveThreads[q]!;
+  // The other lanes pass the instruction with `t` (its own pc is advanced by the caller).
+  for (const u of lanes) {
+    if (u === t) continue;
+    const x = s.waves[u]!;
+    x.pc++;
+    x.bn++;
+  }
+  s.waves[t]!.bn++;
+  const name = (o: number) => m.program.barriers[o]!.key;
+  switch (i.k) {
+    case 'arrive': {
+      const o = i.obj;
+      // seeds/001 arrive: "an additional argument to arrive can also update the expected count of the
+      // barrier object before the arrive count is incremented".
+      if (i.count !== null) s.bar[4 * o + 1] = i.count;
+      const first = s.bar[4 * o + 2] === 0;
+      // "The _isfirst variant sets SCC=1 if this wave is the first to signal the barrier".
+      if (i.isfirst >= 0) for (const u of lanes) s.waves[u]!.regs[i.isfirst] = first ? 1 : 0;
+      s.bar[m.barWave + 2 * (q * m.nObj + o)] = s.bar[4 * o + 3]!;
+      s.bar[4 * o + 2]!++;
+      // "When an operation causes arrive count to be equal to expected count, the barrier is
+      // completed, and the arrive count is reset to zero."
+      const done = maybeComplete(s, o);
+      return `arrived at ${name(o)}${i.isfirst >= 0 ? ` (first: ${first ? 1 : 0})` : ''}${done ? ', phase completed' : ''}`;
+    }
+    case 'bwait': {
+      const o = i.obj >= 0 ? i.obj : joinedOf(m, s, q);
+      if (o < 0) return 'on the NULL barrier: no-op';
+      const wb = m.barWave + 2 * (q * m.nObj + o);
+      const target = s.bar[wb]! >= 0 ? s.bar[wb]! : s.bar[wb + 1]!;
+      s.bar[wb] = -1;
+      s.bar[wb + 1] = target + 1;
+      return `passed ${name(o)} (phase ${target + 1} completed)`;
+    }
+    case 'binit':
+      // seeds/001 init: "Sets the expected count of the barrier object to k. Resets the arrive count of
+      // the barrier object to zero."
+      s.bar[4 * i.obj] = 1;
+      s.bar[4 * i.obj + 1] = i.count;
+      s.bar[4 * i.obj + 2] = 0;
+      return `${name(i.obj)} expects ${i.count}`;
+    case 'join':
+      // "Allow the thread that executes the operation to wait on a barrier object"; joining the NULL
+      // barrier "unjoins".
+      s.bar[m.barJoined + q] = i.obj >= 0 ? i.obj : -2;
+      return i.obj >= 0 ? `joined ${name(i.obj)}` : 'joined the NULL barrier';
+    case 'leave': {
+      // s_barrier_leave "Drops the named barrier object BO if and only if there is a barrier join J
+      // such that J is barrier-joined-before this barrier drop operation."
+      const o = joinedOf(m, s, q);
+      s.bar[m.barJoined + q] = -1;
+      if (o < 0) return 'nothing joined';
+      dropBarrier(s, o);
+      return `dropped ${name(o)}`;
+    }
+    default:
+      return '';
+  }
+}
+
+/** seeds/001 drop: "Decrements expected count of the barrier object by one." */
+function dropBarrier(s: State, o: number): void {
+  s.bar[4 * o + 1]!--;
+  maybeComplete(s, o);
+}
+
+/**
+ * A wavefront whose lanes have all ended drops the workgroup barrier, and the last wavefront of a
+ * work-group the cluster barrier (seeds/001 "s_barrier GFX12", drop -1 … -4: "When a thread ends, it
+ * automatically drops this barrier object if it had previously joined it").
+ */
+function waveEnds(m: Machine, s: State, q: number): void {
+  const ended = (r: number) =>
+    m.waveThreads[r]!.every((u) => s.waves[u]!.pc >= m.program.threads[u]!.instrs.length);
+  if (!ended(q)) return;
+  const wg = m.waveWgBar[q]!;
+  if (wg >= 0) dropBarrier(s, wg);
+  const cl = m.waveClusterBar[q]!;
+  if (cl >= 0 && m.wgWaves[q]!.every(ended)) dropBarrier(s, cl);
 }
 
 function instrOf(m: Machine, r: Req): MInstr {
@@ -346,6 +605,20 @@ function performable(m: Machine, s: State, q: number): number[] {
         if (r.f === 0 && e.f === 0 && ei.k !== 'wb') ok = false;
         else if (i.k === 'wb' || (i.k === 'inv' && m.cfg.invAfterEarlier)) ok = false;
       } else if (i.k === 'mem' && i.path === 'lds' && ei.k === 'mem' && ei.path === 'lds') ok = false;
+    }
+    if (ok && r.f === 0 && i.k === 'mem' && i.path === 'vmem' && m.cfg.cuChannelOrder) {
+      // One request queue per channel for all the CU's waves: an earlier access of another wave of
+      // the CU to the same location goes first (cuChannelOrder).
+      const list = s.front[m.path[r.t]![0]!]!;
+      const me = r.t * 1024 + r.i;
+      for (const id of list) {
+        if (id === me) break;
+        const o = m.program.threads[(id / 1024) | 0]!.instrs[id % 1024]!;
+        if (o.k === 'mem' && o.loc === i.loc) {
+          ok = false;
+          break;
+        }
+      }
     }
     if (ok && r.f === 1) {
       // Shared per-channel queues of the CU: earlier passed requests to the same location go first.
@@ -678,6 +951,10 @@ function perform(
       }
     }
   }
+  if (r.f === 0 && i.k === 'mem' && i.path === 'vmem' && m.cfg.cuChannelOrder && m.cfg.levels.length > 0) {
+    const list = next.front[m.path[t]![0]!]!;
+    list.splice(list.indexOf(t * 1024 + r.i), 1);
+  }
   if (passed) {
     next.queues[q]![j] = { ...r, f: 1 };
     next.passed[m.path[t]![0]!]!.push(t * 1024 + r.i);
@@ -695,6 +972,7 @@ function perform(
       thread: th.name,
       text: i.text,
       detail: notes?.join('; ') ?? '',
+      line: th.lines[r.i]!,
     },
   };
 }
@@ -779,7 +1057,13 @@ function allIssued(m: Machine, s: State): boolean {
  * (local computation, barrier steps) or — for a thread alone in its wavefront — also its own queue,
  * which no other thread pushes to: such a step commutes with every other step and stays enabled.
  */
-function issueAlone(m: Machine, t: number, i: MInstr): boolean {
+function issueAlone(m: Machine, s: State, t: number, i: MInstr): boolean {
+  // Barrier modifications (arrive, init, leave) do not commute with each other: their order decides
+  // phases and `isfirst`. A last instruction drops barriers (waveEnds): not alone either.
+  if (i.k === 'arrive' || i.k === 'binit' || i.k === 'leave') return false;
+  if (m.nObj > 0 && s.waves[t]!.pc === m.program.threads[t]!.instrs.length - 1) return false;
+  // An access issued on a CU whose waves share per-channel queues takes its place among theirs.
+  if (i.k === 'mem' && i.path === 'vmem' && m.cuShared[t]) return false;
   if (m.lanes[m.waveOf[t]!] === 1) return true;
   return i.k !== 'mem' && i.k !== 'inv' && i.k !== 'wb' && i.k !== 'wait';
 }
@@ -801,8 +1085,31 @@ export function successors(
     if (issueBlock(m, s, t) !== null) continue;
     progress = true;
     const i = m.program.threads[t]!.instrs[s.waves[t]!.pc]!;
-    if (reduce && issueAlone(m, t, i)) return { succ: [issue(m, s, t)], final: false, stuck: false };
-    succ.push(issue(m, s, t));
+    if (reduce && issueAlone(m, s, t, i))
+      return { succ: [issue(m, s, t, notes)], final: false, stuck: false };
+    succ.push(issue(m, s, t, notes));
+  }
+  if (reduce) {
+    // R4 (docs/hardware.md): the oldest request of a wave alone on its CU's cache, still at that
+    // cache, touches only that cache, the wave's queue and registers: its step (with every choice it
+    // has) is taken alone.
+    for (let q = 0; q < s.queues.length; q++) {
+      const r = s.queues[q]![0];
+      if (r === undefined || r.f !== 0 || !m.aloneL0[q]) continue;
+      const i = instrOf(m, r);
+      if (i.k !== 'mem' || i.path !== 'vmem' || (i.acc !== 'load' && !m.cfg.levels[0]!.writeThrough))
+        continue;
+      const alone: { next: State; step: Step }[] = [];
+      const choices = stepChoices(m, s, r, reduce);
+      for (let skip = 0; skip < choices; skip++) {
+        alone.push(perform(m, s, q, 0, skip, 'normal', notes));
+        if (i.acc === 'cas') {
+          if (i.weak) alone.push(perform(m, s, q, 0, skip, 'spurious', notes));
+          alone.push(perform(m, s, q, 0, skip, 'undef-matches', notes));
+        }
+      }
+      return { succ: alone, final: false, stuck: false };
+    }
   }
   for (let q = 0; q < s.queues.length; q++) {
     for (const j of performable(m, s, q)) {
@@ -839,8 +1146,9 @@ export function successors(
           step: {
             kind: 'writeback',
             thread: '',
-            text: `${locName(m, l)} in ${m.instName[c]}`,
-            detail: `value ${s.val[idx]} written back to ${to}`,
+            line: 0,
+            text: notes ? `${locName(m, l)} in ${m.instName[c]}` : '',
+            detail: notes ? `value ${s.val[idx]} written back to ${to}` : '',
           },
         });
       } else if (st === 1 && !done && !reduce) {
@@ -851,8 +1159,9 @@ export function successors(
           step: {
             kind: 'evict',
             thread: '',
-            text: `${locName(m, l)} in ${m.instName[c]}`,
-            detail: `clean copy (${s.val[idx]}) evicted`,
+            line: 0,
+            text: notes ? `${locName(m, l)} in ${m.instName[c]}` : '',
+            detail: notes ? `clean copy (${s.val[idx]}) evicted` : '',
           },
         });
       }

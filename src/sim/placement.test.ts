@@ -13,9 +13,10 @@ function test(coords: [number, number, number][]): ReturnType<typeof litmus> {
   return litmus(`AMDGPU t\n@x = addrspace(1) global i32 0\n${threads}\n`);
 }
 
-const G69 = { cusPerWgp: 1, mode: 'cu', shaderArrays: false } as const;
-const G12CU = { cusPerWgp: 2, mode: 'cu', shaderArrays: true } as const;
-const G12WGP = { cusPerWgp: 2, mode: 'wgp', shaderArrays: true } as const;
+const NO = { l2Groups: false, clusterSa: false } as const;
+const G69 = { cusPerWgp: 1, mode: 'cu', shaderArrays: false, ...NO } as const;
+const G12CU = { cusPerWgp: 2, mode: 'cu', shaderArrays: true, ...NO } as const;
+const G12WGP = { cusPerWgp: 2, mode: 'wgp', shaderArrays: true, ...NO } as const;
 
 describe('placements', () => {
   it('GFX6–9: "The wavefronts for a single work-group are executed in the same CU"; work-groups may share a CU or not', () => {
@@ -98,5 +99,57 @@ describe('placements', () => {
       G12CU,
     );
     expect(agents.map((p) => p.threads.map((h) => h.agent))).toEqual([[0, 1]]);
+  });
+
+  it('TgSplit (GFX90A, GFX942): "the wavefronts may be executed by different SIMDs in different CUs" — a work-group\'s waves on one CU or several', () => {
+    const t = test([
+      [0, 0, 0],
+      [0, 0, 1],
+    ]);
+    const tg = { cusPerWgp: 1, mode: 'tgsplit', shaderArrays: false, ...NO } as const;
+    expect(placements(t, tg).map((p) => p.threads.map((h) => h.cu))).toEqual([
+      [0, 0],
+      [0, 1],
+    ]);
+    expect(placements(t, { ...tg, mode: 'cu' }).map((p) => p.threads.map((h) => h.cu))).toEqual([[0, 0]]);
+  });
+
+  it('several L2s per agent (GFX942: "groups of CUs on each agent each sharing separate L2 caches"): work-groups in one group (one CU or two) or in two; a TgSplit work-group stays in its group', () => {
+    const G = { cusPerWgp: 1, mode: 'cu', shaderArrays: false, l2Groups: true, clusterSa: false } as const;
+    const two = test([
+      [0, 0, 0],
+      [0, 1, 0],
+    ]);
+    expect(placements(two, G).map((p) => p.threads.map((h) => `${h.l2}.${h.cu}`))).toEqual([
+      ['0.0', '0.0'],
+      ['0.0', '0.1'],
+      ['0.0', '1.1'],
+    ]);
+    const wg = test([
+      [0, 0, 0],
+      [0, 0, 1],
+      [0, 1, 0],
+    ]);
+    for (const p of placements(wg, { ...G, mode: 'tgsplit' }))
+      expect(p.threads[1]!.l2).toBe(p.threads[0]!.l2);
+  });
+
+  it('GFX12.5 clusters: the work-groups of a cluster on one shader engine (cluster scope is SCOPE_SE); other clusters anywhere', () => {
+    const C = { cusPerWgp: 1, mode: 'cu', shaderArrays: true, l2Groups: false, clusterSa: true } as const;
+    const t = litmus(`AMDGPU c
+@x = addrspace(1) global i32 0
+P0 @ agent 0, cluster 0, workgroup 0 {
+  %r0 = load i32, ptr addrspace(1) @x
+}
+P1 @ agent 0, cluster 0, workgroup 1 {
+  %r1 = load i32, ptr addrspace(1) @x
+}
+P2 @ agent 0, cluster 1, workgroup 0 {
+  %r2 = load i32, ptr addrspace(1) @x
+}
+`);
+    const ps = placements(t, C);
+    for (const p of ps) expect(p.threads[1]!.sa).toBe(p.threads[0]!.sa);
+    expect(new Set(ps.map((p) => p.threads[2]!.sa === p.threads[0]!.sa))).toEqual(new Set([true, false]));
   });
 });

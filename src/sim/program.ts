@@ -9,12 +9,12 @@
 
 import type { BinOp, IcmpPred, Operand, RmwOp, Test } from '../core/types.ts';
 import { widthOf } from '../events/program.ts';
-import type { Counter, IsaInstr, VmemInstr } from '../lower/isa.ts';
+import type { BarrierIsaInstr, Counter, IsaInstr, VmemInstr } from '../lower/isa.ts';
 import { formatIsa } from '../lower/isa.ts';
 import { lowerTest } from '../lower/lower.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import { isLowered } from '../lower/types.ts';
-import type { FamilyConfig } from './config.ts';
+import type { FamilyConfig, MachineMode } from './config.ts';
 
 /** A register operand resolved to its index, or a constant. */
 export type MOperand = { c: true; v: number } | { c: false; r: number };
@@ -43,13 +43,32 @@ export type MInstr =
       dst: number;
       okDst: number;
       width: number;
+      /** The generic (flat) encoding: its completion may be reported out of order. */
+      flat: boolean;
     }
-  | { k: 'wait'; text: string; counters: Counter[] }
+  /**
+   * A wait until each counter is down to its count (`counts`, zero for the tables' waits). A count
+   * above zero excuses the last ones counted on it (`excused`: instruction indices of the thread), as
+   * completion is reported in issue order within a type; where it may not be (flat instructions
+   * counted, or several lanes sharing the counter), the wait only bounds how many are outstanding
+   * (`loose`).
+   */
+  | { k: 'wait'; text: string; counters: Counter[]; counts: number[]; excused: number[]; loose: boolean }
   | { k: 'inv'; text: string; from: number; below: number; counters: Counter[]; cite: string }
   | { k: 'wb'; text: string; from: number; below: number; counters: Counter[]; cite: string }
-  /** Split barrier halves; `s_barrier` is a signal then a wait. */
-  | { k: 'signal'; text: string }
-  | { k: 'bwait'; text: string }
+  /**
+   * Barrier operations on object `obj` (an index into `MProgram.barriers`), seeds/001: an arrive
+   * (`count`: a new expected count, signal.var; `isfirst`: the register `signal.isfirst` writes, or
+   * -1), a wait (`obj` -1: the named barrier object the wave last joined; `nullOk`: without one the
+   * wait is on the NULL barrier, a no-op), an init, a join (`obj` -1: the NULL barrier), a leave.
+   */
+  | { k: 'arrive'; text: string; obj: number; count: number | null; isfirst: number }
+  | { k: 'bwait'; text: string; obj: number; nullOk: boolean }
+  | { k: 'binit'; text: string; obj: number; count: number }
+  | { k: 'join'; text: string; obj: number }
+  | { k: 'leave'; text: string }
+  /** An instruction with no effect on the machine (`s_mov_b32 m0`, an operation on the NULL barrier). */
+  | { k: 'nop'; text: string }
   | { k: 'bin'; text: string; dst: number; op: BinOp; a: MOperand; b: MOperand; width: number }
   | { k: 'icmp'; text: string; dst: number; pred: IcmpPred; a: MOperand; b: MOperand; width: number }
   | { k: 'select'; text: string; dst: number; cond: MOperand; a: MOperand; b: MOperand }
@@ -67,16 +86,41 @@ export interface MLoc {
 export interface MThread {
   name: string;
   instrs: MInstr[];
+  /**
+   * Per machine instruction, the source line of the IR instruction it implements: the map from the
+   * machine code (the documents' or llc-22's, split at the IR instructions) back to the test.
+   */
+  lines: number[];
   regs: string[];
   /** Work-group key (`a0.c0.w0`). */
   wg: string;
+  /** Cluster key (`a0.c0`). */
+  cluster: string;
   /** Wavefront key (`a0.c0.w0.f1`): threads with the same key are lanes of one wavefront. */
   wave: string;
+}
+
+/**
+ * A barrier object (seeds/001 "Barrier Objects"): the workgroup barrier of a work-group, the cluster
+ * barrier of a cluster, or a named barrier object of a work-group.
+ */
+export interface MBarrier {
+  /** `wg:a0.c0.w1`, `cluster:a0.c0`, `named1@a0.c0.w1`. */
+  key: string;
+  kind: 'workgroup' | 'cluster' | 'named';
+  /**
+   * The expected count the hardware initialises it with (seeds/001: the waves of the work-group, the
+   * work-groups of the cluster), or -1 for a named object, which needs an init.
+   */
+  expected: number;
+  /** Work-group or cluster key: whose waves drop it when they end (named objects: none). */
+  owner: string | null;
 }
 
 export interface MProgram {
   threads: MThread[];
   locs: MLoc[];
+  barriers: MBarrier[];
 }
 
 /** Per thread, per IR instruction: its machine code (from `gpumm lower` or from llc-22). */
@@ -103,6 +147,7 @@ export function compileProgram(
   test: Test,
   code: LoweredCode,
   cfg: FamilyConfig,
+  mode: MachineMode = 'cu',
 ): { program: MProgram } | { unsupported: string } {
   const locs: MLoc[] = [];
   const locIndex = (name: string, t: number): number => {
@@ -136,11 +181,63 @@ export function compileProgram(
     for (let t = 0; t < (perThread ? test.threads.length : 1); t++) locIndex(l.name, t);
   }
 
+  const barriers: MBarrier[] = [];
+  const keyOf = (t: number) => {
+    const p = test.threads[t]!.placement;
+    return p.kind === 'device'
+      ? {
+          wg: `a${p.agent}.c${p.cluster}.w${p.workgroup}`,
+          cluster: `a${p.agent}.c${p.cluster}`,
+          wave: p.wavefront,
+        }
+      : null;
+  };
+  const countDistinct = (f: (k: NonNullable<ReturnType<typeof keyOf>>) => string | null): number =>
+    new Set(
+      test.threads.flatMap((_, u) => {
+        const k = keyOf(u);
+        const v = k ? f(k) : null;
+        return v === null ? [] : [v];
+      }),
+    ).size;
+  const barrier = (kind: MBarrier['kind'], t: number, id = 0): number => {
+    const k = keyOf(t)!;
+    const key =
+      kind === 'workgroup'
+        ? `wg:${k.wg}`
+        : kind === 'cluster'
+          ? `cluster:${k.cluster}`
+          : `named${id}@${k.wg}`;
+    let b = barriers.findIndex((x) => x.key === key);
+    if (b >= 0) return b;
+    // seeds/001, init -1: "The expected count of this barrier is set to the number of waves in the
+    // workgroup"; init -3: "… to the number of workgroups in the workgroup cluster"; named objects
+    // [1, 16] are set by s_barrier_init.
+    const expected =
+      kind === 'workgroup'
+        ? countDistinct((x) => (x.wg === k.wg ? `${x.wave}` : null))
+        : kind === 'cluster'
+          ? countDistinct((x) => (x.cluster === k.cluster ? x.wg : null))
+          : -1;
+    b =
+      barriers.push({
+        key,
+        kind,
+        expected,
+        owner: kind === 'workgroup' ? k.wg : kind === 'cluster' ? k.cluster : null,
+      }) - 1;
+    return b;
+  };
+
   const threads: MThread[] = [];
   for (let t = 0; t < test.threads.length; t++) {
     const th = test.threads[t]!;
     if (th.placement.kind === 'host')
-      return { unsupported: `${th.name} is a host thread: the machines model GPU agents only` };
+      return {
+        unsupported: `${th.name} is a host thread: the documents give no code sequences for host code and describe the CPU only as a cache the GPU's probes keep coherent, so no machine runs it (docs/hardware.md, "Host threads")`,
+      };
+    /** `m0` as the thread's `s_mov_b32 m0` instructions set it (straight-line code). */
+    let m0 = 0;
     const regs: string[] = [];
     const reg = (name: string): number => {
       const n = name.startsWith('%') ? name.slice(1) : name;
@@ -151,14 +248,23 @@ export function compileProgram(
     const op = (o: Operand): MOperand =>
       o.kind === 'const' ? { c: true, v: o.value } : { c: false, r: reg(o.name) };
     const instrs: MInstr[] = [];
+    const lines: number[] = [];
+    let line = 0;
+    const emit = (...xs: MInstr[]) => {
+      for (const x of xs) {
+        instrs.push(x);
+        lines.push(line);
+      }
+    };
     const thCode = code[t] ?? [];
     for (let k = 0; k < th.body.length; k++) {
       const ir = th.body[k]!;
-      const seq = thCode[k] ?? [];
+      line = ir.span.line;
+      let seq = thCode[k] ?? [];
       // Thread-local computation: no machine code of its own.
       switch (ir.kind) {
         case 'bin':
-          instrs.push({
+          emit({
             k: 'bin',
             text: ir.op,
             dst: reg(ir.dst),
@@ -169,7 +275,7 @@ export function compileProgram(
           });
           continue;
         case 'icmp':
-          instrs.push({
+          emit({
             k: 'icmp',
             text: `icmp ${ir.pred}`,
             dst: reg(ir.dst),
@@ -180,7 +286,7 @@ export function compileProgram(
           });
           continue;
         case 'select':
-          instrs.push({
+          emit({
             k: 'select',
             text: 'select',
             dst: reg(ir.dst),
@@ -190,7 +296,7 @@ export function compileProgram(
           });
           continue;
         case 'extract':
-          instrs.push({
+          emit({
             k: 'copy',
             text: 'extractvalue',
             dst: reg(ir.dst),
@@ -204,9 +310,26 @@ export function compileProgram(
           };
         default:
       }
-      const accesses = seq.filter((i) => i.kind === 'vmem' || i.kind === 'lds');
+      let accesses = seq.filter((i) => i.kind === 'vmem' || i.kind === 'lds');
       const isAccess =
         ir.kind === 'load' || ir.kind === 'store' || ir.kind === 'rmw' || ir.kind === 'cmpxchg';
+      const privateLoc =
+        'ptr' in ir && test.locations.find((l) => l.name === ir.ptr.loc)?.space === 'private';
+      if (
+        (ir.kind === 'rmw' || ir.kind === 'cmpxchg') &&
+        privateLoc &&
+        accesses.length === 2 &&
+        accesses[0]!.kind === 'vmem' &&
+        accesses[0]!.op === 'load' &&
+        accesses[1]!.kind === 'vmem' &&
+        accesses[1]!.op === 'store'
+      ) {
+        // A private read-modify-write as a load then a store (the documents: "all accesses are
+        // treated as non-atomic"; llc-22 expands it so): private memory is one thread's, so nothing
+        // comes between the two — the machine performs them as one access, at the store.
+        seq = seq.filter((i) => i !== accesses[0]);
+        accesses = [accesses[1]!];
+      }
       if (isAccess && accesses.length !== 1)
         return {
           unsupported: `${th.name}: ${ir.kind} at line ${ir.span.line} became ${accesses.length} memory instructions (${seq.map(formatIsa).join('; ')})`,
@@ -223,6 +346,12 @@ export function compileProgram(
             if (loc < 0) return { unsupported: `${th.name}: unknown location @${ir.ptr.loc}` };
             const space = locs[loc]!.space;
             const path: Path = space === 'local' ? 'lds' : space === 'private' ? 'private' : 'vmem';
+            if (path === 'lds' && mode === 'tgsplit')
+              // AMDGPUUsage "Memory Model GFX90A"/"GFX942": "The exception is when in tgsplit execution
+              // mode when no LDS is allocated as wavefronts of the same work-group can be in different CUs."
+              return {
+                unsupported: `${th.name}: @${ir.ptr.loc} is LDS, and in TgSplit execution mode no LDS is allocated`,
+              };
             if (i.kind === 'lds' && path !== 'lds')
               return { unsupported: `${th.name}: ${text} on non-LDS location @${ir.ptr.loc}` };
             if (i.kind === 'vmem' && path === 'lds' && i.enc !== 'flat')
@@ -247,6 +376,7 @@ export function compileProgram(
               dst: -1,
               okDst: -1,
               width: widthOf(ir.type),
+              flat: vm !== null && vm.enc === 'flat',
             };
             if (ir.kind === 'load') base.dst = reg(ir.dst);
             else if (ir.kind === 'store') base.a = op(ir.value);
@@ -263,7 +393,7 @@ export function compileProgram(
                 base.okDst = reg(`${ir.dst}.1`);
               }
             }
-            instrs.push(base);
+            emit(base);
             break;
           }
           case 'wait': {
@@ -272,43 +402,145 @@ export function compileProgram(
               return {
                 unsupported: `${th.name}: ${text} waits on ${unknown.join(', ')}, which ${cfg.family} does not have`,
               };
-            instrs.push({ k: 'wait', text, counters: i.counters });
+            const counts = i.counters.map((_, n) => i.counts?.[n] ?? 0);
+            const excused: number[] = [];
+            let loose = false;
+            i.counters.forEach((c, n) => {
+              const want = counts[n]!;
+              if (want === 0) return;
+              // amdgpu-usage-2018.rst: "completion is reported to a wavefront in execution order"
+              // (gfx12: "in-order within a type"), except that flat instructions "can report out of
+              // vector memory order if they access LDS memory, and out of LDS operation order if
+              // they access global memory".
+              const counted = instrs.flatMap((x, idx) =>
+                (x.k === 'mem' || x.k === 'inv' || x.k === 'wb') && x.counters.includes(c) ? [idx] : [],
+              );
+              if (
+                counted.some((idx) => {
+                  const x = instrs[idx]!;
+                  return x.k === 'mem' && x.flat;
+                })
+              )
+                loose = true;
+              excused.push(...counted.slice(-want));
+            });
+            emit({ k: 'wait', text, counters: i.counters, counts, excused, loose });
             break;
           }
           case 'inv': {
             const s = cfg.inv(i);
             if (!s)
               return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
-            instrs.push({ k: 'inv', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
+            emit({ k: 'inv', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
             break;
           }
           case 'wb': {
             const s = cfg.wb(i);
             if (!s)
               return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
-            instrs.push({ k: 'wb', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
+            emit({ k: 'wb', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
             break;
           }
-          case 'barrier':
-            if (i.mnemonic === 's_barrier') {
-              instrs.push({ k: 'signal', text: `${text} (arrive)` }, { k: 'bwait', text: `${text} (wait)` });
-            } else if (i.mnemonic === 's_barrier_signal' && i.id === -1) {
-              instrs.push({ k: 'signal', text });
-            } else if (i.mnemonic === 's_barrier_wait' && i.id === -1) {
-              instrs.push({ k: 'bwait', text });
-            } else
-              return {
-                unsupported: `${th.name}: ${text} (only the work-group barrier, id -1, is implemented)`,
-              };
+          case 'setm0':
+            m0 = i.value;
+            emit({ k: 'nop', text });
             break;
+          case 'barrier': {
+            const isfirst =
+              ir.kind === 'barrier' && ir.op === 'signal_isfirst' && ir.dst !== null ? reg(ir.dst) : -1;
+            const ops = barrierOps(i, text, m0, isfirst, cfg.barrierIds, (kind, id) => barrier(kind, t, id));
+            if (typeof ops === 'string') return { unsupported: `${th.name}: ${text} ${ops}` };
+            emit(...ops);
+            break;
+          }
           default:
             return { unsupported: `${th.name}: unknown instruction` };
         }
       }
     }
-    const p = th.placement;
-    const wg = `a${p.agent}.c${p.cluster}.w${p.workgroup}`;
-    threads.push({ name: th.name, instrs, regs, wg, wave: `${wg}.f${p.wavefront}` });
+    const k = keyOf(t)!;
+    threads.push({
+      name: th.name,
+      instrs,
+      lines,
+      regs,
+      wg: k.wg,
+      cluster: k.cluster,
+      wave: `${k.wg}.f${k.wave}`,
+    });
   }
-  return { program: { threads, locs } };
+  return { program: { threads, locs, barriers } };
+}
+
+/**
+ * The machine operations of one barrier instruction (seeds/001, tables "s_barrier GFX6-11", "s_barrier
+ * GFX12" and "s_barrier IDs GFX12"), or why it is not modelled. `m0` is the thread's m0 when the
+ * instruction reads its operand from there: the id in bits [4:0], a member count in bits [22:16].
+ */
+function barrierOps(
+  i: BarrierIsaInstr,
+  text: string,
+  m0: number,
+  isfirst: number,
+  ids: readonly number[],
+  obj: (kind: MBarrier['kind'], id?: number) => number,
+): MInstr[] | string {
+  const id = i.viaM0 ? m0 & 0x3f : i.id;
+  if (i.mnemonic !== 's_barrier') {
+    // seeds/001 "s_barrier IDs GFX12": what the family's hardware has (llc-22 compiles more).
+    const named =
+      i.mnemonic === 's_barrier_leave' || i.mnemonic === 's_barrier_join' || i.mnemonic === 's_barrier_init';
+    if (ids.length === 0) return '(no split or named barriers on this family)';
+    if ((id !== null && !ids.includes(id)) || (named && !ids.includes(1)))
+      return `(barrier id ${id ?? 'of s_barrier_leave'} is not available on this family)`;
+  }
+  const m0Count = (m0 >> 16) & 0x7f;
+  switch (i.mnemonic) {
+    case 's_barrier':
+      // "s_barrier GFX6-11": arrive then wait on the workgroup barrier.
+      return [
+        { k: 'arrive', text: `${text} (arrive)`, obj: obj('workgroup'), count: null, isfirst: -1 },
+        { k: 'bwait', text: `${text} (wait)`, obj: obj('workgroup'), nullOk: false },
+      ];
+    case 's_barrier_signal':
+    case 's_barrier_signal_isfirst':
+      if (id === -1) return [{ k: 'arrive', text, obj: obj('workgroup'), count: null, isfirst }];
+      // -3: "only one wave per workgroup may arrive at the barrier on behalf of its entire workgroup".
+      if (id === -3) return [{ k: 'arrive', text, obj: obj('cluster'), count: null, isfirst }];
+      // "This is a no-op on the NULL barrier (barrier object 0)."
+      if (id === 0) return [{ k: 'nop', text }];
+      if (id !== null && id >= 1 && id <= 16)
+        // "if there is a non-zero value contained in the bits [22:16] of m0, the expected count of the
+        // barrier object is set to that value before the arrive count of the barrier object is incremented".
+        return [
+          {
+            k: 'arrive',
+            text,
+            obj: obj('named', id),
+            count: i.viaM0 && m0Count > 0 ? m0Count : null,
+            isfirst,
+          },
+        ];
+      return `(barrier id ${id} is not available to a shader)`;
+    case 's_barrier_wait':
+      if (id === -1) return [{ k: 'bwait', text, obj: obj('workgroup'), nullOk: false }];
+      if (id === -3) return [{ k: 'bwait', text, obj: obj('cluster'), nullOk: false }];
+      // "For named barrier objects, this instruction always waits on the last named barrier object that
+      // the thread has joined, even if it is different from the barrier object passed to the instruction."
+      if (id !== null && id >= 0 && id <= 16) return [{ k: 'bwait', text, obj: -1, nullOk: id === 0 }];
+      return `(barrier id ${id} is not available to a shader)`;
+    case 's_barrier_init':
+      if (id !== null && id >= 1 && id <= 16)
+        // "The value to set as the expected count of the barrier is stored in the upper half of m0."
+        return [{ k: 'binit', text, obj: obj('named', id), count: m0Count }];
+      return `(only named barrier objects 1–16 are initialised by s_barrier_init)`;
+    case 's_barrier_join':
+      if (id === 0) return [{ k: 'join', text, obj: -1 }];
+      if (id !== null && id >= 1 && id <= 16) return [{ k: 'join', text, obj: obj('named', id) }];
+      return `(only named barrier objects 0–16 can be joined)`;
+    case 's_barrier_leave':
+      return [{ k: 'leave', text }];
+    default:
+      return '(unknown barrier instruction)';
+  }
 }

@@ -7,8 +7,7 @@
  */
 
 import type { Test } from '../core/types.ts';
-import type { WaveMode } from '../lower/types.ts';
-import type { FamilyConfig } from './config.ts';
+import type { FamilyConfig, FamilyMachine, MachineMode } from './config.ts';
 import {
   buildMachine,
   type ExploreOptions,
@@ -19,7 +18,7 @@ import {
   type Step,
   traceTo,
 } from './machine.ts';
-import { placements } from './placement.ts';
+import { placements, type Shape } from './placement.ts';
 import { compileProgram, type LoweredCode, type MProgram } from './program.ts';
 
 /** One final state of the machine and the first placement that reaches it. */
@@ -31,11 +30,12 @@ export interface SimOutcome {
 
 export interface SimResult {
   kind: 'done';
+  /** The program of the first configuration (locations and registers are the same in every one). */
   program: MProgram;
   machines: Machine[];
   outcomes: SimOutcome[];
   deadlock: boolean;
-  /** States visited, summed over placements. */
+  /** States visited, summed over configurations and placements. */
   states: number;
   stop: ExploreStop;
 }
@@ -46,22 +46,97 @@ export interface SimUnsupported {
   reason: string;
 }
 
-/** Runs `test` lowered to `code` on the family's machine in `mode`. */
+/**
+ * Does the test use its clusters: a cluster-scope operation or a cluster barrier? Only then must a
+ * cluster's work-groups share a shader engine: a test that does not may also be launched without
+ * clusters, its work-groups anywhere (docs/hardware.md, "Thread placement").
+ */
+export function usesClusters(test: Test): boolean {
+  return test.threads.some((th) =>
+    th.body.some((i) =>
+      i.kind === 'barrier'
+        ? i.id === -3 || i.id === -4
+        : 'syncscope' in i
+          ? i.syncscope.scope === 'cluster'
+          : 'scope' in i && i.scope === 'cluster',
+    ),
+  );
+}
+
+/** The placement shape of a configuration in a mode, for `test`. */
+export function shapeOf(cfg: FamilyConfig, mode: MachineMode, test: Test): Shape {
+  return {
+    cusPerWgp: cfg.cusPerWgp,
+    mode,
+    shaderArrays: cfg.levels.some((l) => l.unit === 'sa'),
+    l2Groups: cfg.levels.some((l) => l.unit === 'l2'),
+    clusterSa: cfg.clusterUnit === 'sa' && usesClusters(test),
+  };
+}
+
+/**
+ * R5 (docs/hardware.md): the units whose cache levels no access of the program is performed in — every
+ * level of the unit has a rank below every vector memory access's. Such a level only ever holds clean
+ * copies no access reads; sharing one of its instances between work-groups changes no outcome, except
+ * that the waves of one CU keep some orders among their requests, which separate CUs do not (so the
+ * maximal placement has the most runs).
+ */
+export function inertUnits(cfg: FamilyConfig, program: MProgram): Set<'cu' | 'sa' | 'l2'> {
+  let least = Number.POSITIVE_INFINITY;
+  for (const th of program.threads)
+    for (const i of th.instrs) if (i.k === 'mem' && i.path === 'vmem') least = Math.min(least, i.rank);
+  const out = new Set<'cu' | 'sa' | 'l2'>();
+  for (const u of ['cu', 'sa', 'l2'] as const) {
+    const levels = cfg.levels.filter((l) => l.unit === u);
+    if (levels.every((l) => l.rank < least)) out.add(u);
+  }
+  return out;
+}
+
+/** The machines of `code` on every hardware configuration of the family in `mode` and every placement. */
+export function machinesOf(
+  test: Test,
+  code: LoweredCode,
+  fam: FamilyMachine,
+  mode: MachineMode,
+  reduce = true,
+): { program: MProgram; machines: Machine[] } | SimUnsupported {
+  const machines: Machine[] = [];
+  let program: MProgram | null = null;
+  const agents = new Set(
+    test.threads.map((th) => (th.placement.kind === 'device' ? th.placement.agent : -1)),
+  );
+  for (const cfg of fam.configs(mode)) {
+    // R3 (docs/hardware.md): on one agent, one L2 per agent is several L2s all shared.
+    if (reduce && cfg.multiAgentOnly && agents.size < 2) continue;
+    const c = compileProgram(test, code, cfg, mode);
+    if ('unsupported' in c) return { kind: 'unsupported', reason: c.unsupported };
+    program ??= c.program;
+    // Every placement, also with the reductions on: R2 (maximal placements only) is withdrawn, since
+    // a cache shared by two workgroups gives runs separate caches do not (docs/hardware.md, R2). R5:
+    // where no access can be performed in a unit's caches, its maximal placements stand for all.
+    const spread = reduce ? inertUnits(cfg, c.program) : false;
+    for (const p of placements(test, shapeOf(cfg, mode, test), spread)) {
+      const text = cfg.variant === '' ? p.text : `${p.text} (${cfg.variant})`;
+      machines.push(buildMachine(cfg, c.program, { ...p, text }));
+    }
+  }
+  return { program: program!, machines };
+}
+
+/** Runs `test` lowered to `code` on the family's machines in `mode`. */
 export async function simulate(
   test: Test,
   code: LoweredCode,
-  cfg: FamilyConfig,
-  mode: WaveMode,
+  fam: FamilyMachine,
+  mode: MachineMode,
   opts: ExploreOptions,
   /** Awaited between slices of the exploration (lets a Ctrl-C handler run). */
   pause: () => Promise<void> = async () => {},
 ): Promise<SimResult | SimUnsupported> {
-  const c = compileProgram(test, code, cfg);
-  if ('unsupported' in c) return { kind: 'unsupported', reason: c.unsupported };
-  const shape = { cusPerWgp: cfg.cusPerWgp, mode, shaderArrays: cfg.levels.some((l) => l.unit === 'sa') };
-  // Every placement, also with the reductions on: R2 (maximal placements only) is withdrawn, since
-  // a cache shared by two workgroups gives runs separate caches do not (docs/hardware.md, R2).
-  const machines = placements(test, shape, false).map((p) => buildMachine(cfg, c.program, p));
+  const built = machinesOf(test, code, fam, mode, opts.reduce);
+  if ('kind' in built) return built;
+  const { program, machines } = built;
   const seen = new Map<string, SimOutcome>();
   let states = 0;
   let deadlock = false;
@@ -79,7 +154,7 @@ export async function simulate(
       break;
     }
   }
-  return { kind: 'done', program: c.program, machines, outcomes: [...seen.values()], deadlock, states, stop };
+  return { kind: 'done', program, machines, outcomes: [...seen.values()], deadlock, states, stop };
 }
 
 /** A shortest machine run to `o` on the placement that produced it. */

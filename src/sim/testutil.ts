@@ -10,7 +10,7 @@ import type { IsaInstr } from '../lower/isa.ts';
 import { findTarget } from '../lower/targets.ts';
 import type { LowerCtx, WaveMode } from '../lower/types.ts';
 import { parse } from '../syntax/parser.ts';
-import { familyConfig } from './config.ts';
+import { familyMachine, machineMode } from './config.ts';
 import type { ExploreOptions } from './machine.ts';
 import { docCode, type LoweredCode } from './program.ts';
 import { labelValue, type SimResult, simulate, traceOf } from './simulate.ts';
@@ -28,11 +28,13 @@ export function litmusFile(path: string): Test {
   return litmus(readFileSync(path, 'utf8'), path);
 }
 
-/** The lowering context of a target and mode. */
-export function ctxOf(target: string, mode: WaveMode = 'cu'): LowerCtx {
+/** The lowering context of a target and mode (`tgsplit`: TgSplit execution mode). */
+export function ctxOf(target: string, mode: WaveMode | 'tgsplit' = 'cu'): LowerCtx {
   const t = findTarget(target);
   if (!t) throw new Error(`unknown target ${target}`);
-  return { target: t, mode, lang: 'hsa' };
+  return mode === 'tgsplit'
+    ? { target: t, mode: 'cu', lang: 'hsa', tgsplit: true }
+    : { target: t, mode, lang: 'hsa' };
 }
 
 /** The documents' code for a test (throws when it does not lower). */
@@ -77,9 +79,9 @@ export async function machineRun(
   ctx: LowerCtx,
   opts: ExploreOptions = TEST_BUDGET,
 ): Promise<SimResult> {
-  const cfg = familyConfig(ctx.target.processor.table!, ctx.target.processor.generation);
-  if (!cfg) throw new Error('no machine');
-  const r = await simulate(test, code, cfg, ctx.mode, opts);
+  const fam = familyMachine(ctx.target.processor.table!, ctx.target.processor.generation);
+  if (!fam) throw new Error('no machine');
+  const r = await simulate(test, code, fam, machineMode(ctx), opts);
   if (r.kind !== 'done') throw new Error(r.reason);
   return r;
 }

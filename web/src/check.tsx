@@ -18,14 +18,22 @@ function values(v: Record<string, number | 'undef'>): string {
 export function checkRuns(targets: TargetInfo[]): TargetChoice[] {
   return targets
     .filter((t) => t.machine)
-    .flatMap((t) =>
-      (t.wgpMode ? (['cu', 'wgp'] as const) : (['cu'] as const)).map((mode) => ({
+    .flatMap((t) => [
+      ...(t.wgpMode ? (['cu', 'wgp'] as const) : (['cu'] as const)).map((mode) => ({
         target: t.name,
         mode,
         lang: 'hsa' as const,
         tgsplit: false,
       })),
-    );
+      // TgSplit places a work-group's waves on several CUs: a machine configuration of its own.
+      ...(t.tgsplit ? [{ target: t.name, mode: 'cu' as const, lang: 'hsa' as const, tgsplit: true }] : []),
+    ]);
+}
+
+/** The mode column: CU or WGP where the target has both, TgSplit for that configuration, else a dash. */
+function modeText(c: TargetChoice, targets: TargetInfo[]): string {
+  if (c.tgsplit) return 'TgSplit';
+  return targets.find((t) => t.name === c.target)?.wgpMode ? c.mode.toUpperCase() : '—';
 }
 
 function MachinePicture({ trace, at }: { trace: TraceResult; at: number }) {
@@ -173,7 +181,7 @@ export function HardwareCheck({
   const [results, setResults] = useState<Record<string, CheckResult | string>>({});
   const [selected, setSelected] = useState<TargetChoice | null>(null);
   const [trace, setTrace] = useState<TraceResult | null | 'loading'>(null);
-  const key = (c: TargetChoice) => `${c.target}|${c.mode}`;
+  const key = (c: TargetChoice) => `${c.target}|${c.mode}|${c.tgsplit}`;
 
   useEffect(() => {
     let live = true;
@@ -236,7 +244,7 @@ export function HardwareCheck({
                 onClick={() => setSelected(c)}
               >
                 <td>{c.target}</td>
-                <td>{targets.find((t) => t.name === c.target)?.wgpMode ? c.mode.toUpperCase() : '—'}</td>
+                <td>{modeText(c, targets)}</td>
                 <td class={typeof r === 'object' ? `v-${r.verdict}` : ''}>
                   {r === undefined ? (
                     <span class="muted">checking…</span>
@@ -257,7 +265,7 @@ export function HardwareCheck({
       {selected && typeof sel === 'object' && (
         <div class="check-detail" data-testid="check-detail">
           <h3>
-            {sel.target} {sel.mode.toUpperCase()}: {sel.verdict}
+            {sel.target} {sel.mode === 'tgsplit' ? 'TgSplit' : sel.mode.toUpperCase()}: {sel.verdict}
           </h3>
           {sel.reason && <p>{sel.reason}</p>}
           {sel.deadlock && <p class="note">Some run leaves a wave blocked at a barrier forever.</p>}

@@ -1,7 +1,7 @@
 /** What the page's pickers offer: models from the cat registry, targets from the processor table. */
 import { CAT_MODELS } from '../../../src/cli/cat-models.ts';
 import { PROCESSORS } from '../../../src/lower/targets.ts';
-import { familyConfig } from '../../../src/sim/config.ts';
+import { familyMachine } from '../../../src/sim/config.ts';
 import type { TargetInfo } from './protocol.ts';
 
 /** The `--model` names the page offers: the fast search, then every cat model of the registry. */
@@ -17,6 +17,6 @@ export function targetInfos(): TargetInfo[] {
     wgpMode: p.features.wgpMode === true,
     tgsplit: p.features.tgsplit === true,
     llc: p.llc,
-    machine: familyConfig(p.table!, p.generation) !== null,
+    machine: familyMachine(p.table!, p.generation) !== null,
   }));
 }
