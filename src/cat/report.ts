@@ -5,11 +5,17 @@
  * No Node APIs here: the web page imports this file.
  */
 import type { Test } from '../core/types.ts';
-import { describeEvent } from '../enumerate/explain.ts';
 import { buildReport, explanationGroups, type Report, selectedState } from '../enumerate/report.ts';
 import type { ModelOptions } from '../models/amdgpu.ts';
 import type { Model } from './ast.ts';
-import { CatEnumeration, type CatOptions, DEFAULT_CAT, FINAL_UNDEF } from './enumerate.ts';
+import {
+  amdgpuFront,
+  CatEnumeration,
+  type CatFront,
+  type CatOptions,
+  DEFAULT_CAT,
+  FINAL_UNDEF,
+} from './enumerate.ts';
 import { checkWitness } from './eval.ts';
 
 /** Time allowed for `--explain`'s unpruned search, as for the fast search. */
@@ -27,29 +33,40 @@ export function variantsOf(model: ModelOptions): Set<string> {
 export function explainCat(test: Test, model: Model, opts: CatOptions): Report['explanations'] {
   if (!test.condition) return [];
   const cond = test.condition.cond;
+  const front = amdgpuFront(test, opts.observe);
+  return explainFront(front, model, opts, (vals) => selectedState(test, cond, front.labels, vals));
+}
+
+/**
+ * `--explain` for any front: every complete candidate the model rejects whose final state `selects`
+ * (it returns the state's text, or null), grouped by the check that rejects it (its `as` name, with
+ * `words(name)` in front when given) with a witness.
+ */
+export function explainFront(
+  front: CatFront,
+  model: Model,
+  opts: CatOptions,
+  selects: (vals: Float64Array) => string | null,
+  words: (name: string) => string | undefined = () => undefined,
+): Report['explanations'] {
   const groups = explanationGroups();
-  const en = new CatEnumeration(test, model, {
+  const vals = new Float64Array(front.labels.length);
+  const en = new CatEnumeration(front, model, {
     ...opts,
     prune: false,
     timeoutMs: Math.min(opts.timeoutMs, CAT_EXPLAIN_MS),
     onReject: (v, why) => {
       if (why.kind !== 'check') return;
-      if (v.evaluator.run(v.rfSrc) !== 'ok') return;
+      if (v.input.evaluator.run(v.rfSrc) !== 'ok') return;
       const fu = v.compiled.bound.get(FINAL_UNDEF);
-      const vals = v.obs.map((o) => {
-        if (o.kind === 'reg') return v.evaluator.regs[o.thread]![o.reg]!;
-        let last = -1;
-        for (const w of v.sk.writesByLoc[o.loc]!) if (last < 0 || v.coRank[w]! > v.coRank[last]!) last = w;
-        if (last < 0 || (fu && ((fu.bits[last >>> 5]! >>> (last & 31)) & 1) === 1)) return Number.NaN;
-        return v.evaluator.writeVal[last]!;
-      });
-      const labels = v.obs.map((o) => o.label);
-      const state = selectedState(test, cond, labels, vals);
+      if (!v.input.observe(vals, v.coRank, fu?.bits ?? null)) return;
+      const state = selects(vals);
       if (state === null) return;
       const c = why.check;
       const name = c.name ?? `${c.negated ? '~' : ''}${c.test} (line ${c.span.line})`;
-      const wit = checkWitness(c).map((e) => describeEvent(v.sk, e));
-      const text = `${name}: ${
+      const wit = checkWitness(c).map((e) => v.input.describe(e));
+      const say = words(name);
+      const text = `${name}${say ? ` (${say})` : ''}: ${
         c.test === 'acyclic' && wit.length > 0
           ? `cycle: ${[...wit, wit[0]!].join(' → ')}`
           : wit.length > 0
