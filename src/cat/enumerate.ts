@@ -90,6 +90,12 @@ export interface CatVariantInput {
   reads: number[];
   /** The location (index into `writesByLoc`) an access is to. */
   locOf(e: number): number;
+  /**
+   * The writes read `r` may read among `writes` (all of its location's): those whose value the
+   * program's assumptions (branch outcomes, a filter) do not rule out before any choice. Absent:
+   * all of them.
+   */
+  rfDomain?(r: number, writes: number[]): number[];
   prims: Primitives;
   cand: CandidateBuffers;
   evaluator: { run(rfSrc: Int32Array): EvalStatus; readonly writeVal: Float64Array };
@@ -222,6 +228,8 @@ export class CatEnumeration {
   stop: StopReason | null = null;
   /** Some recorded execution has undefined behaviour (its variant's `ub`). */
   ub = false;
+  /** The variants with undefined behaviour that recorded an execution. */
+  readonly ubVariants = new Set<number>();
   readonly front: CatFront;
   private readonly variants: number;
   private v = -1;
@@ -295,7 +303,10 @@ export class CatEnumeration {
     this.stats.consistent++;
     if (race) this.stats.racy++;
     else this.stats.raceFree++;
-    if (vs.v.input.ub) this.ub = true;
+    if (vs.v.input.ub) {
+      this.ub = true;
+      this.ubVariants.add(vs.v.index);
+    }
     this.collector.record(values, 1, race, undef, () => ({
       variant: vs.v.index,
       rf: vs.v.rfSrc.slice(),
@@ -353,9 +364,11 @@ class CatVariantState {
     });
     this.lastCo = cps.length - 1;
     for (const r of input.reads) {
-      const ws = input.writesByLoc[input.locOf(r)]!;
+      const all = input.writesByLoc[input.locOf(r)]!;
+      // Writes whose value the program's assumptions rule out never reach the leaf's evaluation.
+      const ws = input.rfDomain ? input.rfDomain(r, all) : all;
       // Undef is a choice when the model speaks of it, or when nothing writes the location.
-      const undef = compiled.usesUndef || ws.length === 0 ? [-1] : [];
+      const undef = compiled.usesUndef || all.length === 0 ? [-1] : [];
       cps.push({ kind: 'rf', read: r, domain: Int32Array.from([...ws, ...undef]) });
     }
     this.cps = cps;
