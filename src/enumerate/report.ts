@@ -228,10 +228,10 @@ export function tallyStates(
     const vals = c.valuesOf(id);
     const count = c.countOf(id);
     const values: Record<string, number | 'undef'> = {};
-    labels.forEach((l, k) => {
+    for (let k = 0; k < labels.length; k++) {
       const v = shown(vals[k]!, k);
-      if (v !== null) values[l] = v;
-    });
+      if (v !== null) values[labels[k]!] = v;
+    }
     const truth = truthOf(vals);
     if (truth !== 'unset') {
       t.truths.push(truth);

@@ -276,16 +276,13 @@ export function icmp(pred: IcmpPred, a: number, b: number, width: number): numbe
   if (isUndef(a) || isUndef(b)) return UNDEF;
   const x = wrap(a, width);
   const y = wrap(b, width);
+  // Equality, the common case (branch conditions, spin loops), needs no signed conversion.
+  if (pred === 'eq') return x === y ? 1 : 0;
+  if (pred === 'ne') return x !== y ? 1 : 0;
   const sx = signed(x, width);
   const sy = signed(y, width);
   let r: boolean;
   switch (pred) {
-    case 'eq':
-      r = x === y;
-      break;
-    case 'ne':
-      r = x !== y;
-      break;
     case 'ugt':
       r = x > y;
       break;

@@ -65,62 +65,109 @@ export function vkLabels(test: VulkanTest): string[] {
  * when one is undef (a location's final value after a race).
  */
 export function evalVkCond(c: VkCond, value: (label: string) => number): Truth | 'unset' {
-  const term = (t: VkTerm): number => (t.kind === 'const' ? wrap(t.value, 32) : value(vkTermLabel(t)!));
+  return compileVkCond(c, (t) => {
+    const l = vkTermLabel(t)!;
+    return () => value(l);
+  })();
+}
+
+/**
+ * `c` compiled against a final state's columns: `column(term)` gives a reader of a term's value.
+ * The result gives the condition's truth ('unset', 'unknown' as `evalVkCond`).
+ */
+export function compileVkCond(
+  c: VkCond,
+  column: (t: Exclude<VkTerm, { kind: 'const' }>) => () => number,
+): () => Truth | 'unset' {
+  const term = (t: VkTerm): (() => number) => {
+    if (t.kind === 'const') {
+      const v = wrap(t.value, 32);
+      return () => v;
+    }
+    return column(t);
+  };
   switch (c.kind) {
     case 'true':
-      return 'true';
+      return () => 'true';
     case 'false':
-      return 'false';
+      return () => 'false';
     case 'cmp': {
       const a = term(c.lhs);
       const b = term(c.rhs);
-      if (a === UNSET || b === UNSET) return 'unset';
-      if (isUndef(a) || isUndef(b)) return 'unknown';
-      // Values are 32-bit; comparisons other than equality are signed, as Dartagnan's integers.
-      const x = a | 0;
-      const y = b | 0;
-      let r: boolean;
-      switch (c.op) {
-        case '==':
-          r = a === b;
-          break;
-        case '!=':
-          r = a !== b;
-          break;
-        case '<':
-          r = x < y;
-          break;
-        case '<=':
-          r = x <= y;
-          break;
-        case '>':
-          r = x > y;
-          break;
-        case '>=':
-          r = x >= y;
-          break;
-      }
-      return r ? 'true' : 'false';
+      const op = c.op;
+      return () => {
+        const x = a();
+        const y = b();
+        if (x === UNSET || y === UNSET) return 'unset';
+        if (isUndef(x) || isUndef(y)) return 'unknown';
+        // Values are 32-bit; comparisons other than equality are signed, as Dartagnan's integers.
+        let r: boolean;
+        switch (op) {
+          case '==':
+            r = x === y;
+            break;
+          case '!=':
+            r = x !== y;
+            break;
+          case '<':
+            r = (x | 0) < (y | 0);
+            break;
+          case '<=':
+            r = (x | 0) <= (y | 0);
+            break;
+          case '>':
+            r = (x | 0) > (y | 0);
+            break;
+          case '>=':
+            r = (x | 0) >= (y | 0);
+            break;
+        }
+        return r ? 'true' : 'false';
+      };
     }
     case 'not': {
-      const v = evalVkCond(c.arg, value);
-      return v === 'true' ? 'false' : v === 'false' ? 'true' : v;
+      const arg = compileVkCond(c.arg, column);
+      return () => {
+        const v = arg();
+        return v === 'true' ? 'false' : v === 'false' ? 'true' : v;
+      };
     }
     case 'and':
     case 'or': {
+      const args = c.args.map((a) => compileVkCond(a, column));
       const stop = c.kind === 'and' ? 'false' : 'true';
-      let r: Truth | 'unset' = c.kind === 'and' ? 'true' : 'false';
-      for (const a of c.args) {
-        const v = evalVkCond(a, value);
-        if (v === 'unset') return 'unset';
-        if (v === stop) r = stop;
-        else if (v === 'unknown' && r !== stop) r = 'unknown';
-      }
-      return r;
+      const start = c.kind === 'and' ? 'true' : 'false';
+      return () => {
+        let r: Truth | 'unset' = start;
+        for (let k = 0; k < args.length; k++) {
+          const v = args[k]!();
+          if (v === 'unset') return 'unset';
+          if (v === stop) r = stop;
+          else if (v === 'unknown' && r !== stop) r = 'unknown';
+        }
+        return r;
+      };
     }
     default:
       return assertNever(c, 'condition');
   }
+}
+
+/** `c` as a function of a final state's values, columns named by `labels`. */
+export function condOnValues(
+  c: VkCond,
+  labels: readonly string[],
+): (vals: ArrayLike<number>) => Truth | 'unset' {
+  const index = new Map(labels.map((l, k) => [l, k]));
+  let cur: ArrayLike<number> = [];
+  const f = compileVkCond(c, (t) => {
+    const k = index.get(vkTermLabel(t)!)!;
+    return () => cur[k]!;
+  });
+  return (vals) => {
+    cur = vals;
+    return f();
+  };
 }
 
 /** Options that shape a Vulkan test's variants. */
@@ -140,16 +187,14 @@ export interface VkFront extends CatFront {
   /** A consistent execution reached a cut path (set during a search). */
   boundReached: boolean;
   skeleton(index: number): VkSkeleton;
-  /** The final state of the current candidate of a variant's input (for searches other than cat's). */
-  labelsIndex: Map<string, number>;
 }
 
 /** The front of `test`. */
 export function vulkanFront(test: VulkanTest, opts: VkFrontOptions = DEFAULT_VK_FRONT): VkFront {
   const { variants, tooMany } = variantsOf(test, opts.unroll);
   const labels = vkLabels(test);
-  const labelsIndex = new Map(labels.map((l, k) => [l, k]));
   const { rootOf, names } = locationsOf(test);
+  const filter = test.filter ? condOnValues(test.filter, labels) : null;
   const skeletons = new Map<number, VkSkeleton>();
   const skeleton = (index: number): VkSkeleton => {
     let sk = skeletons.get(index);
@@ -163,7 +208,6 @@ export function vulkanFront(test: VulkanTest, opts: VkFrontOptions = DEFAULT_VK_
     test: null,
     vtest: test,
     labels,
-    labelsIndex,
     variants,
     tooManyPaths: tooMany,
     boundReached: false,
@@ -193,8 +237,7 @@ export function vulkanFront(test: VulkanTest, opts: VkFrontOptions = DEFAULT_VK_
             front.boundReached = true;
             return false;
           }
-          if (!test.filter) return true;
-          return evalVkCond(test.filter, (l) => out[labelsIndex.get(l)!]!) === 'true';
+          return filter === null || filter(out) === 'true';
         },
       };
     },

@@ -14,7 +14,7 @@ import { type Report, tallyStates } from '../enumerate/report.ts';
 import { isUndef } from '../events/program.ts';
 import type { KhronosAssertion, KhronosPred, VkCond, VkTerm, VulkanTest } from './ast.ts';
 import { UNSET } from './events.ts';
-import { evalVkCond, vkTermLabel } from './front.ts';
+import { condOnValues, vkTermLabel } from './front.ts';
 import { printDat3m, printVkCond } from './print.ts';
 
 /** What one search of a Vulkan test found (one per chains setting the test needs). */
@@ -114,11 +114,11 @@ export function buildVulkanReport(
 ): Report {
   const c = main.collector;
   const labels = c.labels;
-  const index = new Map(labels.map((l, k) => [l, k]));
   const written = labels.map((l) => l.startsWith('@'));
+  const cond = test.condition ? condOnValues(test.condition.cond, labels) : () => 'true' as const;
   const tally = tallyStates(
     c,
-    (vals) => (test.condition ? evalVkCond(test.condition.cond, (l) => vals[index.get(l)!]!) : 'true'),
+    cond,
     (vals) => written.some((w, k) => w && isUndef(vals[k]!)),
     (v) => (v === UNSET ? null : isUndef(v) ? 'undef' : v),
   );

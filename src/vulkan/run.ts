@@ -11,6 +11,7 @@ import type { VulkanTest } from './ast.ts';
 import { describeBlocked } from './explain.ts';
 import { DEFAULT_VK_FRONT, type VkFront, vulkanFront } from './front.ts';
 import { buildVulkanReport, type VkSearchResult } from './report.ts';
+import { VkSearch } from './search.ts';
 
 export interface VkRunOptions {
   /** The cat model to run (models/vulkan.cat, or a user's). */
@@ -74,6 +75,34 @@ export function runVulkanCat(test: VulkanTest, o: VkRunOptions): Report {
   const front = vulkanFront(test, { unroll: o.unroll });
   const main = searchCat(front, o, o.chains);
   const nochains = test.assertions.some((a) => a.nochains) ? searchCat(front, o, false) : null;
+  return buildVulkanReport(test, main, nochains, {
+    model: { noThinAir: false, valueRules: 'literal' },
+    estimate: 0,
+    ms: performance.now() - t0,
+  });
+}
+
+/** One search of `front` by the fast search. */
+export function searchFast(front: VkFront, o: Omit<VkRunOptions, 'model'>, chains: boolean): VkSearchResult {
+  front.boundReached = false;
+  return new VkSearch(front, {
+    chains,
+    literalFr: o.literalFr,
+    maxExecutions: o.maxExecutions,
+    timeoutMs: o.timeoutMs,
+    maxStates: o.maxStates,
+    keepExamples: o.keepExamples,
+  })
+    .run()
+    .result();
+}
+
+/** Runs `test` under the Vulkan model with the fast search and builds its report. */
+export function runVulkanFast(test: VulkanTest, o: Omit<VkRunOptions, 'model'>): Report {
+  const t0 = performance.now();
+  const front = vulkanFront(test, { unroll: o.unroll });
+  const main = searchFast(front, o, o.chains);
+  const nochains = test.assertions.some((a) => a.nochains) ? searchFast(front, o, false) : null;
   return buildVulkanReport(test, main, nochains, {
     model: { noThinAir: false, valueRules: 'literal' },
     estimate: 0,
