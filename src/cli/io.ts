@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import type { Span, Test } from '../core/types.ts';
 import { type Diagnostic, diag, hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
+import type { AnyTest } from '../vulkan/ast.ts';
+import { parseAnyTest, type Syntax } from '../vulkan/detect.ts';
 import { DEFAULT_ERROR_LIMIT, type DiagnosticPrinter, diagnosticPrinter } from './format.ts';
 
 export function fileSpan(file: string): Span {
@@ -82,6 +84,42 @@ export function loadTests(
       continue;
     }
     loaded.push({ file, text: src.text, test });
+  }
+  return { loaded, ok };
+}
+
+/** A test file of any syntax gpumm reads that read and parsed without errors. */
+export interface LoadedAnyTest {
+  file: string;
+  text: string;
+  test: AnyTest;
+  syntax: Syntax;
+}
+
+/**
+ * As `loadTests`, for every syntax gpumm reads: gpumm's own (AMDGPU), Dartagnan's Vulkan syntax
+ * and the Khronos `.test` format, chosen by extension and content (src/vulkan/detect.ts).
+ */
+export function loadAnyTests(
+  files: readonly string[],
+  printer: DiagnosticPrinter,
+): { loaded: LoadedAnyTest[]; ok: boolean } {
+  const loaded: LoadedAnyTest[] = [];
+  let ok = true;
+  for (const file of files) {
+    const src = readSource(file);
+    if ('diagnostic' in src) {
+      printer.print([src.diagnostic]);
+      ok = false;
+      continue;
+    }
+    const { test, diagnostics, syntax } = parseAnyTest(src.text, file);
+    printer.print(diagnostics, src.text);
+    if (!test || hasErrors(diagnostics)) {
+      ok = false;
+      continue;
+    }
+    loaded.push({ file, text: src.text, test, syntax });
   }
   return { loaded, ok };
 }

@@ -556,6 +556,16 @@ export const DIAGNOSTICS = {
     message: (a) => `${a.what} cannot be written in the ${a.format} syntax`,
     hint: (a) => a.fix ?? 'convert to another syntax (gpumm convert --to …)',
   },
+  VK4009: {
+    severity: 'warning',
+    message: (a) => `${a.what} has no exact AMDGPU spelling: ${a.how}`,
+    hint: () => 'the AMDGPU test orders more than the Vulkan one (docs/model-vulkan.md, "Vulkan and AMDGPU")',
+  },
+  VK4010: {
+    severity: 'warning',
+    message: (a) => `${a.what} has no ${a.format} spelling: ${a.how}`,
+    hint: () => 'reading the converted test back gives a test without it',
+  },
   CL1001: {
     severity: 'error',
     message: (a) => `'${a.file}': ${a.why}`,

@@ -104,7 +104,7 @@ function quantifierText(q: 'exists' | 'not exists' | 'forall'): string {
 const NOWHERE: Span = { file: '<print>', offset: 0, line: 1, col: 1, len: 0 };
 
 /** The test in Dartagnan's syntax (every test can be written in it). */
-export function printDat3m(t: VulkanTest): { text: string; diagnostics: Diagnostic[] } {
+export function printDat3m(t: VulkanTest): { text: string | null; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const out: string[] = [`VULKAN ${t.name}`];
   for (const d of t.description) {
@@ -122,10 +122,10 @@ export function printDat3m(t: VulkanTest): { text: string; diagnostics: Diagnost
   for (const a of t.assertions) out.push(`(* ${a.expect}${a.nochains ? ' NOCHAINS' : ''} ${a.text} *)`);
   if (t.assertions.length > 0)
     diagnostics.push(
-      diag('VK4008', t.assertions[0]!.span, {
+      diag('VK4010', t.assertions[0]!.span, {
         what: 'a Khronos SATISFIABLE/NOSOLUTION line',
         format: 'Dartagnan',
-        fix: 'kept as a comment; the load values became the filter',
+        how: 'kept as a comment (the load values are the filter)',
       }),
     );
   for (const th of t.threads)
@@ -150,6 +150,7 @@ export function printDat3m(t: VulkanTest): { text: string; diagnostics: Diagnost
     out.push(` ${cols.map((c, k) => (c[r] ?? '').padEnd(widths[k]!)).join(' | ')} ;`);
   if (t.filter) out.push(`filter (${printVkCond(t.filter)})`);
   if (t.condition) out.push(`${quantifierText(t.condition.quantifier)} (${printVkCond(t.condition.cond)})`);
+  if (diagnostics.some((d) => d.severity === 'error')) return { text: null, diagnostics };
   return { text: `${out.join('\n')}\n`, diagnostics };
 }
 
@@ -225,7 +226,10 @@ export function printKhronos(t: VulkanTest): { text: string | null; diagnostics:
         'a Khronos test asserts SATISFIABLE/NOSOLUTION over load values: only exists/~exists of Pn:rk == value conjunctions translate',
       );
   }
-  if (t.regInits.length > 0) no('an initial register value', t.regInits[0]!.span);
+  const dead = deadInits(t);
+  for (const r of t.regInits)
+    if (!dead.has(`${r.thread}:${r.reg}`))
+      no(`the initial value of ${r.thread}:${r.reg}, which the test can observe`, r.span);
   for (const l of t.locations)
     if (l.init !== 0 && l.sameAs === null)
       no(`location ${l.name} starting at ${l.init} (Khronos locations start at 0)`, l.span);
@@ -264,10 +268,12 @@ export function printKhronos(t: VulkanTest): { text: string | null; diagnostics:
     }
     prev = p;
     lines.push(`NEWTHREAD ${th.number}`);
-    let loads = 0;
+    const seen = new Set<string>();
     for (const i of th.body) {
-      const text = khronosInstr(th, i, loads, want, no);
-      if (i.kind === 'ld' || i.kind === 'rmw') loads++;
+      if ((i.kind === 'ld' || i.kind === 'rmw') && seen.has(i.dst))
+        no(`${th.name}'s register ${i.dst} assigned twice (a Khronos load has a value of its own)`, i.span);
+      if (i.kind === 'ld' || i.kind === 'rmw') seen.add(i.dst);
+      const text = khronosInstr(th, i, want, no);
       if (text !== null) lines.push(text);
     }
   }
@@ -280,10 +286,35 @@ export function printKhronos(t: VulkanTest): { text: string | null; diagnostics:
   return { text: `${lines.join('\n')}\n`, diagnostics };
 }
 
+/**
+ * Initial register values no execution can observe: in a thread without control flow or barriers,
+ * of a register assigned before any instruction reads it.
+ */
+export function deadInits(t: VulkanTest): Set<string> {
+  const out = new Set<string>();
+  for (const th of t.threads) {
+    if (th.body.some((i) => i.kind === 'branch' || i.kind === 'goto' || i.kind === 'cbar')) continue;
+    const readFirst = new Set<string>();
+    const assigned = new Set<string>();
+    const use = (v: VkValue) => {
+      if (v.kind === 'reg' && !assigned.has(v.name)) readFirst.add(v.name);
+    };
+    for (const i of th.body) {
+      if (i.kind === 'st' || i.kind === 'rmw') use(i.value);
+      if (i.kind === 'local') {
+        use(i.a);
+        use(i.b);
+      }
+      if (i.kind === 'ld' || i.kind === 'rmw' || i.kind === 'local') assigned.add(i.dst);
+    }
+    for (const r of assigned) if (!readFirst.has(r)) out.add(`${th.name}:${r}`);
+  }
+  return out;
+}
+
 function khronosInstr(
   th: VkThread,
   i: VkInstr,
-  loadIndex: number,
   want: Map<string, number>,
   no: (what: string, span: Span, fix?: string) => void,
 ): string | null {
@@ -293,11 +324,7 @@ function khronosInstr(
   switch (i.kind) {
     case 'ld':
     case 'rmw': {
-      if (i.dst !== `r${loadIndex}`)
-        no(
-          `register ${i.dst} of ${th.name} (the Khronos format names load results r0, r1, … in order)`,
-          i.span,
-        );
+      // The Khronos format names no registers: a load's value is its constraint in the filter.
       const read = want.get(`${th.name}:${i.dst}`);
       if (i.kind === 'ld') {
         const mods = `${i.atomic ? '.atom' : ''}${acqrel(i.acquire, false)}${i.vis ? '.vis' : i.nonpriv && !i.atomic ? '.nonpriv' : ''}${i.scope ? `.${scopeTok(i.scope)}` : ''}.sc${i.sc}${sem(i.semsc, false, i.semvis)}`;

@@ -15,7 +15,7 @@ import { isUndef } from '../events/program.ts';
 import type { KhronosAssertion, KhronosPred, VkCond, VkTerm, VulkanTest } from './ast.ts';
 import { UNSET } from './events.ts';
 import { condOnValues, vkTermLabel } from './front.ts';
-import { printDat3m, printVkCond } from './print.ts';
+import { printVkCond } from './print.ts';
 
 /** What one search of a Vulkan test found (one per chains setting the test needs). */
 export interface VkSearchResult {
@@ -84,17 +84,14 @@ function herdVkCond(
   }
 }
 
-/** MD5 of the test's initial state and code, as herd hashes (not its name, comments or condition). */
+/**
+ * MD5 of the test's initial state and code, as herd hashes a test (not its name, comments or
+ * condition): of the canonical JSON of its locations, initial registers, threads (placement and
+ * instructions, without positions) and system-synchronizes-with pairs.
+ */
 export function vkTestHash(t: VulkanTest): string {
-  const text = printDat3m({
-    ...t,
-    description: [],
-    expects: [],
-    assertions: [],
-    condition: null,
-    filter: null,
-  }).text;
-  return md5Hex(text.slice(text.indexOf('\n') + 1));
+  const noSpan = (_k: string, v: unknown) => (_k === 'span' ? undefined : v);
+  return md5Hex(JSON.stringify([t.locations, t.regInits, t.threads, t.ssw], noSpan));
 }
 
 /**
