@@ -7,8 +7,8 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
-import type { Instr, Span } from '../core/types.ts';
+import { type Command, Option } from 'commander';
+import type { Instr, Span, Test } from '../core/types.ts';
 import { causeById } from '../lower/causes.ts';
 import {
   type DivergenceGroup,
@@ -31,8 +31,9 @@ import { cellOf, type LoweredThread, lowerTest } from '../lower/lower.ts';
 import { DEFAULT_TARGET, findTarget, nearestTargetNames, type Target } from '../lower/targets.ts';
 import { type LowerCtx, type LowerDiagnostic, lowerDiag } from '../lower/types.ts';
 import { hasErrors } from '../syntax/diagnostics.ts';
-import { parse } from '../syntax/parser.ts';
 import { printInstr } from '../syntax/printer.ts';
+import { isVulkan } from '../vulkan/ast.ts';
+import { parseAnyTest } from '../vulkan/detect.ts';
 import { formatDiagnostics, type Printable } from './format.ts';
 import { readSource, stderrPrinter } from './io.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
@@ -48,6 +49,8 @@ interface LowerOptions {
   table?: boolean;
   compareLlc?: string | boolean;
   errorLimit: number;
+  /** Vulkan tests: Device scope as AMDGPU system (default) or agent scope. */
+  deviceScope?: 'system' | 'agent';
 }
 
 /** The command line as a span, for diagnostics about options or a missing file (LW2011). */
@@ -261,7 +264,7 @@ export function registerLower(program: Command): void {
   program
     .command('lower')
     .description('show the AMDGPU machine code each instruction of a litmus test lowers to')
-    .argument('[file]', 'litmus file')
+    .argument('[file]', 'litmus file (gpumm, Dartagnan Vulkan or Khronos .test syntax)')
     .option(
       '-t, --target <name>',
       `processor (gfx600 … gfx1251, gfx90a, gfx942, gfx950, aliases such as fiji); default ${DEFAULT_TARGET}`,
@@ -278,6 +281,14 @@ export function registerLower(program: Command): void {
     .option('--table', "print the target's whole code-sequence table as a grid")
     .addOption(errorLimitOption())
     .option('--compare-llc [path]', 'also run llc-22 (or the llc at path) and print the difference')
+    .addOption(
+      new Option(
+        '--device-scope <scope>',
+        "Vulkan tests: the AMDGPU scope of Vulkan's Device scope (docs/model-vulkan.md)",
+      )
+        .choices(['system', 'agent'])
+        .default('system'),
+    )
     .action(async (file: string | undefined, opts: LowerOptions) => {
       // A reader that stops early (`| head`) is not an error.
       process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -328,13 +339,21 @@ export function registerLower(program: Command): void {
         process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
         throw new CliExit(2);
       }
-      const { test, diagnostics } = parse(src.text, file);
+      const parsed = parseAnyTest(src.text, file);
       const printer = stderrPrinter(opts.errorLimit);
-      printer.print(diagnostics, src.text);
-      if (!test || hasErrors(diagnostics)) {
+      printer.print(parsed.diagnostics, src.text);
+      if (!parsed.test || hasErrors(parsed.diagnostics)) {
         printer.finish();
         throw new CliExit(2);
       }
+      // A Vulkan test lowers as its AMDGPU translation (docs/model-vulkan.md).
+      let test: Test;
+      if (isVulkan(parsed.test)) {
+        const { asAmdgpu } = await import('./vulkan.ts');
+        const t = asAmdgpu(parsed.test, src.text, opts.deviceScope ?? 'system');
+        if (!t) throw new CliExit(2);
+        test = t;
+      } else test = parsed.test;
       const threads = lowerTest(test, ctx);
       const found = threads.flatMap((t) =>
         t.instrs.flatMap((i) => ('diagnostic' in i.result ? [i.result.diagnostic] : [])),
