@@ -123,6 +123,15 @@ export function lexVulkan(pos: Positions, from: number): { tokens: VkTok[]; diag
       const start = i;
       while (i < text.length && WORD_CHAR.test(text[i]!)) i++;
       push('word', start, i);
+      // gpumm's `expect: race-free` line: the parser reads the rest of the line as text, up to a
+      // comment.
+      const colon = /^[ \t]*:/.exec(text.slice(i, i + 16));
+      if (text.slice(start, i) === 'expect' && colon) {
+        push('punct', i + colon[0].length - 1, i + colon[0].length);
+        i += colon[0].length;
+        while (i < text.length && text[i] !== '\n' && !text.startsWith('(*', i) && !text.startsWith('//', i))
+          i++;
+      }
       continue;
     }
     if (DIGIT.test(c) || (c === '-' && DIGIT.test(text[i + 1] ?? ''))) {
