@@ -101,23 +101,24 @@ function quantifierText(q: 'exists' | 'not exists' | 'forall'): string {
   return q === 'not exists' ? '~exists' : q;
 }
 
-const NOWHERE: Span = { file: '<print>', offset: 0, line: 1, col: 1, len: 0 };
+/** The start of `t`'s file, for what has no span of its own. */
+function startOf(t: VulkanTest): Span {
+  return { file: t.file, offset: 0, line: 1, col: 1, len: 0 };
+}
 
 /** The test in Dartagnan's syntax (every test can be written in it). */
 export function printDat3m(t: VulkanTest): { text: string | null; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const out: string[] = [`VULKAN ${t.name}`];
-  for (const d of t.description) {
-    if (d.includes('"'))
-      diagnostics.push(
-        diag('VK4008', NOWHERE, {
-          what: 'a description with a double quote',
-          format: 'Dartagnan',
-          fix: 'the quote is written as a single quote',
-        }),
-      );
-    out.push(`"${d.replace(/"/g, "'")}"`);
-  }
+  if (t.description.some((d) => d.includes('"')))
+    diagnostics.push(
+      diag('VK4010', startOf(t), {
+        what: 'a double quote in the description',
+        format: 'Dartagnan',
+        how: 'written as a single quote',
+      }),
+    );
+  for (const d of t.description) out.push(`"${d.replace(/"/g, "'")}"`);
   for (const e of t.expects) out.push(`expect: ${expectText(e)}`);
   for (const a of t.assertions) out.push(`(* ${a.expect}${a.nochains ? ' NOCHAINS' : ''} ${a.text} *)`);
   if (t.assertions.length > 0)
@@ -213,7 +214,7 @@ export function printKhronos(t: VulkanTest): { text: string | null; diagnostics:
   const no = (what: string, span: Span, fix?: string) =>
     diagnostics.push(diag('VK4008', span, { what, format: 'Khronos .test', fix }));
   const values = equalities(t.filter);
-  if (values === null && t.filter) no('a filter other than a conjunction of Pn:rk == value', NOWHERE);
+  if (values === null && t.filter) no('a filter other than a conjunction of Pn:rk == value', startOf(t));
   let extra: Map<string, number> | null = new Map();
   const lines: string[] = [];
   if (t.condition) {
