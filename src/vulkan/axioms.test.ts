@@ -71,7 +71,6 @@ describe('litmus-vulkan/: one test per relation of the spec', () => {
  */
 const AXIOMS: Record<string, string> = {
   consistency: 'CoRR.atom.dv.litmus',
-  'rmw-atomicity': 'RMW.atomicity.litmus',
   'visible-to': 'MP.visible-to.racy-write.litmus',
   'co-locord': 'CoWW.final.litmus',
 };

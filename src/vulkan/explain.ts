@@ -18,9 +18,7 @@ export function describeBlocked(test: VulkanTest, v: Variant): string[] {
 /** What breaking each named check of models/vulkan.cat means. */
 export const VULKAN_AXIOM_WORDS: Record<string, string> = {
   consistency:
-    'location order, scoped modification order, reads-from and from-reads would form a cycle (spec "Acyclicity")',
-  'rmw-atomicity':
-    'another write would come between an RMW and the write it reads in the scoped modification order',
+    'location order, scoped modification order, reads-from and from-reads would form a cycle (spec "Acyclicity"; an RMW is one operation)',
   'visible-to': 'a non-atomic read would not read a write visible to it although one is (spec "Visible-To")',
   'co-locord': 'the coherence order would contradict location order between writes',
 };

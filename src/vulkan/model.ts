@@ -133,6 +133,8 @@ export class VkStatic {
   readonly M: Uint32Array;
   readonly ATOM: Uint32Array;
   readonly RMWW: Uint32Array;
+  /** The read and write event of each RMW (one operation of the spec). */
+  readonly rmwPairs: [number, number][];
   readonly NPR: Uint32Array;
   readonly NPW: Uint32Array;
   readonly NONPRIV: Uint32Array;
@@ -162,8 +164,14 @@ export class VkStatic {
   readonly mutordatom: Relation;
   readonly sc2sem: Relation;
   readonly sem2sc: Relation;
-  readonly avvisinc: Relation;
-  readonly apo: Relation;
+  /** X → the availability operations that take write X in (models/vulkan.cat `avinc`). */
+  readonly avinc: Relation;
+  /** A visibility operation → the reads it makes writes visible to (`visinc`). */
+  readonly visinc: Relation;
+  /** `[W & NONPRIV] ; (po? & avinc)`: a chain's first element for X. */
+  readonly av1: Relation;
+  /** `(po? & visinc) ; [R & NONPRIV]`: a chain's last element for Y. */
+  readonly vis1: Relation;
   readonly swBarrier: Relation;
   /** Distinct (classes, semantics) pairs of the non-empty storage-class sets whose semantics some event has. */
   readonly ithbSets: { cls: Uint32Array; sem: Uint32Array }[];
@@ -189,6 +197,9 @@ export class VkStatic {
     this.M = set(access);
     this.ATOM = set((e) => access(e) && e.atomic);
     this.RMWW = set((e) => e.kind === 'write' && e.rmw >= 0);
+    this.rmwPairs = sk.events.flatMap((e) =>
+      e.kind === 'read' && e.rmw >= 0 ? [[e.id, e.rmw] as [number, number]] : [],
+    );
     this.NONPRIV = set((e) => access(e) && e.nonpriv);
     this.NPR = set((e) => e.kind === 'read' && e.nonpriv);
     this.NPW = set((e) => e.kind === 'write' && e.nonpriv);
@@ -225,16 +236,59 @@ export class VkStatic {
     );
     this.sc2sem = union(...[0, 1, 2, 3].map((k) => product(n, this.SC[k]!, this.SEMSC[k]!)));
     this.sem2sc = inv(this.sc2sem);
-    const avvisOp = orSets(set((e) => e.av || e.vis));
-    const own = seq(idOn(n, avvisOp), inter(sk.loc, sk.vloc));
-    const semOps = set((e) => e.semav || e.semvis);
-    this.avvisinc = union(
-      own,
-      inv(own),
-      seq(this.sc2sem, idOn(n, semOps)),
-      seq(idOn(n, semOps), this.sem2sc),
+    const W = this.W;
+    const R = this.R;
+    const own = inter(sk.loc, sk.vloc);
+    // avinc = ([W] ; (loc & vloc) ; [AV & W]) | ((sc2sem ; [SEMAV]) \ id)
+    this.avinc = union(
+      seq(
+        idOn(n, W),
+        own,
+        idOn(
+          n,
+          andSets(
+            set((e) => e.av),
+            W,
+          ),
+        ),
+      ),
+      minus(
+        seq(
+          this.sc2sem,
+          idOn(
+            n,
+            set((e) => e.semav),
+          ),
+        ),
+        id,
+      ),
     );
-    this.apo = inter(this.poOpt, this.avvisinc);
+    // visinc = ([VIS & R] ; (loc & vloc) ; [R]) | (([SEMVIS] ; sem2sc) \ id)
+    this.visinc = union(
+      seq(
+        idOn(
+          n,
+          andSets(
+            set((e) => e.vis),
+            R,
+          ),
+        ),
+        own,
+        idOn(n, R),
+      ),
+      minus(
+        seq(
+          idOn(
+            n,
+            set((e) => e.semvis),
+          ),
+          this.sem2sc,
+        ),
+        id,
+      ),
+    );
+    this.av1 = seq(idOn(n, this.NPW), inter(this.poOpt, this.avinc));
+    this.vis1 = seq(inter(this.poOpt, this.visinc), idOn(n, this.NPR));
     // sw-barrier: [REL & F] ; po? ; [CBAR] ; (syncbar \ id) ; [CBAR] ; po? ; [ACQ & F], & inscope.
     this.swBarrier = inter(
       seq(
@@ -283,6 +337,59 @@ export interface VkDerived {
   /** A data race exists among the executed events. */
   race: boolean;
   finalUndef: Uint32Array;
+}
+
+function hasBit(r: Relation, a: number, b: number): boolean {
+  return ((r.bits[a * r.w + (b >>> 5)]! >>> (b & 31)) & 1) === 1;
+}
+
+function setBit(r: Relation, a: number, b: number, on: boolean): void {
+  const k = a * r.w + (b >>> 5);
+  if (on) r.bits[k]! |= 1 << (b & 31);
+  else r.bits[k]! &= ~(1 << (b & 31));
+}
+
+/**
+ * `(rmwop ; r ; rmwop) \ rmwop` in place (models/vulkan.cat): what relates one event of an RMW
+ * relates both, and nothing relates the two.
+ */
+export function liftToOperations(r: Relation, pairs: readonly [number, number][]): void {
+  const w = r.w;
+  for (const [a, b] of pairs) {
+    for (let m = 0; m < w; m++) {
+      const row = r.bits[a * w + m]! | r.bits[b * w + m]!;
+      r.bits[a * w + m] = row;
+      r.bits[b * w + m] = row;
+    }
+    for (let x = 0; x < r.n; x++) {
+      const on = hasBit(r, x, a) || hasBit(r, x, b);
+      setBit(r, x, a, on);
+      setBit(r, x, b, on);
+    }
+    for (const x of [a, b]) for (const y of [a, b]) setBit(r, x, y, false);
+  }
+}
+
+/**
+ * `rmwop ; (r \ rmwop) ; rmwop` contracted to one node per RMW (its read event; the write event's
+ * row and column cleared) in place: acyclic exactly when the models/vulkan.cat relation is.
+ */
+export function contractOperations(r: Relation, pairs: readonly [number, number][]): void {
+  const w = r.w;
+  for (const [a, b] of pairs) {
+    setBit(r, a, b, false);
+    setBit(r, b, a, false);
+    for (let m = 0; m < w; m++) {
+      r.bits[a * w + m]! |= r.bits[b * w + m]!;
+      r.bits[b * w + m] = 0;
+    }
+    for (let x = 0; x < r.n; x++)
+      if (hasBit(r, x, b)) {
+        setBit(r, x, b, false);
+        setBit(r, x, a, true);
+      }
+    setBit(r, a, a, false);
+  }
 }
 
 /** asmo = co & mutordatom & (W * W); the release sequences `rs` (both depend on co only). */
@@ -349,51 +456,49 @@ export function derive(
     closureInto(step, step);
     unionInto(hb, hb, step);
   }
-  // Chains.
-  const ahb = (same: Relation) => inter(inter(hb, same), s.avvisinc);
-  const lim = (r: Relation) => (chains ? r : inter(r, idOn(n, fullSet(n))));
+  // Availability chains for a write X (avD: X → the elements acting at level D) and visibility
+  // chains for a read Y (visD: the elements acting at level D → Y), as models/vulkan.cat.
   const [AVSG, AVWG, AVQF, AVSH] = s.AVS as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
   const [VISSG, VISWG, VISQF, VISSH] = s.VISS as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
-  const avsg = I(AVSG);
-  const stepSg = opt(seq(avsg, ahb(s.ssg)));
-  const avwg = seq(lim(stepSg), I(AVWG));
-  const stepWg = opt(seq(avwg, ahb(s.swg)));
-  const avqf = seq(lim(seq(stepSg, stepWg)), I(AVQF));
-  const stepQf = opt(seq(avqf, ahb(s.sqf)));
-  const avsh = seq(lim(seq(stepSg, stepWg, stepQf)), I(AVSH));
-  const vissg = I(VISSG);
-  const vStepSg = opt(seq(ahb(s.ssg), vissg));
-  const viswg = seq(I(VISWG), lim(vStepSg));
-  const vStepWg = opt(seq(ahb(s.swg), viswg));
-  const visqf = seq(I(VISQF), lim(seq(vStepWg, vStepSg)));
-  const vStepQf = opt(seq(ahb(s.sqf), visqf));
-  const vissh = seq(I(VISSH), lim(seq(vStepQf, vStepWg, vStepSg)));
+  const hbS = inter(hb, s.ssg);
+  const hbW = inter(hb, s.swg);
+  const hbQ = inter(hb, s.sqf);
+  const avStep = (...parts: Relation[]) => (chains ? union(s.av1, inter(union(...parts), s.avinc)) : s.av1);
+  const visStep = (...parts: Relation[]) =>
+    chains ? union(s.vis1, inter(union(...parts), s.visinc)) : s.vis1;
+  const avsg = seq(s.av1, I(AVSG));
+  const avwg = seq(avStep(seq(avsg, hbS)), I(AVWG));
+  const avqf = seq(avStep(seq(avsg, hbS), seq(avwg, hbW)), I(AVQF));
+  const avsh = seq(avStep(seq(avsg, hbS), seq(avwg, hbW), seq(avqf, hbQ)), I(AVSH));
+  const vissg = seq(I(VISSG), s.vis1);
+  const viswg = seq(I(VISWG), visStep(seq(hbS, vissg)));
+  const visqf = seq(I(VISQF), visStep(seq(hbS, vissg), seq(hbW, viswg)));
+  const vissh = seq(I(VISSH), visStep(seq(hbS, vissg), seq(hbW, viswg), seq(hbQ, visqf)));
   const NPW = I(s.NPW);
-  const NPR = I(s.NPR);
-  const waw = (avd: Relation, same: Relation) => seq(NPW, s.apo, avd, inter(hb, same), NPW);
-  const raw = (avd: Relation, same: Relation, visd: Relation) =>
-    seq(NPW, s.apo, avd, inter(hb, same), visd, s.apo, NPR);
+  const waw = (avd: Relation, hbSame: Relation) => seq(avd, hbSame, NPW);
+  const raw = (avd: Relation, hbSame: Relation, visd: Relation) => seq(avd, hbSame, visd);
   const domain = union(
-    waw(avsg, s.ssg),
-    waw(avwg, s.swg),
-    waw(avqf, s.sqf),
-    waw(avsh, s.all),
-    raw(avsg, s.ssg, vissg),
-    raw(avwg, s.swg, viswg),
-    raw(avqf, s.sqf, visqf),
-    raw(avsh, s.all, vissh),
+    waw(avsg, hbS),
+    waw(avwg, hbW),
+    waw(avqf, hbQ),
+    waw(avsh, hb),
+    raw(avsg, hbS, vissg),
+    raw(avwg, hbW, viswg),
+    raw(avqf, hbQ, visqf),
+    raw(avsh, hb, vissh),
   );
   const locord = inter(
     s.loc,
     union(
       inter(inter(hb, s.int), s.vloc),
-      seq(NPR, hb, I(s.NONPRIV)),
+      seq(I(s.NPR), hb, I(s.NONPRIV)),
       seq(I(s.R), s.sswPlus, I(s.M)),
       inter(s.vloc, domain),
       seq(I(s.W), hb, I(s.AVDEVICE), hb, I(s.W)),
       seq(I(s.W), hb, I(s.AVDEVICE), hb, I(s.VISDEVICE), hb, I(s.R)),
     ),
   );
+  liftToOperations(locord, s.rmwPairs);
   const wwLocord = inter(s.ww, locord);
   // visto = ([W] ; locord ; [R]) \ ([W] ; locord ; [W] ; locord)
   const visto = minus(restrict(locord, s.W, s.R), seq(wwLocord, locord));

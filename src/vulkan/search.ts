@@ -22,7 +22,7 @@ import type { EnumerationStats, StopReason } from '../enumerate/enumerate.ts';
 import type { VkSkeleton } from './events.ts';
 import { describeBlocked } from './explain.ts';
 import type { VkFront } from './front.ts';
-import { coDerived, derive, type VkDerived, VkStatic } from './model.ts';
+import { coDerived, contractOperations, derive, type VkDerived, VkStatic } from './model.ts';
 import type { VkSearchResult } from './report.ts';
 
 export interface VkSearchOptions {
@@ -168,6 +168,8 @@ class VariantSearch {
   private readonly next: Uint32Array;
   /** Per read: 1 when a choice of it may close a cycle with other reads' edges (`markRisky`). */
   private readonly risky: Uint8Array;
+  /** The other event of an RMW (-1: not an RMW's). */
+  private readonly mate: Int32Array;
   /** The choice after which every derived relation is fixed (-1: before any choice). */
   private readonly phaseEnd: number;
 
@@ -193,6 +195,11 @@ class VariantSearch {
     this.frontier = new Uint32Array(this.w);
     this.next = new Uint32Array(this.w);
     this.risky = new Uint8Array(n).fill(1);
+    this.mate = new Int32Array(n).fill(-1);
+    for (const [a, b] of this.s.rmwPairs) {
+      this.mate[a] = b;
+      this.mate[b] = a;
+    }
     const cps: Choice[] = [];
     sk.writesByLoc.forEach((ws, loc) => {
       if (ws.length === 0) return;
@@ -295,7 +302,8 @@ class VariantSearch {
       if (any && !has(d.visto, w, r)) return false;
     }
     if (e.rmw >= 0) {
-      // rmw & (fr ; asmo): no write C with r fr C and C asmo (r's write).
+      // rmw & (fr ; asmo): no write C with r fr C and C asmo (r's write). Acyclicity over
+      // operations forbids it too (the RMW from-reads C, which precedes it); checked here early.
       const wr = e.rmw;
       const fr = this.fr.bits;
       const as = d.asmo;
@@ -305,7 +313,10 @@ class VariantSearch {
     return true;
   }
 
-  /** Whether r now lies on a cycle of locord ∪ asmo ∪ rf ∪ fr. */
+  /**
+   * Whether r now lies on a cycle of locord ∪ asmo ∪ rf ∪ fr, over operations: the two events of
+   * an RMW are one node (the edges between them do not count; models/vulkan.cat, "consistency").
+   */
   private cycleThrough(r: number): boolean {
     const d = this.d!;
     const W = this.w;
@@ -315,19 +326,37 @@ class VariantSearch {
     const fr = this.fr.bits;
     const reach = this.reach;
     const frontier = this.frontier;
+    const mate = this.mate;
     reach.fill(0);
     frontier.fill(0);
-    for (let m = 0; m < W; m++)
-      frontier[m] = lo[r * W + m]! | as[r * W + m]! | rf[r * W + m]! | fr[r * W + m]!;
+    const edgesOut = (x: number, into: Uint32Array) => {
+      const xw = x * W;
+      for (let k = 0; k < W; k++) into[k]! |= lo[xw + k]! | as[xw + k]! | rf[xw + k]! | fr[xw + k]!;
+      // The edges from x to its RMW mate are inside the operation.
+      const y = mate[x]!;
+      if (y >= 0) into[y >>> 5]! &= ~(1 << (y & 31));
+    };
+    edgesOut(r, frontier);
+    const rm = mate[r]!;
+    if (rm >= 0) edgesOut(rm, frontier);
+    const hit = (x: number) => x >= 0 && (reach[x >>> 5]! >>> (x & 31)) & 1;
     for (;;) {
       let fresh = false;
+      // Reaching one event of an RMW reaches the operation.
+      for (const [a, b] of this.s.rmwPairs) {
+        const on = ((frontier[a >>> 5]! >>> (a & 31)) | (frontier[b >>> 5]! >>> (b & 31))) & 1;
+        if (on) {
+          frontier[a >>> 5]! |= 1 << (a & 31);
+          frontier[b >>> 5]! |= 1 << (b & 31);
+        }
+      }
       for (let m = 0; m < W; m++) {
         const f = frontier[m]! & ~reach[m]!;
         frontier[m] = f;
         if (f !== 0) fresh = true;
         reach[m]! |= f;
       }
-      if ((reach[r >>> 5]! >>> (r & 31)) & 1) return true;
+      if (hit(r) || hit(rm)) return true;
       if (!fresh) return false;
       const next = this.next;
       next.fill(0);
@@ -335,9 +364,7 @@ class VariantSearch {
         let bits = frontier[m]!;
         while (bits !== 0) {
           const low = bits & -bits;
-          const x = (m << 5) + 31 - Math.clz32(low);
-          const xw = x * W;
-          for (let k = 0; k < W; k++) next[k]! |= lo[xw + k]! | as[xw + k]! | rf[xw + k]! | fr[xw + k]!;
+          edgesOut((m << 5) + 31 - Math.clz32(low), next);
           bits ^= low;
         }
       }
@@ -371,6 +398,7 @@ class VariantSearch {
     const rf = this.rf.bits;
     const fr = this.fr.bits;
     for (let k = 0; k < gb.length; k++) gb[k] = lo[k]! | as[k]! | rf[k]! | fr[k]!;
+    contractOperations(g, this.s.rmwPairs);
     if (!isAcyclic(g)) return false;
     return this.narrow();
   }
@@ -409,6 +437,11 @@ class VariantSearch {
    * could add; a safe read needs no cycle check during the search.
    */
   private markRisky(rest: Extract<Choice, { kind: 'rf' }>[]): void {
+    // With RMWs, cycles run through operations of two events: every read is checked.
+    if (this.s.rmwPairs.length > 0) {
+      this.risky.fill(1);
+      return;
+    }
     const W = this.w;
     const n = this.n;
     const d = this.d!;
