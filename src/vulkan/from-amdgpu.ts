@@ -304,13 +304,22 @@ export function amdgpuToVulkan(t: Test): { test: VulkanTest | null; diagnostics:
     ? { quantifier: t.condition.quantifier, cond: cond(t.condition.cond), span: t.condition.span }
     : null;
   if (diagnostics.length > 0) return { test: null, diagnostics };
+  // The expectations are the AMDGPU model's verdicts, not the Vulkan model's.
+  if (t.expects.length > 0)
+    diagnostics.push(
+      diag('VK4010', t.expects[0]!.span, {
+        what: 'an expect: line',
+        format: 'Vulkan',
+        how: "dropped, it states a verdict of the AMDGPU model",
+      }),
+    );
   return {
     test: {
       arch: 'VULKAN',
       format: 'dat3m',
       name: t.name,
       description: t.description ? [t.description] : [],
-      expects: t.expects,
+      expects: [],
       locations: t.locations.map((l) => ({
         name: l.name,
         init: l.init === 'undef' ? 0 : l.init,
