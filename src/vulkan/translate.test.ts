@@ -104,7 +104,7 @@ describe('Vulkan → AMDGPU', () => {
     ).toEqual(['error VK4008@3:2']);
     expect(
       codes(`VULKAN t\n{ x=0; y=x; }\n P0@sg 0, wg 0, qf 0 ;\n ld.sc0 r0, y ;\nexists (x == 0)\n`),
-    ).toEqual(['error VK4008@2:13']);
+    ).toEqual(['error VK4008@2:8']);
     // An acquire-release RMW with MakeAvailable but not MakeVisible gets both: a warning.
     expect(codes(`${HEAD} rmw.atom.acq_rel.dv.sc0.semsc0.semav.add r0, x, 1 | ;\nexists (x == 0)\n`)).toEqual(
       ['warning VK4009@4:2'],
