@@ -310,7 +310,7 @@ export function amdgpuToVulkan(t: Test): { test: VulkanTest | null; diagnostics:
       diag('VK4010', t.expects[0]!.span, {
         what: 'an expect: line',
         format: 'Vulkan',
-        how: "dropped, it states a verdict of the AMDGPU model",
+        how: 'dropped, it states a verdict of the AMDGPU model',
       }),
     );
   return {

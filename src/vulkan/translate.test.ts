@@ -157,6 +157,7 @@ describe('verdicts across the translation', () => {
         model: DEFAULT_OPTIONS,
         maxExecutions: 1e7,
         timeoutMs: 60_000,
+        explain: false,
       });
       expect([f, a.condition?.verdict]).toEqual([f, v]);
     }
