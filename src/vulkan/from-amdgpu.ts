@@ -47,6 +47,8 @@ export function amdgpuToVulkan(t: Test): { test: VulkanTest | null; diagnostics:
       );
     else if (l.init === 'undef')
       no(`@${l.name} without an initial value`, l.span, 'Vulkan locations start at a value');
+    else if (l.type !== 'i32')
+      no(`@${l.name} of type ${l.type}`, l.span, "the Vulkan tests' values are 32-bit integers");
   }
   // Dartagnan's registers are r0, r1, …: an AMDGPU register so named keeps its name, any other
   // gets the first such name its thread does not use.
@@ -80,6 +82,8 @@ export function amdgpuToVulkan(t: Test): { test: VulkanTest | null; diagnostics:
     });
     for (const i of th.body) {
       const span = i.span;
+      if ('type' in i && typeof i.type === 'string' && i.type !== 'i32')
+        no(`an ${i.type} operation`, span, "the Vulkan tests' values are 32-bit integers");
       const warnOrdering = (o: Ordering) => {
         if (o === 'seq_cst')
           no(
