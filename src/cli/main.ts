@@ -22,6 +22,12 @@ program
   .exitOverride()
   .configureOutput({ writeErr: () => {} });
 
+// A reader that stops early (`gpumm run … | head`) is not an error: no stack trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 registerParse(program);
 registerConvert(program);
 registerRun(program);

@@ -12,6 +12,8 @@ export interface VulkanCliOptions {
   avVisChains: boolean;
   vulkanFr: 'dartagnan' | 'literal';
   deviceScope: DeviceScope;
+  /** `gpumm run --observe` (compare shows every register). */
+  observe?: 'all' | 'condition';
 }
 
 function nonNegativeInt(v: string): number {

@@ -78,6 +78,13 @@ describe('gpumm run on Vulkan tests', () => {
     expect(v.stderr).toContain('warning VK4010');
   });
 
+  it("--observe condition lists states over the condition's terms only", () => {
+    const all = gpumm('run', 'corpus/vulkan-dat3m/Manual/MP-mesa.litmus');
+    const cond = gpumm('run', '--observe', 'condition', 'corpus/vulkan-dat3m/Manual/MP-mesa.litmus');
+    expect(all.stdout).toContain('States 1\n0:r3=1; 0:r2=1; 0:r1=1; # ×1\n');
+    expect(cond.stdout).toContain('States 1\n0:r3=1; 0:r2=1; # ×1\n');
+  });
+
   it('a loop beyond --unroll leaves the verdict undecided (exit 3)', () => {
     const f = tmpFile(
       'loop.litmus',

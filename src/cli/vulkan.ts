@@ -39,6 +39,7 @@ export function vkRunOptions(o: VulkanCliOptions, base: Partial<VkRunOptions> = 
     ...DEFAULT_VK_RUN,
     ...base,
     unroll: o.unroll,
+    observe: o.observe ?? 'all',
     chains: o.avVisChains !== false,
     literalFr: o.vulkanFr === 'literal',
   };

@@ -27,8 +27,11 @@ export function vkTermLabel(t: VkTerm): string | null {
   return t.kind === 'reg' ? `${t.thread}:${t.reg}` : t.kind === 'mem' ? `@${t.loc}` : null;
 }
 
-/** Every observable label of a Vulkan test, in report order. */
-export function vkLabels(test: VulkanTest): string[] {
+/**
+ * Every observable label of a Vulkan test, in report order: the condition's terms, then (`all`)
+ * every register a read writes, then the filter's terms.
+ */
+export function vkLabels(test: VulkanTest, observe: 'all' | 'condition' = 'all'): string[] {
   const out: string[] = [];
   const push = (l: string | null) => {
     if (l !== null && !out.includes(l)) out.push(l);
@@ -54,8 +57,9 @@ export function vkLabels(test: VulkanTest): string[] {
     }
   };
   if (test.condition) visit(test.condition.cond);
-  for (const th of test.threads)
-    for (const i of th.body) if (i.kind === 'ld' || i.kind === 'rmw') push(`${th.name}:${i.dst}`);
+  if (observe === 'all')
+    for (const th of test.threads)
+      for (const i of th.body) if (i.kind === 'ld' || i.kind === 'rmw') push(`${th.name}:${i.dst}`);
   if (test.filter) visit(test.filter);
   return out;
 }
@@ -170,13 +174,15 @@ export function condOnValues(
   };
 }
 
-/** Options that shape a Vulkan test's variants. */
+/** Options that shape a Vulkan test's variants and final states. */
 export interface VkFrontOptions {
   /** How many times a loop that is not an await loop may jump back. */
   unroll: number;
+  /** `all`: every register a read writes, and the condition's terms; `condition`: its terms only. */
+  observe: 'all' | 'condition';
 }
 
-export const DEFAULT_VK_FRONT: VkFrontOptions = { unroll: DEFAULT_UNROLL };
+export const DEFAULT_VK_FRONT: VkFrontOptions = { unroll: DEFAULT_UNROLL, observe: 'all' };
 
 /** A Vulkan test's front: variants, observables, and what each variant's searches need. */
 export interface VkFront extends CatFront {
@@ -192,7 +198,7 @@ export interface VkFront extends CatFront {
 /** The front of `test`. */
 export function vulkanFront(test: VulkanTest, opts: VkFrontOptions = DEFAULT_VK_FRONT): VkFront {
   const { variants, tooMany } = variantsOf(test, opts.unroll);
-  const labels = vkLabels(test);
+  const labels = vkLabels(test, opts.observe);
   const { rootOf, names } = locationsOf(test);
   const filter = test.filter ? condOnValues(test.filter, labels) : null;
   const skeletons = new Map<number, VkSkeleton>();

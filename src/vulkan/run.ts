@@ -26,6 +26,8 @@ export interface VkRunOptions {
   model: Model | null;
   /** Loops that are not await loops jump back at most this many times. */
   unroll: number;
+  /** What a final state shows (`--observe`): every register a read writes, or the condition's terms only. */
+  observe: 'all' | 'condition';
   /** Availability/visibility chains of more than one element (off: `--no-av-vis-chains`). */
   chains: boolean;
   /** From-reads as the spec's sentence reads for every read (docs/model-vulkan.md, "From-reads"). */
@@ -41,6 +43,7 @@ export const DEFAULT_VK_RUN: VkRunOptions = {
   engine: 'fast',
   model: null,
   unroll: DEFAULT_VK_FRONT.unroll,
+  observe: DEFAULT_VK_FRONT.observe,
   chains: true,
   literalFr: false,
   maxExecutions: Number.POSITIVE_INFINITY,
@@ -139,7 +142,7 @@ export async function runVulkanSliced(
   hooks: VkRunHooks = {},
 ): Promise<Report> {
   const t0 = performance.now();
-  const front = vulkanFront(test, { unroll: o.unroll });
+  const front = vulkanFront(test, { unroll: o.unroll, observe: o.observe });
   const run = async (chains: boolean): Promise<VkSearchResult> => {
     const s = stepper(front, o, chains);
     hooks.register?.(s);
@@ -171,7 +174,7 @@ export function runVulkanDetailed(
   o: VkRunOptions,
 ): { report: Report; front: VkFront; main: VkSearchResult } {
   const t0 = performance.now();
-  const front = vulkanFront(test, { unroll: o.unroll });
+  const front = vulkanFront(test, { unroll: o.unroll, observe: o.observe });
   const run = (chains: boolean): VkSearchResult => {
     const s = stepper(front, o, chains);
     while (!s.step(1 << 16));
