@@ -352,10 +352,18 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
   // Stopped on --max-states: the partial list is too long to be of use on a terminal (--json keeps it).
   const listed = r.stop === 'max-states' ? [] : r.states;
   out.push(`States ${listed.length}`);
+  // The observables' herd names once; a state lists its values in observable order (tallyStates
+  // writes them so), leaving out the ones it has none for.
+  const named = r.observables.map((k) => `${h.names[k] ?? k}=`);
+  const parts: string[] = [];
   for (const s of listed) {
-    const bindings = Object.entries(s.values)
-      .map(([k, v]) => `${h.names[k] ?? k}=${v};`)
-      .join(' ');
+    parts.length = 0;
+    const vs = s.values;
+    for (let k = 0; k < named.length; k++) {
+      const v = vs[r.observables[k]!];
+      if (v !== undefined) parts.push(`${named[k]}${v};`);
+    }
+    const bindings = parts.join(' ');
     const flags = [s.race ? 'race' : '', s.undef ? 'undef-read' : '', s.undefFinal ? 'undef-final' : '']
       .filter(Boolean)
       .join(', ');
