@@ -110,6 +110,20 @@ function printableModelDiagnostic(d: ModelDiagnostic, file: string): Printable {
   };
 }
 
+/** `JSON.stringify(items, null, 2)` and a newline on stdout, written one element at a time. */
+function writeJsonArray(items: readonly unknown[]): void {
+  if (items.length === 0) {
+    process.stdout.write('[]\n');
+    return;
+  }
+  process.stdout.write('[\n');
+  items.forEach((item, k) => {
+    const text = JSON.stringify(item, null, 2).replace(/\n/g, '\n  ');
+    process.stdout.write(`  ${text}${k < items.length - 1 ? ',' : ''}\n`);
+  });
+  process.stdout.write(']\n');
+}
+
 /** JSON schema of `gpumm run --json` output (one report per file, in an array). */
 export const RunJsonSchema = ReportSchema.array();
 
@@ -435,8 +449,12 @@ export function registerRun(program: Command): void {
       progress?.stop();
       process.off('SIGINT', onSigint);
     }
-    if (opts.json) process.stdout.write(`${JSON.stringify(RunJsonSchema.parse(reports), null, 2)}\n`);
-    else process.stdout.write(texts.join('\n'));
+    // Report by report: the whole output of a run can exceed the longest string V8 allows.
+    if (opts.json) writeJsonArray(RunJsonSchema.parse(reports));
+    else
+      texts.forEach((t, k) => {
+        process.stdout.write(k === 0 ? t : `\n${t}`);
+      });
     if (interrupted) throw new CliExit(130);
     if (undecidable) throw new CliExit(3);
     if (reports.some((r) => r.expectations.some((e) => !e.ok))) throw new CliExit(1);
