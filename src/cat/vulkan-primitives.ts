@@ -5,10 +5,10 @@
  * `co`, `Undef` and `fr` the enumerator fills in. docs/cat.md lists every name with its meaning.
  * No Node APIs here: the web page imports this file.
  */
-import { add, bitset, composeInto, inverseInto, relation, wordsFor } from '../core/relation.ts';
+import { add, bitset, relation } from '../core/relation.ts';
 import type { VkEvent, VkSkeleton } from '../vulkan/events.ts';
 import type { Primitives, PrimitiveValue } from './eval.ts';
-import type { CandidateBuffers } from './primitives.ts';
+import { type CandidateBuffers, candidatePrimitives } from './primitives.ts';
 
 /** Every primitive of a Vulkan test, for docs/cat.md and its test. */
 export const VULKAN_PRIMITIVE_NAMES: readonly string[] = [
@@ -79,7 +79,6 @@ const LACKING_VK: ReadonlyMap<string, string> = new Map([
 /** The primitives of Vulkan variant `sk`, and the candidate buffers the enumerator writes into. */
 export function buildVulkanPrimitives(sk: VkSkeleton): { prims: Primitives; cand: CandidateBuffers } {
   const n = sk.n;
-  const w = wordsFor(n);
   const ev = sk.events;
   const values = new Map<string, PrimitiveValue>();
   const set = (name: string, p: (e: VkEvent) => boolean) =>
@@ -144,24 +143,6 @@ export function buildVulkanPrimitives(sk: VkSkeleton): { prims: Primitives; cand
   rel('syncbar', sk.syncbar);
   rel('ssw', sk.ssw);
 
-  const rf = relation(n);
-  const co = relation(n);
-  const fr = relation(n);
-  const rfT = relation(n);
-  const undef = new Uint32Array(w);
-  rel('rf', rf, 2);
-  rel('co', co, 1);
-  rel('fr', fr, 2);
-  values.set('Undef', { type: 'set', tier: 2, rel: null, bits: undef });
-  const cand: CandidateBuffers = {
-    rf,
-    co,
-    undef,
-    fr,
-    refreshFr() {
-      inverseInto(rfT, rf);
-      composeInto(fr, rfT, co);
-    },
-  };
+  const cand = candidatePrimitives(n, values);
   return { prims: { n, values, lacking: LACKING_VK }, cand };
 }

@@ -74,6 +74,12 @@ function amdgpuCond(values: Record<string, number>, test: Test): Cond {
   };
 }
 
+/** `t` with the condition `exists` (the state `values`): `--explain` then speaks of that state. */
+function amdgpuProbe(t: Test, values: Record<string, number>): Test {
+  const span = t.condition?.span ?? t.threads[0]!.span;
+  return { ...t, condition: { quantifier: 'exists', cond: amdgpuCond(values, t), span } };
+}
+
 function vulkanCond(values: Record<string, number>, test: VulkanTest): VkCond {
   const span = test.condition?.span ?? { file: test.file, offset: 0, line: 1, col: 1, len: 0 };
   return {
@@ -156,16 +162,7 @@ export function runnerFor(
         };
       },
       why(test, values) {
-        const t = test as Test;
-        const probe: Test = {
-          ...t,
-          condition: {
-            quantifier: 'exists',
-            cond: amdgpuCond(values, t),
-            span: t.condition?.span ?? t.threads[0]!.span,
-          },
-        };
-        return runTestSync(probe, {
+        return runTestSync(amdgpuProbe(test as Test, values), {
           model: options,
           maxExecutions: Number.POSITIVE_INFINITY,
           timeoutMs: 10_000,
@@ -192,16 +189,10 @@ export function runnerFor(
       };
     },
     why(test, values) {
-      const t = test as Test;
-      const probe: Test = {
-        ...t,
-        condition: {
-          quantifier: 'exists',
-          cond: amdgpuCond(values, t),
-          span: t.condition?.span ?? t.threads[0]!.span,
-        },
-      };
-      return explainCat(probe, model, { ...DEFAULT_CAT, variants: variantsOf(options) }).map((x) => x.text);
+      return explainCat(amdgpuProbe(test as Test, values), model, {
+        ...DEFAULT_CAT,
+        variants: variantsOf(options),
+      }).map((x) => x.text);
     },
   };
 }

@@ -60,15 +60,17 @@ export function stderrPrinter(limit = DEFAULT_ERROR_LIMIT): DiagnosticPrinter {
 }
 
 /**
- * Reads and parses every file, giving each file's diagnostics (warnings included) to `printer`.
- * `ok` is false when some file could not be read or has errors; the caller then exits 2 before
- * writing anything (nothing half-written).
+ * Reads every file and parses it with `parseFile`, giving each file's diagnostics (warnings
+ * included) to `printer`. `ok` is false when some file could not be read or has errors; the caller
+ * then exits 2 before writing anything (nothing half-written).
  */
-export function loadTests(
+function loadWith<P extends { test: unknown; diagnostics: Diagnostic[] }, L>(
   files: readonly string[],
   printer: DiagnosticPrinter,
-): { loaded: LoadedTest[]; ok: boolean } {
-  const loaded: LoadedTest[] = [];
+  parseFile: (text: string, file: string) => P,
+  keep: (file: string, text: string, parsed: P & { test: NonNullable<P['test']> }) => L,
+): { loaded: L[]; ok: boolean } {
+  const loaded: L[] = [];
   let ok = true;
   for (const file of files) {
     const src = readSource(file);
@@ -77,15 +79,23 @@ export function loadTests(
       ok = false;
       continue;
     }
-    const { test, diagnostics } = parse(src.text, file);
-    printer.print(diagnostics, src.text);
-    if (!test || hasErrors(diagnostics)) {
+    const parsed = parseFile(src.text, file);
+    printer.print(parsed.diagnostics, src.text);
+    if (!parsed.test || hasErrors(parsed.diagnostics)) {
       ok = false;
       continue;
     }
-    loaded.push({ file, text: src.text, test });
+    loaded.push(keep(file, src.text, parsed as P & { test: NonNullable<P['test']> }));
   }
   return { loaded, ok };
+}
+
+/** Reads and parses every file in gpumm's own language (see `loadWith`). */
+export function loadTests(
+  files: readonly string[],
+  printer: DiagnosticPrinter,
+): { loaded: LoadedTest[]; ok: boolean } {
+  return loadWith(files, printer, parse, (file, text, p) => ({ file, text, test: p.test }));
 }
 
 /** A test file of any syntax gpumm reads that read and parsed without errors. */
@@ -104,22 +114,10 @@ export function loadAnyTests(
   files: readonly string[],
   printer: DiagnosticPrinter,
 ): { loaded: LoadedAnyTest[]; ok: boolean } {
-  const loaded: LoadedAnyTest[] = [];
-  let ok = true;
-  for (const file of files) {
-    const src = readSource(file);
-    if ('diagnostic' in src) {
-      printer.print([src.diagnostic]);
-      ok = false;
-      continue;
-    }
-    const { test, diagnostics, syntax } = parseAnyTest(src.text, file);
-    printer.print(diagnostics, src.text);
-    if (!test || hasErrors(diagnostics)) {
-      ok = false;
-      continue;
-    }
-    loaded.push({ file, text: src.text, test, syntax });
-  }
-  return { loaded, ok };
+  return loadWith(files, printer, parseAnyTest, (file, text, p) => ({
+    file,
+    text,
+    test: p.test,
+    syntax: p.syntax,
+  }));
 }

@@ -1,31 +1,6 @@
-/**
- * Vulkan tests on the command line: run (either syntax, either model, the cat model, --explain,
- * budgets), parse, convert, compare and lower, with diagnostics and exit statuses as for gpumm's
- * own tests.
- */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunJsonSchema } from './run.ts';
-
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'gpumm.js');
-
-function gpumm(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8',
-    cwd: join(import.meta.dirname, '..', '..'),
-    maxBuffer: 1 << 26,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function tmpFile(name: string, text: string): string {
-  const p = join(mkdtempSync(join(tmpdir(), 'gpumm-vk-')), name);
-  writeFileSync(p, text);
-  return p;
-}
+import { gpumm, tmpFile } from './testing.ts';
 
 const MP = 'corpus/vulkan-dat3m/Manual/MP-avvis.litmus';
 

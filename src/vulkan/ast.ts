@@ -307,3 +307,23 @@ export type AnyTest = Test | VulkanTest;
 export function isVulkan(t: AnyTest): t is VulkanTest {
   return t.arch === 'VULKAN';
 }
+
+/** Calls `f` on each term of each comparison of `c`, left to right. */
+export function forEachVkTerm(c: VkCond, f: (t: VkTerm) => void): void {
+  switch (c.kind) {
+    case 'cmp':
+      f(c.lhs);
+      f(c.rhs);
+      return;
+    case 'not':
+      forEachVkTerm(c.arg, f);
+      return;
+    case 'and':
+    case 'or':
+      for (const a of c.args) forEachVkTerm(a, f);
+      return;
+    case 'true':
+    case 'false':
+      return;
+  }
+}

@@ -16,7 +16,7 @@ import { buildVulkanPrimitives } from '../cat/vulkan-primitives.ts';
 import { assertNever } from '../core/types.ts';
 import type { Truth } from '../enumerate/outcomes.ts';
 import { Evaluator, isUndef, wrap } from '../events/program.ts';
-import type { VkCond, VkTerm, VulkanTest } from './ast.ts';
+import { forEachVkTerm, type VkCond, type VkTerm, type VulkanTest } from './ast.ts';
 import { buildVkSkeleton, locationsOf, UNSET, type VkSkeleton } from './events.ts';
 import { DEFAULT_UNROLL, type Variant, variantsOf } from './paths.ts';
 import { printDat3mInstr } from './print.ts';
@@ -36,26 +36,7 @@ export function vkLabels(test: VulkanTest, observe: 'all' | 'condition' = 'all')
   const push = (l: string | null) => {
     if (l !== null && !out.includes(l)) out.push(l);
   };
-  const visit = (c: VkCond) => {
-    switch (c.kind) {
-      case 'cmp':
-        push(vkTermLabel(c.lhs));
-        push(vkTermLabel(c.rhs));
-        return;
-      case 'not':
-        visit(c.arg);
-        return;
-      case 'and':
-      case 'or':
-        c.args.forEach(visit);
-        return;
-      case 'true':
-      case 'false':
-        return;
-      default:
-        assertNever(c, 'condition');
-    }
-  };
+  const visit = (c: VkCond) => forEachVkTerm(c, (x) => push(vkTermLabel(x)));
   if (test.condition) visit(test.condition.cond);
   if (observe === 'all')
     for (const th of test.threads)

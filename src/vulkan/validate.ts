@@ -7,7 +7,16 @@
 import { nearestNames } from '../core/nearest.ts';
 import type { Span } from '../core/types.ts';
 import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
-import type { VkCond, VkInstr, VkRmwOp, VkScope, VkTerm, VkValue, VulkanTest } from './ast.ts';
+import {
+  forEachVkTerm,
+  type VkCond,
+  type VkInstr,
+  type VkRmwOp,
+  type VkScope,
+  type VkTerm,
+  type VkValue,
+  type VulkanTest,
+} from './ast.ts';
 
 /** The modifiers of one memory instruction, as written (either syntax). */
 export interface Mods {
@@ -227,22 +236,7 @@ export function checkTest(t: VulkanTest): Diagnostic[] {
         }),
       );
   };
-  const visit = (c: VkCond) => {
-    switch (c.kind) {
-      case 'cmp':
-        term(c.lhs);
-        term(c.rhs);
-        return;
-      case 'not':
-        visit(c.arg);
-        return;
-      case 'and':
-      case 'or':
-        c.args.forEach(visit);
-        return;
-      default:
-    }
-  };
+  const visit = (c: VkCond) => forEachVkTerm(c, term);
   if (t.filter) visit(t.filter);
   if (t.condition) visit(t.condition.cond);
   return out;
