@@ -17,8 +17,7 @@
  */
 import { add, remove } from '../core/relation.ts';
 import type { Test } from '../core/types.ts';
-import { Collector } from '../enumerate/collector.ts';
-import type { EnumerationStats, StopReason } from '../enumerate/enumerate.ts';
+import { VariantDriver } from '../enumerate/driver.ts';
 import { describeEvent } from '../enumerate/explain.ts';
 import { type Observable, type ObserveMode, observables } from '../enumerate/outcomes.ts';
 import { compile, type EvalStatus, Evaluator } from '../events/program.ts';
@@ -216,35 +215,18 @@ export function compileFor(test: Test, model: Model, variants: ReadonlySet<strin
 }
 
 /** A resumable enumeration of a test's executions under a cat model. */
-export class CatEnumeration {
-  readonly collector: Collector;
-  readonly stats: EnumerationStats & { racy: number; raceFree: number } = {
-    nodes: 0,
-    explored: 0,
-    consistent: 0,
-    racy: 0,
-    raceFree: 0,
-  };
-  stop: StopReason | null = null;
-  /** Some recorded execution has undefined behaviour (its variant's `ub`). */
-  ub = false;
-  /** The variants with undefined behaviour that recorded an execution. */
-  readonly ubVariants = new Set<number>();
+export class CatEnumeration extends VariantDriver<CatVariantState> {
   readonly front: CatFront;
-  private readonly variants: number;
-  private v = -1;
-  private cur: CatVariantState | null = null;
-  private readonly t0 = performance.now();
+  readonly model: Model;
+  readonly opts: CatOptions;
 
   /** `subject`: an AMDGPU test, or a front for another kind of test (src/vulkan/front.ts). */
-  constructor(
-    subject: Test | CatFront,
-    readonly model: Model,
-    readonly opts: CatOptions = DEFAULT_CAT,
-  ) {
-    this.front = 'variant' in subject ? subject : amdgpuFront(subject, opts.observe);
-    this.collector = new Collector(this.front.labels, opts.keepExamples);
-    this.variants = this.front.variantCount;
+  constructor(subject: Test | CatFront, model: Model, opts: CatOptions = DEFAULT_CAT) {
+    const front = 'variant' in subject ? subject : amdgpuFront(subject, opts.observe);
+    super(front.labels, opts, front.variantCount);
+    this.front = front;
+    this.model = model;
+    this.opts = opts;
   }
 
   /** The AMDGPU test, or null for another kind of test. */
@@ -252,67 +234,22 @@ export class CatEnumeration {
     return this.front.test;
   }
 
-  /** Runs to the end (or a budget). */
-  run(): this {
-    while (!this.step(1 << 14));
-    return this;
+  protected start(v: number): CatVariantState {
+    const s = new CatVariantState(this.front.variant(v), v, this.model, this.opts, this.front.labels.length);
+    s.setup();
+    return s;
   }
 
-  /** Visits up to `budget` search nodes; true when the search is over. */
-  step(budget: number): boolean {
-    if (this.stop) return true;
-    let left = budget;
-    while (left > 0) {
-      if (!this.cur) {
-        this.v++;
-        if (this.v >= this.variants) {
-          this.stop = 'done';
-          return true;
-        }
-        this.cur = new CatVariantState(
-          this.front.variant(this.v),
-          this.v,
-          this.model,
-          this.opts,
-          this.front.labels.length,
-        );
-        this.cur.setup();
-      }
-      const used = this.cur.advance(left, this);
-      left -= used;
-      if (this.cur.finished) this.cur = null;
-      if (this.stop) return true;
-    }
-    if (performance.now() - this.t0 > this.opts.timeoutMs) this.stop = 'timeout';
-    else if (this.collector.size >= this.opts.maxStates) this.stop = 'max-states';
-    return this.stop !== null;
+  protected advance(s: CatVariantState, budget: number): number {
+    return s.advance(budget, this);
   }
 
-  /** Stops the search at the next slice (Ctrl-C): the report shows what was found so far. */
-  interrupt(): void {
-    if (!this.stop) this.stop = 'interrupted';
-  }
-
-  /** Fraction of the variants done (for progress lines). */
-  progress(): number {
-    return Math.max(0, this.v) / this.variants;
-  }
-
-  /** Records a consistent candidate of `vs`. */
   record(vs: CatVariantState, values: Float64Array, race: boolean, undef: boolean): void {
-    this.stats.consistent++;
-    if (race) this.stats.racy++;
-    else this.stats.raceFree++;
-    if (vs.v.input.ub) {
-      this.ub = true;
-      this.ubVariants.add(vs.v.index);
-    }
-    this.collector.record(values, 1, race, undef, () => ({
+    this.recordExecution(vs.v.index, vs.v.input.ub, values, race, undef, () => ({
       variant: vs.v.index,
       rf: vs.v.rfSrc.slice(),
       co: vs.v.coRank.slice(),
     }));
-    if (this.stats.consistent >= this.opts.maxExecutions) this.stop = 'max-executions';
   }
 }
 

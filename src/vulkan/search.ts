@@ -17,8 +17,7 @@
  */
 import type { CatVariantInput } from '../cat/enumerate.ts';
 import { add, has, isAcyclic, type Relation, relation, remove } from '../core/relation.ts';
-import { Collector } from '../enumerate/collector.ts';
-import type { EnumerationStats, StopReason } from '../enumerate/enumerate.ts';
+import { VariantDriver } from '../enumerate/driver.ts';
 import type { VkSkeleton } from './events.ts';
 import { describeBlocked } from './explain.ts';
 import type { VkFront } from './front.ts';
@@ -49,79 +48,30 @@ function permutations(xs: number[]): number[][] {
 }
 
 /** The search of every variant of a Vulkan test under the Vulkan model. */
-export class VkSearch {
-  readonly collector: Collector;
-  readonly stats: EnumerationStats & { racy: number; raceFree: number } = {
-    nodes: 0,
-    explored: 0,
-    consistent: 0,
-    racy: 0,
-    raceFree: 0,
-  };
-  stop: StopReason | null = null;
-  ub = false;
-  readonly ubVariants = new Set<number>();
-  private v = -1;
-  private cur: VariantSearch | null = null;
-  private readonly t0 = performance.now();
+export class VkSearch extends VariantDriver<VariantSearch> {
+  readonly front: VkFront;
+  readonly opts: VkSearchOptions;
 
-  constructor(
-    readonly front: VkFront,
-    readonly opts: VkSearchOptions,
-  ) {
-    this.collector = new Collector(front.labels, opts.keepExamples);
+  constructor(front: VkFront, opts: VkSearchOptions) {
+    super(front.labels, opts, front.variantCount);
+    this.front = front;
+    this.opts = opts;
   }
 
-  run(): this {
-    while (!this.step(1 << 14));
-    return this;
+  protected start(v: number): VariantSearch {
+    return new VariantSearch(this.front, v, this.opts);
   }
 
-  /** Visits up to `budget` search nodes; true when the search is over. */
-  step(budget: number): boolean {
-    if (this.stop) return true;
-    let left = budget;
-    while (left > 0) {
-      if (!this.cur) {
-        this.v++;
-        if (this.v >= this.front.variantCount) {
-          this.stop = 'done';
-          return true;
-        }
-        this.cur = new VariantSearch(this.front, this.v, this.opts);
-      }
-      left -= this.cur.advance(left, this);
-      if (this.cur.finished) this.cur = null;
-      if (this.stop) return true;
-    }
-    if (performance.now() - this.t0 > this.opts.timeoutMs) this.stop = 'timeout';
-    else if (this.collector.size >= this.opts.maxStates) this.stop = 'max-states';
-    return this.stop !== null;
-  }
-
-  interrupt(): void {
-    if (!this.stop) this.stop = 'interrupted';
-  }
-
-  /** Share of the variants done. */
-  progress(): number {
-    return Math.max(0, this.v) / Math.max(1, this.front.variantCount);
+  protected advance(s: VariantSearch, budget: number): number {
+    return s.advance(budget, this);
   }
 
   record(vs: VariantSearch, values: Float64Array, race: boolean): void {
-    this.stats.consistent++;
-    if (race) this.stats.racy++;
-    else this.stats.raceFree++;
-    if (vs.input.ub) {
-      this.ub = true;
-      this.ubVariants.add(vs.index);
-    }
-    this.collector.record(values, 1, race, false, () => ({
+    this.recordExecution(vs.index, vs.input.ub, values, race, false, () => ({
       variant: vs.index,
       rf: vs.rfSrc.slice(),
       co: vs.coRank.slice(),
     }));
-    if (this.stats.consistent >= this.opts.maxExecutions) this.stop = 'max-executions';
   }
 
   /** The result in the shape reports take. */
