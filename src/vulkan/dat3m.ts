@@ -41,7 +41,7 @@ import type {
 } from './ast.ts';
 import { VK_BRANCH_CONDS, VK_CMP_OPS, VK_LOCAL_OPS } from './ast.ts';
 import { describeTok, lexVulkan, Positions, type VkTok } from './lex.ts';
-import { checkMods, checkTest, type Mods } from './validate.ts';
+import { barrierFields, checkMods, checkTest, emptyMods, type Mods } from './validate.ts';
 
 /** Thrown inside the parser to abandon the current declaration or row (the diagnostic is recorded). */
 class Skip extends Error {}
@@ -544,19 +544,7 @@ class Dat3mParser {
     c: CellCursor,
     span: Span,
   ): VkInstr {
-    const m: Mods = {
-      atomic: false,
-      mo: null,
-      av: false,
-      vis: false,
-      nonpriv: false,
-      scope: null,
-      sc: -1,
-      semsc: 0,
-      semav: false,
-      semvis: false,
-      op: null,
-    };
+    const m: Mods = emptyMods();
     const seen = new Map<string, string>();
     const once = (group: string, name: string, why?: string) => {
       const prior = seen.get(group);
@@ -684,16 +672,7 @@ class Dat3mParser {
       }
       case 'membar':
         c.end();
-        return {
-          kind: 'membar',
-          acquire,
-          release,
-          scope: m.scope!,
-          semsc: m.semsc,
-          semav: m.semav,
-          semvis: m.semvis,
-          span,
-        };
+        return { kind: 'membar', ...barrierFields(m), span };
       case 'cbar': {
         const id = c.next();
         if (id.kind !== 'int' || id.text.startsWith('-'))
@@ -716,15 +695,10 @@ class Dat3mParser {
         c.end();
         const bar: VkCbar = {
           kind: 'cbar',
-          acquire,
-          release,
-          scope: m.scope!,
+          ...barrierFields(m),
           // Dartagnan's control barriers meet across the workgroup (ProgramEncoder groups them by
           // workgroup id); the written scope is the memory scope.
           execScope: 'wg',
-          semsc: m.semsc,
-          semav: m.semav,
-          semvis: m.semvis,
           id: id.text,
           resource,
           quorum,

@@ -35,7 +35,7 @@ import type {
   VkThread,
   VulkanTest,
 } from './ast.ts';
-import { checkMods, checkTest, emptyMods, type Mods } from './validate.ts';
+import { barrierFields, checkMods, checkTest, emptyMods, type Mods } from './validate.ts';
 
 class Skip extends Error {}
 
@@ -383,16 +383,7 @@ function parseInstr(
         );
       return {
         kind: 'other',
-        i: {
-          kind: 'membar',
-          acquire,
-          release,
-          scope: m.scope!,
-          semsc: m.semsc,
-          semav: m.semav,
-          semvis: m.semvis,
-          span: whole,
-        },
+        i: { kind: 'membar', ...barrierFields(m), span: whole },
       };
     }
     if (words.length !== 2 || !/^[0-9]+$/.test(words[1]!))
@@ -407,13 +398,8 @@ function parseInstr(
       kind: 'other',
       i: {
         kind: 'cbar',
-        acquire,
-        release,
-        scope: m.scope!,
+        ...barrierFields(m),
         execScope: m.scope!,
-        semsc: m.semsc,
-        semav: m.semav,
-        semvis: m.semvis,
         id: String(Number(words[1])),
         resource: null,
         quorum: null,

@@ -34,6 +34,25 @@ export interface Mods {
   op: VkRmwOp | null;
 }
 
+/** What a memory or control barrier takes of its modifiers (checked by `checkMods`). */
+export function barrierFields(m: Mods): {
+  acquire: boolean;
+  release: boolean;
+  scope: VkScope;
+  semsc: number;
+  semav: boolean;
+  semvis: boolean;
+} {
+  return {
+    acquire: m.mo === 'acq' || m.mo === 'acq_rel',
+    release: m.mo === 'rel' || m.mo === 'acq_rel',
+    scope: m.scope!,
+    semsc: m.semsc,
+    semav: m.semav,
+    semvis: m.semvis,
+  };
+}
+
 export function emptyMods(): Mods {
   return {
     atomic: false,
