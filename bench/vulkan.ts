@@ -37,15 +37,7 @@ const tests = corpusTests().map(({ test, text }) => {
 });
 
 function search(t: VulkanTest): void {
-  const front = vulkanFront(t);
-  new VkSearch(front, {
-    chains: true,
-    literalFr: false,
-    maxExecutions: Number.POSITIVE_INFINITY,
-    timeoutMs: Number.POSITIVE_INFINITY,
-    maxStates: Number.POSITIVE_INFINITY,
-    keepExamples: false,
-  }).run();
+  new VkSearch(vulkanFront(t), DEFAULT_VK_RUN).run();
 }
 
 function best(f: () => void, reps = 3): number {
