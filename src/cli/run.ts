@@ -157,7 +157,9 @@ function graphOf(
 export function registerRun(program: Command): void {
   const cmd = program
     .command('run')
-    .description('run litmus tests under the AMDGPU memory model and print the verdicts')
+    .description(
+      'run litmus tests under the AMDGPU memory model (Vulkan tests: the Vulkan one) and print the verdicts',
+    )
     .argument('<files...>', 'litmus files')
     .option('--json', 'print the reports as JSON (an array; schema: RunJsonSchema in src/cli/run.ts)')
     .option(
