@@ -3,9 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dev, ld, makeTest, st, threads } from '../events/build.ts';
 import { buildSkeleton } from '../events/skeleton.ts';
+import { parseDat3m } from '../vulkan/dat3m.ts';
+import { buildVkSkeleton } from '../vulkan/events.ts';
+import { variantsOf } from '../vulkan/paths.ts';
 import { HERD_ONLY_KEYWORDS } from './lexer.ts';
 import { prelude } from './prelude.ts';
 import { buildPrimitives, LACKING, PRIMITIVE_NAMES } from './primitives.ts';
+import { buildVulkanPrimitives, VULKAN_PRIMITIVE_NAMES } from './vulkan-primitives.ts';
 
 const DOC = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'cat.md'), 'utf8');
 
@@ -34,6 +38,19 @@ describe('docs/cat.md', () => {
 
   it('names what gpumm lacks', () => {
     const missing = [...LACKING.keys()].filter((n) => !DOC.includes(`\`${n}\``));
+    expect(missing).toEqual([]);
+  });
+
+  it('lists every primitive a cat model sees of a Vulkan test, and only those', () => {
+    const t = parseDat3m(
+      'VULKAN t\n{ x=0; }\n P0@sg 0, wg 0, qf 0 | P1@sg 1, wg 0, qf 0 ;\n st.sc0 x, 1 | ld.sc0 r0, x ;\nexists (x == 0)\n',
+      't.litmus',
+    ).test!;
+    const sk = buildVkSkeleton(t, variantsOf(t).variants[0]!);
+    const names = [...buildVulkanPrimitives(sk).prims.values.keys()].sort();
+    expect(names).toEqual([...VULKAN_PRIMITIVE_NAMES].sort());
+    const section = DOC.slice(DOC.indexOf('## Vulkan tests'));
+    const missing = VULKAN_PRIMITIVE_NAMES.filter((n) => !section.includes(`\`${n}\``));
     expect(missing).toEqual([]);
   });
 });

@@ -17,8 +17,8 @@
  */
 import { add, remove } from '../core/relation.ts';
 import type { Test } from '../core/types.ts';
-import { Collector } from '../enumerate/collector.ts';
-import type { EnumerationStats, StopReason } from '../enumerate/enumerate.ts';
+import { VariantDriver } from '../enumerate/driver.ts';
+import { describeEvent } from '../enumerate/explain.ts';
 import { type Observable, type ObserveMode, observables } from '../enumerate/outcomes.ts';
 import { compile, type EvalStatus, Evaluator } from '../events/program.ts';
 import { buildSkeleton, countBarrierVariants, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
@@ -28,6 +28,7 @@ import {
   type CompiledCheck,
   checkPasses,
   compileModel,
+  type Primitives,
   runStep,
   type Step,
   testHolds,
@@ -36,6 +37,8 @@ import { buildPrimitives, type CandidateBuffers } from './primitives.ts';
 
 /** Flags a model raises with `flag … as NAME` that the report shows (docs/cat.md, "Flags"). */
 export const RACE_FLAG = 'race';
+/** Dartagnan's name of the race flag (its models say `flag ~empty dr as racy`): read as `race`. */
+export const RACY_FLAG = 'racy';
 export const UNDEF_FLAG = 'undef';
 /** The set a model binds to say which co-last writes leave their location `undef` at the end. */
 export const FINAL_UNDEF = 'final-undef';
@@ -74,7 +77,106 @@ export const DEFAULT_CAT: CatOptions = {
 /** Why a candidate is rejected: a failing check of the model, or the program's values. */
 export type CatRejection =
   | { kind: 'check'; check: CompiledCheck }
-  | { kind: 'values'; status: Exclude<EvalStatus, 'ok'> };
+  | { kind: 'values'; status: Exclude<EvalStatus, 'ok'> }
+  /** The final state fails the test's filter (Vulkan tests, src/vulkan/front.ts). */
+  | { kind: 'filter' };
+
+/**
+ * What the enumerator needs of one variant of a test, whatever its language: the events (as a
+ * count, the writes of each location and the reads), the primitives a model sees, the candidate
+ * buffers they share, the register evaluation, and the final state of a candidate.
+ */
+export interface CatVariantInput {
+  n: number;
+  /** Per location, its writes. */
+  writesByLoc: number[][];
+  /** Initial writes (first in every coherence order, herd7's convention). */
+  isInit(w: number): boolean;
+  reads: number[];
+  /** The location (index into `writesByLoc`) an access is to. */
+  locOf(e: number): number;
+  /**
+   * The writes read `r` may read among `writes` (all of its location's): those whose value the
+   * program's assumptions (branch outcomes, a filter) do not rule out before any choice. Absent:
+   * all of them.
+   */
+  rfDomain?(r: number, writes: number[]): number[];
+  prims: Primitives;
+  cand: CandidateBuffers;
+  evaluator: { run(rfSrc: Int32Array): EvalStatus; readonly writeVal: Float64Array };
+  /**
+   * After a successful `evaluator.run`: fills `out` with the observables' values (`coRank`: the
+   * candidate's coherence ranks; `finalUndef`: the model's `final-undef` set, or null). False when
+   * the state is filtered out.
+   */
+  observe(out: Float64Array, coRank: Int32Array, finalUndef: Uint32Array | null): boolean;
+  /** Words for event `e` (explanations). */
+  describe(e: number): string;
+  /** Every execution of this variant has undefined behaviour (a deadlocked barrier). */
+  ub: boolean;
+}
+
+/** A test as the cat enumerator sees it: observables, and its variants one at a time. */
+export interface CatFront {
+  test: Test | null;
+  /** Observable labels (the final state's columns). */
+  labels: string[];
+  variantCount: number;
+  variant(index: number): CatVariantInput;
+}
+
+/** The AMDGPU test front: a variant per cmpxchg outcomes × barrier execution (its own skeleton). */
+export function amdgpuFront(test: Test, observe: ObserveMode): CatFront {
+  const sk0 = variantSkeleton(test, 0);
+  return {
+    test,
+    labels: observables(sk0, compile(sk0), [], observe).map((o) => o.label),
+    variantCount: catVariantCount(test),
+    variant(index) {
+      const sk = variantSkeleton(test, index);
+      const { prims, cand } = buildPrimitives(sk);
+      const programs = compile(sk);
+      const evaluator = new Evaluator(sk, programs);
+      const obs: Observable[] = observables(sk, programs, [], observe);
+      return {
+        n: sk.n,
+        writesByLoc: sk.writesByLoc,
+        isInit: (w) => sk.events[w]!.kind === 'init',
+        reads: sk.reads,
+        locOf: (e) => sk.events[e]!.loc,
+        prims,
+        cand,
+        evaluator,
+        ub: false,
+        describe: (e) => describeEvent(sk, e),
+        observe(out, coRank, fu) {
+          for (let k = 0; k < obs.length; k++) {
+            const o = obs[k]!;
+            out[k] =
+              o.kind === 'reg'
+                ? evaluator.regs[o.thread]![o.reg]!
+                : finalValue(sk.writesByLoc[o.loc]!, coRank, fu, evaluator.writeVal);
+          }
+          return true;
+        },
+      };
+    },
+  };
+}
+
+/** The value of the co-last write of a location's writes `ws`, or undef when the model puts that write in `final-undef`. */
+export function finalValue(
+  ws: readonly number[],
+  coRank: Int32Array,
+  fu: Uint32Array | null,
+  writeVal: Float64Array,
+): number {
+  let last = -1;
+  for (const w of ws) if (last < 0 || coRank[w]! > coRank[last]!) last = w;
+  if (last < 0) return Number.NaN;
+  if (fu && ((fu[last >>> 5]! >>> (last & 31)) & 1) === 1) return Number.NaN;
+  return writeVal[last]!;
+}
 
 /** The number of variants (cmpxchg outcomes × barrier executions), as the fast search counts them. */
 export function catVariantCount(test: Test): number {
@@ -90,11 +192,9 @@ function variantSkeleton(test: Test, v: number): Skeleton {
 /** One variant, its compiled model and the state of its search. */
 export interface CatVariant {
   index: number;
-  sk: Skeleton;
+  input: CatVariantInput;
   compiled: Compiled;
   cand: CandidateBuffers;
-  evaluator: Evaluator;
-  obs: Observable[];
   /** rf source per event (reads only; -1 undef, -2 not chosen). */
   rfSrc: Int32Array;
   /** Coherence rank per write. */
@@ -121,77 +221,43 @@ export function compileFor(test: Test, model: Model, variants: ReadonlySet<strin
 }
 
 /** A resumable enumeration of a test's executions under a cat model. */
-export class CatEnumeration {
-  readonly collector: Collector;
-  readonly stats: EnumerationStats = { nodes: 0, explored: 0, consistent: 0 };
+export class CatEnumeration extends VariantDriver<CatVariantState> {
+  readonly front: CatFront;
+  readonly model: Model;
+  readonly opts: CatOptions;
   /** The model's own flags (`flag … as NAME`, other than race and undef) raised by some execution. */
   readonly modelFlags = new Set<string>();
-  stop: StopReason | null = null;
-  private readonly variants: number;
-  private v = -1;
-  private cur: CatVariantState | null = null;
-  private readonly t0 = performance.now();
 
-  constructor(
-    readonly test: Test,
-    readonly model: Model,
-    readonly opts: CatOptions = DEFAULT_CAT,
-  ) {
-    const sk = variantSkeleton(test, 0);
-    const labels = observables(sk, compile(sk), [], opts.observe).map((o) => o.label);
-    this.collector = new Collector(labels, opts.keepExamples);
-    this.variants = catVariantCount(test);
+  /** `subject`: an AMDGPU test, or a front for another kind of test (src/vulkan/front.ts). */
+  constructor(subject: Test | CatFront, model: Model, opts: CatOptions = DEFAULT_CAT) {
+    const front = 'variant' in subject ? subject : amdgpuFront(subject, opts.observe);
+    super(front.labels, opts, front.variantCount);
+    this.front = front;
+    this.model = model;
+    this.opts = opts;
   }
 
-  /** Runs to the end (or a budget). */
-  run(): this {
-    while (!this.step(1 << 14));
-    return this;
+  /** The AMDGPU test, or null for another kind of test. */
+  get test(): Test | null {
+    return this.front.test;
   }
 
-  /** Visits up to `budget` search nodes; true when the search is over. */
-  step(budget: number): boolean {
-    if (this.stop) return true;
-    let left = budget;
-    while (left > 0) {
-      if (!this.cur) {
-        this.v++;
-        if (this.v >= this.variants) {
-          this.stop = 'done';
-          return true;
-        }
-        this.cur = new CatVariantState(this.test, this.v, this.model, this.opts);
-        this.cur.setup();
-      }
-      const used = this.cur.advance(left, this);
-      left -= used;
-      if (this.cur.finished) this.cur = null;
-      if (this.stop) return true;
-    }
-    if (performance.now() - this.t0 > this.opts.timeoutMs) this.stop = 'timeout';
-    else if (this.collector.size >= this.opts.maxStates) this.stop = 'max-states';
-    return this.stop !== null;
+  protected start(v: number): CatVariantState {
+    const s = new CatVariantState(this.front.variant(v), v, this.model, this.opts, this.front.labels.length);
+    s.setup();
+    return s;
   }
 
-  /** Stops the search at the next slice (Ctrl-C): the report shows what was found so far. */
-  interrupt(): void {
-    if (!this.stop) this.stop = 'interrupted';
+  protected advance(s: CatVariantState, budget: number): number {
+    return s.advance(budget, this);
   }
 
-  /** Fraction of the variants done (for progress lines). */
-  progress(): number {
-    return Math.max(0, this.v) / this.variants;
-  }
-
-  /** Records a consistent candidate of `vs`. */
   record(vs: CatVariantState, values: Float64Array, race: boolean, undef: boolean): void {
-    this.stats.consistent++;
-    this.collector.record(values, 1, race, undef, () => ({
+    this.recordExecution(vs.v.index, vs.v.input.ub, values, race, undef, () => ({
       variant: vs.v.index,
       rf: vs.v.rfSrc.slice(),
       co: vs.v.coRank.slice(),
     }));
-    if (this.stats.consistent >= this.opts.maxExecutions) this.stop = 'max-executions';
   }
 }
 
@@ -218,40 +284,36 @@ class CatVariantState {
   private readonly frStep: Step | undefined;
 
   constructor(
-    test: Test,
+    input: CatVariantInput,
     index: number,
     model: Model,
     private readonly opts: CatOptions,
+    labelCount: number,
   ) {
-    const sk = variantSkeleton(test, index);
-    const { prims, cand } = buildPrimitives(sk);
-    const compiled = compileModel(model, prims, opts.variants);
-    const programs = compile(sk);
-    const evaluator = new Evaluator(sk, programs);
-    const obs = observables(sk, programs, [], opts.observe);
+    const compiled = compileModel(model, input.prims, opts.variants);
     this.v = {
       index,
-      sk,
+      input,
       compiled,
-      cand,
-      evaluator,
-      obs,
-      rfSrc: new Int32Array(sk.n).fill(-2),
-      coRank: new Int32Array(sk.n).fill(-1),
+      cand: input.cand,
+      rfSrc: new Int32Array(input.n).fill(-2),
+      coRank: new Int32Array(input.n).fill(-1),
     };
-    this.values = new Float64Array(obs.length);
+    this.values = new Float64Array(labelCount);
     const cps: ChoicePoint[] = [];
-    sk.writesByLoc.forEach((ws, loc) => {
-      const init = ws.filter((w) => sk.events[w]!.kind === 'init');
-      const rest = ws.filter((w) => sk.events[w]!.kind !== 'init');
+    input.writesByLoc.forEach((ws, loc) => {
+      const init = ws.filter((w) => input.isInit(w));
+      const rest = ws.filter((w) => !input.isInit(w));
       if (ws.length === 0) return;
       cps.push({ kind: 'co', loc, perms: permutations(rest).map((p) => Int32Array.from([...init, ...p])) });
     });
     this.lastCo = cps.length - 1;
-    for (const r of sk.reads) {
-      const ws = sk.writesByLoc[sk.events[r]!.loc]!;
+    for (const r of input.reads) {
+      const all = input.writesByLoc[input.locOf(r)]!;
+      // Writes whose value the program's assumptions rule out never reach the leaf's evaluation.
+      const ws = input.rfDomain ? input.rfDomain(r, all) : all;
       // Undef is a choice when the model speaks of it, or when nothing writes the location.
-      const undef = compiled.usesUndef || ws.length === 0 ? [-1] : [];
+      const undef = compiled.usesUndef || all.length === 0 ? [-1] : [];
       cps.push({ kind: 'rf', read: r, domain: Int32Array.from([...ws, ...undef]) });
     }
     this.cps = cps;
@@ -284,7 +346,7 @@ class CatVariantState {
   }
 
   setup(): void {
-    this.scratch = new Uint32Array(Math.ceil(this.v.sk.n / 32) + 1);
+    this.scratch = new Uint32Array(Math.ceil(this.v.input.n / 32) + 1);
     // No location has a write: the coherence order is complete before any choice.
     if (this.lastCo < 0) this.runSteps(this.tier1);
     if (this.cps.length === 0) {
@@ -304,10 +366,10 @@ class CatVariantState {
 
   private applyChoice(d: number, idx: number): void {
     const cp = this.cps[d]!;
-    const { cand, rfSrc, coRank, sk } = this.v;
+    const { cand, rfSrc, coRank, input } = this.v;
     if (cp.kind === 'co') {
       const perm = cp.perms[idx]!;
-      const ws = sk.writesByLoc[cp.loc]!;
+      const ws = input.writesByLoc[cp.loc]!;
       for (const a of ws) for (const b of ws) remove(cand.co, a, b);
       for (let i = 0; i < perm.length; i++) {
         coRank[perm[i]!] = i;
@@ -408,8 +470,8 @@ class CatVariantState {
         return;
       }
     }
-    const { evaluator, rfSrc, obs, sk } = this.v;
-    const status = evaluator.run(rfSrc);
+    const { input, rfSrc, coRank } = this.v;
+    const status = input.evaluator.run(rfSrc);
     if (status !== 'ok') {
       this.opts.onReject?.(this.v, { kind: 'values', status });
       return;
@@ -418,27 +480,15 @@ class CatVariantState {
     let undef = false;
     for (const f of this.flags) {
       if (testHolds(f.test, f.step, this.scratch) === f.negated) continue;
-      if (f.name === RACE_FLAG) race = true;
+      if (f.name === RACE_FLAG || f.name === RACY_FLAG) race = true;
       else if (f.name === UNDEF_FLAG) undef = true;
       else if (f.name !== null) en.modelFlags.add(f.name);
     }
-    const vals = this.values;
-    for (let k = 0; k < obs.length; k++) {
-      const o = obs[k]!;
-      vals[k] = o.kind === 'reg' ? evaluator.regs[o.thread]![o.reg]! : this.finalValue(sk, o.loc);
+    if (!input.observe(this.values, coRank, this.finalUndef?.bits ?? null)) {
+      this.opts.onReject?.(this.v, { kind: 'filter' });
+      return;
     }
     this.opts.onAccept?.(this.v, race, undef);
-    en.record(this, vals, race, undef);
-  }
-
-  /** The value of the co-last write of `l`, or undef when the model puts that write in `final-undef`. */
-  private finalValue(sk: Skeleton, l: number): number {
-    const ws = sk.writesByLoc[l]!;
-    let last = -1;
-    for (const w of ws) if (last < 0 || this.v.coRank[w]! > this.v.coRank[last]!) last = w;
-    if (last < 0) return Number.NaN;
-    const fu = this.finalUndef;
-    if (fu && ((fu.bits[last >>> 5]! >>> (last & 31)) & 1) === 1) return Number.NaN;
-    return this.v.evaluator.writeVal[last]!;
+    en.record(this, this.values, race, undef);
   }
 }

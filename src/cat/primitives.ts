@@ -31,6 +31,32 @@ export interface CandidateBuffers {
   refreshFr(): void;
 }
 
+/**
+ * The candidate's own primitives, `rf`, `co`, `fr` (tier 2, 1, 2) and `Undef`, bound in `values`
+ * over `n` events, and the buffers the enumerator writes them through.
+ */
+export function candidatePrimitives(n: number, values: Map<string, PrimitiveValue>): CandidateBuffers {
+  const rf = relation(n);
+  const co = relation(n);
+  const fr = relation(n);
+  const rfT = relation(n);
+  const undef = new Uint32Array(wordsFor(n));
+  values.set('rf', { type: 'rel', tier: 2, rel: rf, bits: rf.bits });
+  values.set('co', { type: 'rel', tier: 1, rel: co, bits: co.bits });
+  values.set('fr', { type: 'rel', tier: 2, rel: fr, bits: fr.bits });
+  values.set('Undef', { type: 'set', tier: 2, rel: null, bits: undef });
+  return {
+    rf,
+    co,
+    undef,
+    fr,
+    refreshFr() {
+      inverseInto(rfT, rf);
+      composeInto(fr, rfT, co);
+    },
+  };
+}
+
 const ORDERING_SETS: [string, string][] = [
   ['Unordered', 'unordered'],
   ['Monotonic', 'monotonic'],
@@ -130,7 +156,6 @@ export const PRIMITIVE_NAMES: readonly string[] = [
 /** The primitives of `sk`, and the candidate buffers the enumerator writes into. */
 export function buildPrimitives(sk: Skeleton): { prims: Primitives; cand: CandidateBuffers } {
   const n = sk.n;
-  const w = wordsFor(n);
   const ev = sk.events;
   const values = new Map<string, PrimitiveValue>();
   const set = (name: string, p: (e: Event) => boolean) =>
@@ -220,24 +245,6 @@ export function buildPrimitives(sk: Skeleton): { prims: Primitives; cand: Candid
   rel('same-agent', same(scopeRank('agent')));
   rel('bsync', sk.barrierSync);
 
-  const rf = relation(n);
-  const co = relation(n);
-  const fr = relation(n);
-  const rfT = relation(n);
-  const undef = new Uint32Array(w);
-  rel('rf', rf, 2);
-  rel('co', co, 1);
-  rel('fr', fr, 2);
-  values.set('Undef', { type: 'set', tier: 2, rel: null, bits: undef });
-  const cand: CandidateBuffers = {
-    rf,
-    co,
-    undef,
-    fr,
-    refreshFr() {
-      inverseInto(rfT, rf);
-      composeInto(fr, rfT, co);
-    },
-  };
+  const cand = candidatePrimitives(n, values);
   return { prims: { n, values, lacking: LACKING }, cand };
 }

@@ -5,13 +5,19 @@
  * No Node APIs here: the web page imports this file.
  */
 import type { Test } from '../core/types.ts';
-import { describeEvent } from '../enumerate/explain.ts';
 import { buildReport, explanationGroups, type Report, selectedState } from '../enumerate/report.ts';
 import { type SearchProgress, tick } from '../enumerate/verdict.ts';
-import type { Skeleton } from '../events/skeleton.ts';
 import type { ModelOptions } from '../models/amdgpu.ts';
 import type { Model } from './ast.ts';
-import { CatEnumeration, type CatOptions, type CatVariant, DEFAULT_CAT, FINAL_UNDEF } from './enumerate.ts';
+import {
+  amdgpuFront,
+  CatEnumeration,
+  type CatFront,
+  type CatOptions,
+  type CatVariant,
+  DEFAULT_CAT,
+  FINAL_UNDEF,
+} from './enumerate.ts';
 import { type CompiledCheck, checkWitness } from './eval.ts';
 
 /** Time allowed for `--explain`'s unpruned search, as for the fast search. */
@@ -27,17 +33,20 @@ export function variantsOf(model: ModelOptions): Set<string> {
 
 /**
  * The name of the check that rejects a candidate (its `as` name, else its kind and line) and the
- * sentence `--explain` prints for it, with the check's witness (a cycle for `acyclic`): the words of
- * `gpumm run --explain` and of the explorer.
+ * sentence `--explain` prints for it, with the check's witness (a cycle for `acyclic`); `describe`
+ * gives the words for an event, `words` more words for the name: the words of `gpumm run --explain`
+ * and of the explorer.
  */
 export function catRejection(
   c: CompiledCheck,
-  sk: Skeleton,
+  describe: (e: number) => string,
+  words: (name: string) => string | undefined = () => undefined,
 ): { name: string; text: string; witness: number[] } {
   const name = c.name ?? `${c.negated ? '~' : ''}${c.test} (line ${c.span.line})`;
+  const say = words(name);
   const witness = checkWitness(c);
-  const wit = witness.map((e) => describeEvent(sk, e));
-  const text = `${name}: ${
+  const wit = witness.map(describe);
+  const text = `${name}${say ? ` (${say})` : ''}: ${
     c.test === 'acyclic' && wit.length > 0
       ? `cycle: ${[...wit, wit[0]!].join(' → ')}`
       : wit.length > 0
@@ -48,38 +57,49 @@ export function catRejection(
 }
 
 /**
- * The observables' values of the candidate loaded in `v` (NaN: undef), or null when its register
- * values are inconsistent (a value cycle, a cmpxchg outcome it contradicts).
+ * The observables' values (NaN: undef) of the candidate loaded in `v`, into `out`; false when its
+ * register values are inconsistent (a value cycle, a cmpxchg outcome it contradicts) or the state is
+ * filtered out.
  */
-export function catValues(v: CatVariant): number[] | null {
-  if (v.evaluator.run(v.rfSrc) !== 'ok') return null;
+export function catValues(v: CatVariant, out: Float64Array): boolean {
+  if (v.input.evaluator.run(v.rfSrc) !== 'ok') return false;
   const fu = v.compiled.bound.get(FINAL_UNDEF);
-  return v.obs.map((o) => {
-    if (o.kind === 'reg') return v.evaluator.regs[o.thread]![o.reg]!;
-    let last = -1;
-    for (const w of v.sk.writesByLoc[o.loc]!) if (last < 0 || v.coRank[w]! > v.coRank[last]!) last = w;
-    if (last < 0 || (fu && ((fu.bits[last >>> 5]! >>> (last & 31)) & 1) === 1)) return Number.NaN;
-    return v.evaluator.writeVal[last]!;
-  });
+  return v.input.observe(out, v.coRank, fu?.bits ?? null);
 }
 
 /** Explanations of the candidates the condition selects and the model rejects. */
 export function explainCat(test: Test, model: Model, opts: CatOptions): Report['explanations'] {
   if (!test.condition) return [];
   const cond = test.condition.cond;
+  const front = amdgpuFront(test, opts.observe);
+  return explainFront(front, model, opts, (vals) => selectedState(test, cond, front.labels, vals));
+}
+
+/**
+ * `--explain` for any front: every complete candidate the model rejects whose final state `selects`
+ * (it returns the state's text, or null), grouped by the check that rejects it (its `as` name, with
+ * `words(name)` in front when given) with a witness.
+ */
+export function explainFront(
+  front: CatFront,
+  model: Model,
+  opts: CatOptions,
+  selects: (vals: Float64Array) => string | null,
+  words: (name: string) => string | undefined = () => undefined,
+): Report['explanations'] {
   const groups = explanationGroups();
-  const en = new CatEnumeration(test, model, {
+  const vals = new Float64Array(front.labels.length);
+  const en = new CatEnumeration(front, model, {
     ...opts,
     prune: false,
     timeoutMs: Math.min(opts.timeoutMs, CAT_EXPLAIN_MS),
     onReject: (v, why) => {
       if (why.kind !== 'check') return;
-      const vals = catValues(v);
-      if (vals === null) return;
-      const labels = v.obs.map((o) => o.label);
-      const state = selectedState(test, cond, labels, vals);
+      if (!catValues(v, vals)) return;
+      const state = selects(vals);
       if (state === null) return;
-      const { name, text } = catRejection(why.check, v.sk);
+      const c = why.check;
+      const { name, text } = catRejection(c, (e) => v.input.describe(e), words);
       groups.add(state, name, text);
     },
   }).run();

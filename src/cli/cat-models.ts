@@ -2,4 +2,5 @@
 export const CAT_MODELS: Record<string, string> = {
   'amdgpu-cat': 'amdgpu.cat',
   rc11: 'rc11.cat',
+  'vulkan-cat': 'vulkan.cat',
 };

@@ -1,26 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunJsonSchema } from './run.ts';
-
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'gpumm.js');
-
-function gpumm(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8',
-    cwd: join(import.meta.dirname, '..', '..'),
-    maxBuffer: 1 << 26,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function tmpFile(name: string, text: string): string {
-  const p = join(mkdtempSync(join(tmpdir(), 'gpumm-cat-')), name);
-  writeFileSync(p, text);
-  return p;
-}
+import { gpumm, tmpFile } from './testing.ts';
 
 describe('gpumm run with cat models', () => {
   it('--model amdgpu-cat gives the fast search report', () => {

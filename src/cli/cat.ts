@@ -27,7 +27,11 @@ export { CAT_MODELS } from './cat-models.ts';
 const texts = new Map<string, string>();
 
 /** Prints cat diagnostics, each with its own file's line, up to the error limit, then ends with status 2. */
-function printAndExit(ds: readonly Diagnostic[], errorLimit: number): never {
+/**
+ * Prints a cat model's diagnostics (each with the text of the file it is in: the model or one it
+ * includes) and ends the command with status 2.
+ */
+export function printAndExit(ds: readonly Diagnostic[], errorLimit: number): never {
   const printer = stderrPrinter(errorLimit);
   for (const d of ds) printer.print([d], texts.get(d.span.file));
   printer.finish();

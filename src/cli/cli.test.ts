@@ -1,26 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { gpumm, tmpFile } from './testing.ts';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'gpumm.js');
 const CATALOGUE = join(import.meta.dirname, '..', '..', 'litmus');
-
-function gpumm(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8',
-    cwd: join(import.meta.dirname, '..', '..'),
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function tmpFile(name: string, text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gpumm-'));
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-}
 
 describe('gpumm CLI', () => {
   it('--help lists the commands', () => {

@@ -1,27 +1,42 @@
 /**
  * The work of `gpumm compare` (registered in src/cli/compare.ts): one test under two models. Per
  * test, both verdicts, and for each model a final state only it reaches, with one execution
- * reaching it: an execution that model allows and the other forbids (the other has no execution
- * with that final state at all).
+ * reaching it — an execution that model allows and the other forbids, since the other has no
+ * execution with that final state at all — and, from the other model's `--explain`, the axiom that
+ * forbids it there.
+ *
+ * A model runs on tests of its own language: a Vulkan test under an AMDGPU model is translated
+ * (src/vulkan/translate.ts), an AMDGPU test under the Vulkan model too (src/vulkan/from-amdgpu.ts).
+ * States are compared over the observables both runs have (the translation adds registers for
+ * branch conditions, which the other side does not observe).
  */
 import { join } from 'node:path';
 import type { Model } from '../cat/ast.ts';
 import { CatEnumeration, DEFAULT_CAT } from '../cat/enumerate.ts';
-import { variantsOf } from '../cat/report.ts';
-import type { Test } from '../core/types.ts';
+import { explainCat, variantsOf } from '../cat/report.ts';
+import type { Cond, Test } from '../core/types.ts';
 import type { Collector } from '../enumerate/collector.ts';
 import { enumerate, variantSkeleton } from '../enumerate/enumerate.ts';
 import { describeEvent } from '../enumerate/explain.ts';
+import { evalCond, termLabel } from '../enumerate/outcomes.ts';
 import { buildReport, type Report, stateText } from '../enumerate/report.ts';
+import { runTestSync } from '../enumerate/verdict.ts';
 import { isUndef } from '../events/program.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
+import { type AnyTest, isVulkan, type VkCond, type VulkanTest } from '../vulkan/ast.ts';
+import { describeVkEvent } from '../vulkan/front.ts';
+import { runVulkan, runVulkanDetailed } from '../vulkan/run.ts';
 import { CAT_MODELS, checkCatAgainst, loadCatFile, MODELS_DIR } from './cat.ts';
+import { asAmdgpuAssuming, asVulkan, isVulkanModel, VULKAN_CAT, vkRunOptions } from './vulkan.ts';
+import type { VulkanCliOptions } from './vulkan-options.ts';
 
 /** A final state only one model reaches, with one of its executions in words. */
 export interface OnlyIn {
   model: string;
   state: string;
   execution: string[];
+  /** Why the other model forbids that state: its `--explain` lines for candidates reaching it. */
+  forbidden: string[];
 }
 
 export interface Comparison {
@@ -32,42 +47,163 @@ export interface Comparison {
 
 export interface Runner {
   name: string;
-  run(test: Test): { report: Report; collector: Collector };
+  /** The language of the tests the model reads. */
+  kind: 'amdgpu' | 'vulkan';
+  run(test: AnyTest): { report: Report; collector: Collector; describe(id: number): string[] };
+  /** `--explain` lines for the candidates reaching the state `values` (over the labels it names). */
+  why(test: AnyTest, values: Record<string, number>): string[];
 }
 
+function amdgpuCond(values: Record<string, number>, test: Test): Cond {
+  const span = test.condition?.span ?? { file: test.file, offset: 0, line: 1, col: 1, len: 0 };
+  return {
+    kind: 'and',
+    args: Object.entries(values).map(([l, v]) => {
+      const at = l.indexOf('@');
+      const lhs =
+        at < 0
+          ? {
+              kind: 'reg' as const,
+              thread: l.slice(0, l.indexOf(':')),
+              reg: l.slice(l.indexOf(':') + 1),
+              span,
+            }
+          : { kind: 'mem' as const, loc: l.slice(at + 1), thread: at > 0 ? l.slice(0, at - 1) : null, span };
+      return { kind: 'cmp' as const, op: '==' as const, lhs, rhs: { kind: 'int' as const, value: v } };
+    }),
+  };
+}
+
+/** `t` with the condition `exists` (the state `values`): `--explain` then speaks of that state. */
+function amdgpuProbe(t: Test, values: Record<string, number>): Test {
+  const span = t.condition?.span ?? t.threads[0]!.span;
+  return { ...t, condition: { quantifier: 'exists', cond: amdgpuCond(values, t), span } };
+}
+
+function vulkanCond(values: Record<string, number>, test: VulkanTest): VkCond {
+  const span = test.condition?.span ?? { file: test.file, offset: 0, line: 1, col: 1, len: 0 };
+  return {
+    kind: 'and',
+    args: Object.entries(values).map(([l, v]) => {
+      const lhs = l.startsWith('@')
+        ? { kind: 'mem' as const, loc: l.slice(1), span }
+        : {
+            kind: 'reg' as const,
+            thread: l.slice(0, l.indexOf(':')),
+            reg: l.slice(l.indexOf(':') + 1),
+            span,
+          };
+      return {
+        kind: 'cmp' as const,
+        op: '==' as const,
+        lhs,
+        rhs: { kind: 'const' as const, value: v, span },
+      };
+    }),
+  };
+}
+
+/** The runner of model `name`; `vk` the Vulkan options (translation, unrolling). */
 export function runnerFor(
   name: string,
   options: ModelOptions,
+  vk: VulkanCliOptions,
   errorLimit?: number,
 ): Runner & { cat: Model | null; file: string | null } {
-  if (name === 'amdgpu')
+  if (isVulkanModel(name)) {
+    const model = loadCatFile(VULKAN_CAT, errorLimit);
+    const base = vkRunOptions(vk, { model, engine: name === 'vulkan' ? 'fast' : 'cat', keepExamples: true });
     return {
       name,
+      kind: 'vulkan',
       cat: null,
       file: null,
       run(test) {
-        const en = enumerate(test, { model: options, keepExamples: true, symmetry: false });
-        return { report: buildReport(test, en, options, { estimate: 0, ms: 0 }), collector: en.collector };
+        const { report, front, main } = runVulkanDetailed(test as VulkanTest, base);
+        return {
+          report,
+          collector: main.collector,
+          describe(id) {
+            const ex = main.collector.exampleOf(id);
+            if (ex.variant < 0) return [];
+            const sk = front.skeleton(ex.variant);
+            return sk.reads.map((r) => {
+              const s = ex.rf[r]!;
+              return `${describeVkEvent(sk, r)} reads ${s >= 0 ? describeVkEvent(sk, s) : 'undef'}`;
+            });
+          },
+        };
+      },
+      why(test, values) {
+        const t = test as VulkanTest;
+        const probe: VulkanTest = {
+          ...t,
+          condition: {
+            quantifier: 'exists',
+            cond: vulkanCond(values, t),
+            span: t.condition?.span ?? t.threads[0]!.span,
+          },
+        };
+        return runVulkan(probe, { ...base, engine: 'fast', explain: true }).explanations.map((x) => x.text);
+      },
+    };
+  }
+  if (name === 'amdgpu')
+    return {
+      name,
+      kind: 'amdgpu',
+      cat: null,
+      file: null,
+      run(test) {
+        const en = enumerate(test as Test, { model: options, keepExamples: true, symmetry: false });
+        return {
+          report: buildReport(test as Test, en, options, { estimate: 0, ms: 0 }),
+          collector: en.collector,
+          describe: (id) => describeExecution(test as Test, en.collector, id),
+        };
+      },
+      why(test, values) {
+        return runTestSync(amdgpuProbe(test as Test, values), {
+          model: options,
+          maxExecutions: Number.POSITIVE_INFINITY,
+          timeoutMs: 10_000,
+          explain: true,
+        }).explanations.map((x) => x.text);
       },
     };
   const file = CAT_MODELS[name] ? join(MODELS_DIR, CAT_MODELS[name]!) : name;
   const model = loadCatFile(file, errorLimit);
   return {
     name,
+    kind: 'amdgpu',
     cat: model,
     file,
     run(test) {
-      const en = new CatEnumeration(test, model, { ...DEFAULT_CAT, variants: variantsOf(options) }).run();
-      return { report: buildReport(test, en, options, { estimate: 0, ms: 0 }), collector: en.collector };
+      const en = new CatEnumeration(test as Test, model, {
+        ...DEFAULT_CAT,
+        variants: variantsOf(options),
+      }).run();
+      return {
+        report: buildReport(test as Test, en, options, { estimate: 0, ms: 0 }),
+        collector: en.collector,
+        describe: (id) => describeExecution(test as Test, en.collector, id),
+      };
+    },
+    why(test, values) {
+      return explainCat(amdgpuProbe(test as Test, values), model, {
+        ...DEFAULT_CAT,
+        variants: variantsOf(options),
+      }).map((x) => x.text);
     },
   };
 }
 
-function key(c: Collector, id: number): string {
-  return Array.from(c.valuesOf(id), (v) => (isUndef(v) ? 'undef' : String(v))).join(',');
+function key(c: Collector, id: number, cols: number[]): string {
+  const v = c.valuesOf(id);
+  return cols.map((k) => (isUndef(v[k]!) ? 'undef' : String(v[k]))).join(',');
 }
 
-/** The rf choices of a recorded execution, as sentences. */
+/** The rf choices of a recorded execution of an AMDGPU test, as sentences. */
 function describeExecution(test: Test, c: Collector, id: number): string[] {
   const ex = c.exampleOf(id);
   if (ex.variant < 0) return [];
@@ -78,37 +214,81 @@ function describeExecution(test: Test, c: Collector, id: number): string[] {
   });
 }
 
-/** Compares two models on one test. */
-export function compareOn(test: Test, a: Runner, b: Runner): Comparison {
-  const ra = a.run(test);
-  const rb = b.run(test);
+/** One test as each of two models reads it; `assumeA`/`assumeB`: what a translation assumes of a final state. */
+export interface ComparePair {
+  name: string;
+  a: AnyTest;
+  b: AnyTest;
+  assumeA: Cond | null;
+  assumeB: Cond | null;
+}
+
+/** Why the Vulkan model has no final state with an undef value. */
+const UNDEF_IN_VULKAN =
+  'the Vulkan model has no undef value: a read in a data race reads one of the writes it may see, and the race itself makes the behaviour undefined (flag race)';
+
+/** The recorded final states of a run that satisfy `assume` (all of them when it is null). */
+function finalStates(c: Collector, assume: Cond | null): number[] {
+  const ids = Array.from(c.idsByValues());
+  if (!assume) return ids;
+  return ids.filter((id) => {
+    const v = c.valuesOf(id);
+    return (
+      evalCond(
+        assume,
+        (l) => {
+          const k = c.labels.indexOf(l);
+          return k < 0 ? undefined : v[k];
+        },
+        termLabel,
+      ) !== 'false'
+    );
+  });
+}
+
+/** Compares two models on one test (each given the test in its language). */
+export function compareOn(p: ComparePair, a: Runner, b: Runner): Comparison {
+  const ra = a.run(p.a);
+  const rb = b.run(p.b);
+  const idsA = finalStates(ra.collector, p.assumeA);
+  const idsB = finalStates(rb.collector, p.assumeB);
+  // Compare over the observables both runs have.
+  const common = ra.collector.labels.filter((l) => rb.collector.labels.includes(l));
+  const colsA = common.map((l) => ra.collector.labels.indexOf(l));
+  const colsB = common.map((l) => rb.collector.labels.indexOf(l));
   const only: OnlyIn[] = [];
-  for (const [x, y, name] of [
-    [ra, rb, a.name],
-    [rb, ra, b.name],
+  for (const [x, ix, y, iy, runner, other, cx, cy, test] of [
+    [ra, idsA, rb, idsB, a, b, colsA, colsB, p.b],
+    [rb, idsB, ra, idsA, b, a, colsB, colsA, p.a],
   ] as const) {
-    const other = new Set(Array.from(y.collector.idsByValues(), (id) => key(y.collector, id)));
-    for (const id of x.collector.idsByValues()) {
-      if (other.has(key(x.collector, id))) continue;
+    const seen = new Set(iy.map((id) => key(y.collector, id, cy)));
+    for (const id of ix) {
+      if (seen.has(key(x.collector, id, cx))) continue;
       const values: Record<string, number | 'undef'> = {};
-      x.collector.labels.forEach((l, k) => {
-        const v = x.collector.valuesOf(id)[k]!;
+      const defined: Record<string, number> = {};
+      common.forEach((l, k) => {
+        const v = x.collector.valuesOf(id)[cx[k]!]!;
         values[l] = isUndef(v) ? 'undef' : v;
+        if (!isUndef(v)) defined[l] = v;
       });
       only.push({
-        model: name,
+        model: runner.name,
         state: stateText(values),
-        execution: describeExecution(test, x.collector, id),
+        execution: x.describe(id),
+        forbidden:
+          other.kind === 'vulkan' && Object.keys(defined).length < common.length
+            ? [UNDEF_IN_VULKAN]
+            : [...new Set(other.why(test, defined))],
       });
       break;
     }
   }
   const verdict = (r: Report) => r.condition?.verdict ?? 'no condition';
   return {
-    test: test.name,
+    test: p.name,
     verdicts: [
-      { model: a.name, verdict: verdict(ra.report), states: ra.report.states.length, flags: ra.report.flags },
-      { model: b.name, verdict: verdict(rb.report), states: rb.report.states.length, flags: rb.report.flags },
+      { model: a.name, verdict: verdict(ra.report), states: idsA.length, flags: ra.report.flags },
+      { model: b.name, verdict: verdict(rb.report), states: idsB.length, flags: rb.report.flags },
     ],
     only,
   };
@@ -119,7 +299,9 @@ export function formatComparison(c: Comparison): string {
   const lines = [`Test ${c.test}`];
   const w = Math.max(...c.verdicts.map((v) => v.model.length));
   for (const v of c.verdicts) {
-    const flags = [v.flags.race ? 'race' : '', v.flags.undef ? 'undef' : ''].filter(Boolean).join(', ');
+    const flags = [v.flags.race ? 'race' : '', v.flags.undef ? 'undef' : '', v.flags.ub ? 'ub' : '']
+      .filter(Boolean)
+      .join(', ');
     lines.push(
       `  ${v.model.padEnd(w)}  condition ${v.verdict}, ${v.states} final states${flags ? ` (${flags})` : ''}`,
     );
@@ -128,19 +310,52 @@ export function formatComparison(c: Comparison): string {
   for (const o of c.only) {
     lines.push(`  only ${o.model} allows: ${o.state}`);
     for (const e of o.execution) lines.push(`    ${e}`);
+    const other = c.verdicts.find((v) => v.model !== o.model)?.model ?? 'the other model';
+    for (const f of o.forbidden) lines.push(`    ${other} forbids it: ${f.replace(/\n/g, '\n    ')}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** Runs the comparison of `tests` under models `a` and `b` and prints it. */
-export function runCompare(tests: Test[], models: string[], json: boolean, errorLimit?: number): void {
-  const [a, b] = models.map((m) => runnerFor(m, DEFAULT_OPTIONS, errorLimit)) as [
+/** Runs the comparison of `tests` under models `a` and `b` and prints it; false when a test cannot be given to both. */
+export function runCompare(
+  loaded: { test: AnyTest; text: string }[],
+  models: string[],
+  json: boolean,
+  vk: VulkanCliOptions,
+  errorLimit?: number,
+): boolean {
+  const [a, b] = models.map((m) => runnerFor(m, DEFAULT_OPTIONS, vk, errorLimit)) as [
     ReturnType<typeof runnerFor>,
     ReturnType<typeof runnerFor>,
   ];
+  const pairs: ComparePair[] = [];
+  let ok = true;
+  for (const { test, text } of loaded) {
+    const as = (r: Runner) => {
+      if (r.kind === 'vulkan') {
+        const t = asVulkan(test, text);
+        return t && { test: t as AnyTest, assumption: null };
+      }
+      return asAmdgpuAssuming(test, text, vk.deviceScope);
+    };
+    const ta = as(a);
+    const tb = as(b);
+    if (!ta || !tb) ok = false;
+    else
+      pairs.push({ name: test.name, a: ta.test, b: tb.test, assumeA: ta.assumption, assumeB: tb.assumption });
+  }
+  if (!ok) return false;
   for (const r of [a, b])
-    if (r.cat && r.file) checkCatAgainst(r.cat, r.file, tests, variantsOf(DEFAULT_OPTIONS), errorLimit);
-  const out = tests.map((t) => compareOn(t, a, b));
+    if (r.cat && r.file)
+      checkCatAgainst(
+        r.cat,
+        r.file,
+        pairs.map((p) => (r === a ? p.a : p.b)).filter((t): t is Test => !isVulkan(t)),
+        variantsOf(DEFAULT_OPTIONS),
+        errorLimit,
+      );
+  const out = pairs.map((p) => compareOn(p, a, b));
   if (json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   else process.stdout.write(out.map(formatComparison).join('\n'));
+  return true;
 }

@@ -1,45 +1,56 @@
 /**
  * `gpumm compare --models A,B FILE…`: one test under two models. Per test, both verdicts, and for
  * each model a final state only it reaches, with one execution reaching it (src/cli/compare-run.ts).
- * A model is `amdgpu` (the fast search), a cat model of `models/` (`amdgpu-cat`, `rc11`), or the
- * path of a `.cat` file.
+ * A model is `amdgpu` (the fast search), `vulkan` (the fast Vulkan search), a cat model of
+ * `models/` (`amdgpu-cat`, `rc11`, `vulkan-cat`), or the path of an AMDGPU `.cat` file. Tests may
+ * be in either language: each model gets the test translated into its own (docs/model-vulkan.md).
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { modelDiagnostics } from '../enumerate/verdict.ts';
+import { isVulkan } from '../vulkan/ast.ts';
 import { CAT_MODELS } from './cat-models.ts';
-import { loadTests, stderrPrinter } from './io.ts';
+import { loadAnyTests, stderrPrinter } from './io.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
+import { addVulkanOptions, type VulkanCliOptions } from './vulkan-options.ts';
 
 function parseModels(v: string): string[] {
   const names = v.split(',').map((s) => s.trim());
   if (names.length !== 2 || names.some((n) => n === ''))
     throw new InvalidArgumentError('expected two models separated by a comma, e.g. amdgpu,rc11');
   for (const n of names)
-    if (n !== 'amdgpu' && !CAT_MODELS[n] && !n.endsWith('.cat'))
+    if (n !== 'amdgpu' && n !== 'vulkan' && !CAT_MODELS[n] && !n.endsWith('.cat'))
       throw new InvalidArgumentError(
-        `unknown model '${n}': use amdgpu, ${Object.keys(CAT_MODELS).join(', ')} or the path of a .cat file`,
+        `unknown model '${n}': use amdgpu, vulkan, ${Object.keys(CAT_MODELS).join(', ')} or the path of a .cat file`,
       );
   return names;
 }
 
 export function registerCompare(program: Command): void {
-  program
+  const cmd = program
     .command('compare')
     .description('run litmus tests under two models and show where they differ')
     .argument('<files...>', 'litmus files')
     .addOption(
-      new Option('--models <a,b>', `two models: amdgpu, ${Object.keys(CAT_MODELS).join(', ')} or a .cat file`)
+      new Option(
+        '--models <a,b>',
+        `two models: amdgpu, vulkan, ${Object.keys(CAT_MODELS).join(', ')} or a .cat file (an AMDGPU .cat file for AMDGPU tests)`,
+      )
         .argParser(parseModels)
         .makeOptionMandatory(),
     )
     .option('--json', 'print the comparisons as JSON')
-    .addOption(errorLimitOption())
-    .action(async (files: string[], opts: { models: string[]; json?: boolean; errorLimit: number }) => {
-      const { loaded, ok } = loadTests(files, stderrPrinter(opts.errorLimit));
+    .addOption(errorLimitOption());
+  addVulkanOptions(cmd).action(
+    async (
+      files: string[],
+      opts: { models: string[]; json?: boolean; errorLimit: number } & VulkanCliOptions,
+    ) => {
+      const { loaded, ok } = loadAnyTests(files, stderrPrinter(opts.errorLimit));
       if (!ok) throw new CliExit(2);
-      const tests = loaded.filter((l) => modelDiagnostics(l.test).length === 0).map((l) => l.test);
+      const tests = loaded.filter((l) => isVulkan(l.test) || modelDiagnostics(l.test).length === 0);
       // The engines load only when the command runs.
       const { runCompare } = await import('./compare-run.ts');
-      runCompare(tests, opts.models, opts.json === true, opts.errorLimit);
-    });
+      if (!runCompare(tests, opts.models, opts.json === true, opts, opts.errorLimit)) throw new CliExit(2);
+    },
+  );
 }

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import type { Span, Test } from '../core/types.ts';
 import { type Diagnostic, diag, hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
+import type { AnyTest } from '../vulkan/ast.ts';
+import { parseAnyTest, type Syntax } from '../vulkan/detect.ts';
 import { DEFAULT_ERROR_LIMIT, type DiagnosticPrinter, diagnosticPrinter } from './format.ts';
 
 export function fileSpan(file: string): Span {
@@ -58,15 +60,17 @@ export function stderrPrinter(limit = DEFAULT_ERROR_LIMIT): DiagnosticPrinter {
 }
 
 /**
- * Reads and parses every file, giving each file's diagnostics (warnings included) to `printer`.
- * `ok` is false when some file could not be read or has errors; the caller then exits 2 before
- * writing anything (nothing half-written).
+ * Reads every file and parses it with `parseFile`, giving each file's diagnostics (warnings
+ * included) to `printer`. `ok` is false when some file could not be read or has errors; the caller
+ * then exits 2 before writing anything (nothing half-written).
  */
-export function loadTests(
+function loadWith<P extends { test: unknown; diagnostics: Diagnostic[] }, L>(
   files: readonly string[],
   printer: DiagnosticPrinter,
-): { loaded: LoadedTest[]; ok: boolean } {
-  const loaded: LoadedTest[] = [];
+  parseFile: (text: string, file: string) => P,
+  keep: (file: string, text: string, parsed: P & { test: NonNullable<P['test']> }) => L,
+): { loaded: L[]; ok: boolean } {
+  const loaded: L[] = [];
   let ok = true;
   for (const file of files) {
     const src = readSource(file);
@@ -75,13 +79,45 @@ export function loadTests(
       ok = false;
       continue;
     }
-    const { test, diagnostics } = parse(src.text, file);
-    printer.print(diagnostics, src.text);
-    if (!test || hasErrors(diagnostics)) {
+    const parsed = parseFile(src.text, file);
+    printer.print(parsed.diagnostics, src.text);
+    if (!parsed.test || hasErrors(parsed.diagnostics)) {
       ok = false;
       continue;
     }
-    loaded.push({ file, text: src.text, test });
+    loaded.push(keep(file, src.text, parsed as P & { test: NonNullable<P['test']> }));
   }
   return { loaded, ok };
+}
+
+/** Reads and parses every file in gpumm's own language (see `loadWith`). */
+export function loadTests(
+  files: readonly string[],
+  printer: DiagnosticPrinter,
+): { loaded: LoadedTest[]; ok: boolean } {
+  return loadWith(files, printer, parse, (file, text, p) => ({ file, text, test: p.test }));
+}
+
+/** A test file of any syntax gpumm reads that read and parsed without errors. */
+export interface LoadedAnyTest {
+  file: string;
+  text: string;
+  test: AnyTest;
+  syntax: Syntax;
+}
+
+/**
+ * As `loadTests`, for every syntax gpumm reads: gpumm's own (AMDGPU), Dartagnan's Vulkan syntax
+ * and the Khronos `.test` format, chosen by extension and content (src/vulkan/detect.ts).
+ */
+export function loadAnyTests(
+  files: readonly string[],
+  printer: DiagnosticPrinter,
+): { loaded: LoadedAnyTest[]; ok: boolean } {
+  return loadWith(files, printer, parseAnyTest, (file, text, p) => ({
+    file,
+    text,
+    test: p.test,
+    syntax: p.syntax,
+  }));
 }

@@ -1,19 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GridJsonSchema, LowerJsonSchema, SideBySideJsonSchema } from '../lower/json.ts';
 import { findLlc } from '../lower/llc.ts';
+import { gpumm } from './testing.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'gpumm.js');
 const MP = join(ROOT, 'litmus', 'MP+rel+acq.agent.litmus');
-
-function gpumm(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 1 << 26 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe('gpumm lower', () => {
   it('prints each IR instruction followed by its machine code, with rows under --explain', () => {

@@ -9,8 +9,8 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
-import type { Instr, Span } from '../core/types.ts';
+import { type Command, Option } from 'commander';
+import type { Instr, Span, Test } from '../core/types.ts';
 import { causeById } from '../lower/causes.ts';
 import {
   type DivergenceGroup,
@@ -41,8 +41,9 @@ import { describeCtx, lowerSideBySide, renderSideBySide, sideBySideJson } from '
 import { DEFAULT_TARGET, findTarget, nearestTargetNames, type Target } from '../lower/targets.ts';
 import { type LowerCtx, type LowerDiagnostic, type LowerResult, lowerDiag } from '../lower/types.ts';
 import { hasErrors } from '../syntax/diagnostics.ts';
-import { parse } from '../syntax/parser.ts';
 import { printInstr } from '../syntax/printer.ts';
+import { isVulkan } from '../vulkan/ast.ts';
+import { parseAnyTest } from '../vulkan/detect.ts';
 import { formatDiagnostics, type Printable } from './format.ts';
 import { readSource, stderrPrinter } from './io.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
@@ -58,6 +59,8 @@ interface LowerOptions {
   table?: boolean;
   compareLlc?: string | boolean;
   errorLimit: number;
+  /** Vulkan tests: Device scope as AMDGPU system (default) or agent scope. */
+  deviceScope?: 'system' | 'agent';
 }
 
 /** The command line as a span, for diagnostics about options or a missing file (LW2011). */
@@ -339,7 +342,7 @@ export function registerLower(program: Command): void {
     .description(
       'show the machine code (AMDGPU, Intel Xe) each instruction of a litmus test lowers to, for one target or several side by side',
     )
-    .argument('[file]', 'litmus file')
+    .argument('[file]', 'litmus file (gpumm, Dartagnan Vulkan or Khronos .test syntax)')
     .option(
       '-t, --target <name>',
       `processor (gfx600 … gfx1251, gfx90a, gfx942, gfx950, aliases such as fiji; Intel dg2, mtl, arl, pvc, lnl, bmg, ptl), or a comma list to compare side by side (gfx942,pvc); default ${DEFAULT_TARGET}`,
@@ -356,11 +359,23 @@ export function registerLower(program: Command): void {
     .option('--table', "print the target's whole code-sequence table as a grid")
     .addOption(errorLimitOption())
     .option('--compare-llc [path]', 'also run llc-22 (or the llc at path) and print the difference')
+    .addOption(
+      new Option(
+        '--device-scope <scope>',
+        "Vulkan tests: the AMDGPU scope of Vulkan's Device scope (docs/model-vulkan.md)",
+      )
+        .choices(['system', 'agent'])
+        .default('system'),
+    )
     .action(async (file0: string | undefined, opts: LowerOptions) => {
       let file = file0;
       // `--compare-llc FILE.litmus`: the option's optional path took the test file. No llc is named
       // `*.litmus`: it is the file, compared with the llc-22 on the PATH.
-      if (file === undefined && typeof opts.compareLlc === 'string' && opts.compareLlc.endsWith('.litmus')) {
+      if (
+        file === undefined &&
+        typeof opts.compareLlc === 'string' &&
+        /\.(litmus|test)$/.test(opts.compareLlc)
+      ) {
         file = opts.compareLlc;
         opts.compareLlc = true;
       }
@@ -452,13 +467,21 @@ export function registerLower(program: Command): void {
         process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
         throw new CliExit(2);
       }
-      const { test, diagnostics } = parse(src.text, file);
+      const parsed = parseAnyTest(src.text, file);
       const printer = stderrPrinter(opts.errorLimit);
-      printer.print(diagnostics, src.text);
-      if (!test || hasErrors(diagnostics)) {
+      printer.print(parsed.diagnostics, src.text);
+      if (!parsed.test || hasErrors(parsed.diagnostics)) {
         printer.finish();
         throw new CliExit(2);
       }
+      // A Vulkan test lowers as its AMDGPU translation (docs/model-vulkan.md).
+      let test: Test;
+      if (isVulkan(parsed.test)) {
+        const { asAmdgpu } = await import('./vulkan.ts');
+        const t = asAmdgpu(parsed.test, src.text, opts.deviceScope ?? 'system');
+        if (!t) throw new CliExit(2);
+        test = t;
+      } else test = parsed.test;
       if (ctxs.length > 1) {
         const sbs = lowerSideBySide(test, ctxs);
         const found = dedupe(

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerCheck } from './check.ts';
 import { registerCompare } from './compare.ts';
+import { registerConvert } from './convert.ts';
 import { registerDemo } from './demo.ts';
 import { registerLower } from './lower.ts';
 import { registerMutate } from './mutate.ts';
@@ -16,13 +17,20 @@ import { CliExit, commandLineDiagnostic, reportInternalError } from './shared.ts
 const program = new Command();
 program
   .name('gpumm')
-  .description('Executable reference for GPU scoped memory models (AMDGPU, Intel Xe)')
+  .description('Executable reference for GPU scoped memory models (AMDGPU, Vulkan, Intel Xe)')
   .version('0.1.0')
   .showHelpAfterError(false)
   .exitOverride()
   .configureOutput({ writeErr: () => {} });
 
+// A reader that stops early (`gpumm run … | head`) is not an error: no stack trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 registerParse(program);
+registerConvert(program);
 registerRun(program);
 registerDemo(program);
 registerLower(program);

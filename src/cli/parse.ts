@@ -1,21 +1,30 @@
-/** `gpumm parse FILE…`: prints each test in normalised form, or every diagnostic of every file. */
+/**
+ * `gpumm parse FILE…`: prints each test in normalised form, in the syntax it is written in (gpumm's
+ * own, Dartagnan's Vulkan syntax or the Khronos `.test` format), or every diagnostic of every file.
+ */
 import type { Command } from 'commander';
 import { print } from '../syntax/printer.ts';
-import { loadTests, stderrPrinter } from './io.ts';
+import { isVulkan } from '../vulkan/ast.ts';
+import { printDat3m, printKhronos } from '../vulkan/print.ts';
+import { loadAnyTests, stderrPrinter } from './io.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
 
 export function registerParse(program: Command): void {
   program
     .command('parse')
-    .description('parse litmus files and print them in normalised form (or their diagnostics)')
-    .argument('<files...>', 'litmus files')
-    .option('--json', 'print the AST as JSON instead of litmus text')
+    .description('parse test files and print them in normalised form (or their diagnostics)')
+    .argument('<files...>', 'test files: gpumm litmus, Dartagnan Vulkan litmus, Khronos .test')
+    .option('--json', 'print the AST as JSON instead of the test text')
     .addOption(errorLimitOption())
     .action((files: string[], opts: { json?: boolean; errorLimit: number }) => {
       const printer = stderrPrinter(opts.errorLimit);
-      const { loaded, ok } = loadTests(files, printer);
+      const { loaded, ok } = loadAnyTests(files, printer);
       printer.finish();
-      const outputs = loaded.map((l) => print(l.test));
+      const outputs = loaded.map(({ test }) => {
+        if (!isVulkan(test)) return print(test);
+        // A test always prints in its own syntax (the printers' round-trip tests hold it).
+        return test.format === 'khronos' ? (printKhronos(test).text ?? '') : printDat3m(test).text;
+      });
       const asts = loaded.map((l) => l.test);
       // Nothing half-written: output appears only when every file parsed.
       if (!ok) throw new CliExit(2);

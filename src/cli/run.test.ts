@@ -1,27 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunJsonSchema } from './run.ts';
+import { gpumm, tmpFile } from './testing.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'gpumm.js');
-
-function gpumm(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8',
-    cwd: join(import.meta.dirname, '..', '..'),
-    maxBuffer: 1 << 28,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function tmpFile(name: string, text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gpumm-run-'));
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-}
 
 const SB = (order: string, expects: string) => `AMDGPU SB
 ${expects}

@@ -8,7 +8,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { CatEnumeration } from '../cat/enumerate.ts';
 import type { Test } from '../core/types.ts';
 import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
@@ -29,13 +28,15 @@ import {
 import type { ModelDiagnostic } from '../events/skeleton.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { diag } from '../syntax/diagnostics.ts';
+import { isVulkan, type VulkanTest } from '../vulkan/ast.ts';
 import { CAT_MODELS } from './cat-models.ts';
 import { formatDiagnostic, type Printable } from './format.ts';
-import { fileSpan, loadTests, stderrPrinter } from './io.ts';
+import { fileSpan, loadAnyTests, stderrPrinter } from './io.ts';
 import { roughDuration, startProgress } from './progress.ts';
 import { CliExit, errorLimitOption, optionValueDiagnostic } from './shared.ts';
+import { addVulkanOptions, type VulkanCliOptions } from './vulkan-options.ts';
 
-interface RunCliOptions {
+interface RunCliOptions extends VulkanCliOptions {
   json?: boolean;
   explain?: boolean;
   graph?: 'dot' | 'svg';
@@ -51,7 +52,8 @@ interface RunCliOptions {
   errorLimit: number;
   quiet?: boolean;
   cat?: string;
-  model: string;
+  /** Absent: the model the test's syntax implies (amdgpu, or vulkan for a Vulkan test). */
+  model?: string;
 }
 
 function positiveInt(v: string): number {
@@ -82,6 +84,7 @@ const STOP_HINTS: Record<string, string> = {
   'max-executions': 'raise --max-executions, or leave it out to enumerate every execution',
   timeout: 'raise --timeout, or try --workers n for a test of many seconds',
   interrupted: 'the states printed are those found so far',
+  bound: 'a loop of the test needs more iterations than --unroll allows: raise --unroll',
 };
 
 /** A model diagnostic in the shape the terminal formatter prints (a test-wide one points at line 1). */
@@ -93,6 +96,20 @@ function printableModelDiagnostic(d: ModelDiagnostic, file: string): Printable {
     hint: MODEL_HINTS[d.code],
     span: d.span ?? fileSpan(file),
   };
+}
+
+/** `JSON.stringify(items, null, 2)` and a newline on stdout, written one element at a time. */
+function writeJsonArray(items: readonly unknown[]): void {
+  if (items.length === 0) {
+    process.stdout.write('[]\n');
+    return;
+  }
+  process.stdout.write('[\n');
+  items.forEach((item, k) => {
+    const text = JSON.stringify(item, null, 2).replace(/\n/g, '\n  ');
+    process.stdout.write(`  ${text}${k < items.length - 1 ? ',' : ''}\n`);
+  });
+  process.stdout.write(']\n');
 }
 
 /** JSON schema of `gpumm run --json` output (one report per file, in an array). */
@@ -126,9 +143,11 @@ function graphOf(
 }
 
 export function registerRun(program: Command): void {
-  program
+  const cmd = program
     .command('run')
-    .description('run litmus tests under the AMDGPU memory model and print the verdicts')
+    .description(
+      'run litmus tests under the AMDGPU memory model (Vulkan tests: the Vulkan one) and print the verdicts',
+    )
     .argument('<files...>', 'litmus files')
     .option('--json', 'print the reports as JSON (an array; schema: RunJsonSchema in src/cli/run.ts)')
     .option(
@@ -192,171 +211,244 @@ export function registerRun(program: Command): void {
     .addOption(
       new Option(
         '--model <name>',
-        'the model: the fast AMDGPU search, or a cat model of models/ (docs/cat.md)',
-      )
-        .choices(['amdgpu', ...Object.keys(CAT_MODELS)])
-        .default('amdgpu'),
-    )
-    .action(async (files: string[], opts: RunCliOptions) => {
-      const model: ModelOptions = {
-        ...DEFAULT_OPTIONS,
-        noThinAir: opts.thinAir !== false,
-        valueRules: opts.valueRules,
-      };
-      // Parse everything first: bad input means exit 2 and nothing half-written.
-      const printer = stderrPrinter(opts.errorLimit);
-      const { loaded, ok } = loadTests(files, printer);
-      let bad = !ok;
-      let undecidable = false;
-      const tests: Test[] = [];
-      for (const { file, text, test } of loaded) {
-        const md = modelDiagnostics(test);
-        printer.print(
-          md.map((d) => printableModelDiagnostic(d, file)),
-          text,
-        );
-        const fatal = md.filter((d) => !UNDECIDED_CODES.includes(d.code));
-        if (fatal.length > 0) bad = true;
-        else if (md.length > 0) undecidable = true;
-        else tests.push(test);
+        "the model: the fast AMDGPU or Vulkan search, or a cat model of models/ (docs/cat.md); default: the model of the test's syntax (a test of the other model's syntax is translated, docs/model-vulkan.md)",
+      ).choices(['amdgpu', 'vulkan', ...Object.keys(CAT_MODELS)]),
+    );
+  addVulkanOptions(cmd);
+  cmd.action(async (files: string[], opts: RunCliOptions) => {
+    const model: ModelOptions = {
+      ...DEFAULT_OPTIONS,
+      noThinAir: opts.thinAir !== false,
+      valueRules: opts.valueRules,
+    };
+    // Parse everything first: bad input means exit 2 and nothing half-written.
+    const printer = stderrPrinter(opts.errorLimit);
+    const { loaded, ok } = loadAnyTests(files, printer);
+    let bad = !ok;
+    let undecidable = false;
+    // Each test runs under the model asked for, or the one its syntax implies; a test of the other
+    // model's syntax is translated (docs/model-vulkan.md, "Vulkan and AMDGPU").
+    const vkCli =
+      loaded.some((l) => isVulkan(l.test)) || opts.model === 'vulkan' || opts.model === 'vulkan-cat'
+        ? await import('./vulkan.ts')
+        : null;
+    const items: ({ kind: 'amdgpu'; test: Test } | { kind: 'vulkan'; test: VulkanTest })[] = [];
+    for (const { file, text, test } of loaded) {
+      const wantVulkan = opts.cat
+        ? isVulkan(test)
+        : vkCli?.isVulkanModel(opts.model ?? (isVulkan(test) ? 'vulkan' : 'amdgpu'));
+      if (wantVulkan && vkCli) {
+        const vt = vkCli.asVulkan(test, text);
+        if (vt) items.push({ kind: 'vulkan', test: vt });
+        else bad = true;
+        continue;
       }
-      printer.finish();
-      if (bad) throw new CliExit(2);
-      // The cat engine loads only when a cat model is asked for.
-      const catCli = opts.cat || CAT_MODELS[opts.model] ? await import('./cat.ts') : null;
-      const catRun = catCli ? await import('../cat/report.ts') : null;
-      const catFile =
-        opts.cat ??
-        (catCli && CAT_MODELS[opts.model] ? join(catCli.MODELS_DIR, CAT_MODELS[opts.model]!) : null);
-      const catModel = catCli && catFile ? catCli.loadCatFile(catFile, opts.errorLimit) : null;
-      if (catModel && (opts.graph || (opts.workers ?? 1) > 1)) {
-        const what = opts.graph ? '--graph' : '--workers';
-        process.stderr.write(
-          `${formatDiagnostic(
-            diag('CL1003', fileSpan('<command-line>'), {
-              what: `${what} works with the fast search only, not with a cat model`,
-              fix: `drop ${what}, or run with --model amdgpu`,
-            }),
-          )}\n`,
-        );
-        throw new CliExit(2);
+      const at = vkCli ? vkCli.asAmdgpu(test, text, opts.deviceScope) : (test as Test);
+      if (!at) {
+        bad = true;
+        continue;
       }
-      if (catCli && catRun && catModel && catFile)
-        catCli.checkCatAgainst(catModel, catFile, tests, catRun.variantsOf(model), opts.errorLimit);
+      const md = modelDiagnostics(at);
+      printer.print(
+        md.map((d) => printableModelDiagnostic(d, file)),
+        text,
+      );
+      const fatal = md.filter((d) => !UNDECIDED_CODES.includes(d.code));
+      if (fatal.length > 0) bad = true;
+      else if (md.length > 0) undecidable = true;
+      else items.push({ kind: 'amdgpu', test: at });
+    }
+    printer.finish();
+    if (bad) throw new CliExit(2);
+    const tests = items.flatMap((i) => (i.kind === 'amdgpu' ? [i.test] : []));
+    const vtests = items.flatMap((i) => (i.kind === 'vulkan' ? [i.test] : []));
+    const amdgpuModel = opts.model && !vkCli?.isVulkanModel(opts.model) ? opts.model : 'amdgpu';
+    // The cat engine loads only when a cat model is asked for.
+    const catCli =
+      opts.cat ||
+      CAT_MODELS[amdgpuModel] ||
+      (vtests.length > 0 && (opts.model === 'vulkan-cat' || opts.explain))
+        ? await import('./cat.ts')
+        : null;
+    const catRun = catCli ? await import('../cat/report.ts') : null;
+    const catFile =
+      opts.cat ??
+      (catCli && CAT_MODELS[amdgpuModel] ? join(catCli.MODELS_DIR, CAT_MODELS[amdgpuModel]!) : null);
+    const catModel =
+      catCli && catFile && tests.length > 0 ? catCli.loadCatFile(catFile, opts.errorLimit) : null;
+    if ((catModel || vtests.length > 0) && (opts.graph || (opts.workers ?? 1) > 1)) {
+      const what = opts.graph ? '--graph' : '--workers';
+      process.stderr.write(
+        `${formatDiagnostic(
+          diag('CL1003', fileSpan('<command-line>'), {
+            what: `${what} works with the fast AMDGPU search only, not with a cat model or a Vulkan test`,
+            fix: `drop ${what}, or run AMDGPU tests with --model amdgpu`,
+          }),
+        )}\n`,
+      );
+      throw new CliExit(2);
+    }
+    if (catCli && catRun && catModel && catFile)
+      catCli.checkCatAgainst(catModel, catFile, tests, catRun.variantsOf(model), opts.errorLimit);
+    // Vulkan tests: the fast search, models/vulkan.cat (also for --explain), or the user's cat file.
+    const vkCatFile = opts.cat ?? (vkCli && catCli ? vkCli.VULKAN_CAT : null);
+    const vkCatModel =
+      vtests.length > 0 && catCli && vkCatFile ? catCli.loadCatFile(vkCatFile, opts.errorLimit) : null;
+    const vkBase = vkCli ? vkCli.vkRunOptions(opts) : null;
+    if (vkCli && vkCatModel && vkCatFile && vkBase)
+      vkCli.checkCatAgainstVulkan(vkCatModel, vtests, vkBase, opts.errorLimit);
 
-      let current: Pick<Enumeration, 'interrupt'> | CatEnumeration | null = null;
-      let interrupted = false;
-      const onSigint = () => {
-        interrupted = true;
-        current?.interrupt();
-      };
-      process.on('SIGINT', onSigint);
-      const reports: Report[] = [];
-      const texts: string[] = [];
-      const progress = opts.quiet ? null : await startProgress(process.stderr, tests.length);
-      // Lines for stderr while the bars are drawn go above them.
-      const say = (text: string) => (progress ? progress.log(text) : process.stderr.write(text));
-      try {
-        for (const test of tests) {
-          if (interrupted) break;
-          progress?.test(test.name);
-          let en: Pick<Enumeration, 'collector'> | null = null;
-          const runOpts = {
-            model,
-            maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
-            maxStates: opts.maxStates,
-            observe: opts.observe,
-            timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
-            explain: opts.explain === true,
-            keepExamples: opts.graph !== undefined,
-          };
-          const hooks = {
-            onStart: (estimate: number) => {
-              const secs = (estimate * MICROS_PER_CANDIDATE) / 1e6;
-              if (secs > 1 && !opts.quiet)
-                say(
-                  `${test.name}: estimate ${estimate.toExponential(2)} candidates before pruning (up to ~${roughDuration(secs)}; the search prunes most of them)\n`,
-                );
+    let current: { interrupt(): void } | null = null;
+    let interrupted = false;
+    const onSigint = () => {
+      interrupted = true;
+      current?.interrupt();
+    };
+    process.on('SIGINT', onSigint);
+    const reports: Report[] = [];
+    const texts: string[] = [];
+    const progress = opts.quiet ? null : await startProgress(process.stderr, items.length);
+    // Lines for stderr while the bars are drawn go above them.
+    const say = (text: string) => (progress ? progress.log(text) : process.stderr.write(text));
+    try {
+      for (const item of items) {
+        if (interrupted) break;
+        progress?.test(item.test.name);
+        if (item.kind === 'vulkan') {
+          if (!vkBase) throw new Error('Vulkan options missing');
+          const { runVulkanSliced } = await import('../vulkan/run.ts');
+          const report = await runVulkanSliced(
+            item.test,
+            {
+              ...vkBase,
+              engine: opts.cat || opts.model === 'vulkan-cat' ? 'cat' : 'fast',
+              model: vkCatModel,
+              maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
+              maxStates: opts.maxStates,
+              timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
+              explain: opts.explain === true,
             },
-            register: (e: Enumeration) => {
-              en = e;
-              current = e;
-            },
-            onSlow: (projectedMs: number, fraction: number) => {
-              // The bars show as much, and keep it current.
-              if (progress || opts.quiet) return;
-              const eta = Number.isFinite(projectedMs)
-                ? `~${(projectedMs / 1000).toFixed(1)}s in all (a rough guess: it assumes equal subtrees)`
-                : 'unknown';
-              process.stderr.write(
-                `${test.name}: ${(fraction * 100).toFixed(1)}% of the search space after ${PROGRESS_MS} ms; projected ${eta} (Ctrl-C prints the states found so far)\n`,
-              );
-            },
-            onProgress: (p: SearchProgress) => progress?.update(p),
-          };
-          let report: Report;
-          if (catModel && catRun) {
-            report = await catRun.runCatSliced(
-              test,
-              catModel,
-              model,
-              {
-                maxExecutions: runOpts.maxExecutions,
-                maxStates: runOpts.maxStates,
-                observe: runOpts.observe,
-                timeoutMs: runOpts.timeoutMs,
-                keepExamples: false,
-                explain: runOpts.explain,
-                estimate: estimateCandidates(test),
+            {
+              register: (s) => {
+                current = s;
               },
-              (e) => {
-                current = e;
-              },
-            );
-          } else if (opts.workers && opts.workers > 1) {
-            hooks.onStart(estimateCandidates(test));
-            const par = await runTestParallel(test, runOpts, opts.workers, undefined, hooks);
-            report = par.report;
-            en = par.merged;
-          } else report = await runTest(test, runOpts, hooks);
+              onProgress: (p) => progress?.update(p),
+            },
+          );
           reports.push(report);
           if (!report.complete) {
             undecidable = true;
             say(
-              `${test.name}: undecided (${report.stop}) after ${report.stats.consistent} executions and ` +
-                `${report.states.length} final states; estimate ${report.stats.estimate.toExponential(2)} candidates before pruning\n` +
+              `${item.test.name}: undecided (${report.stop}) after ${report.stats.consistent} executions and ${report.states.length} final states\n` +
                 `  hint: ${STOP_HINTS[report.stop] ?? 'raise the budget'}\n`,
             );
           }
-          if (opts.graph && en) {
-            // The state numbers are known only now: one out of range is a command-line error.
-            if (opts.state !== undefined && opts.state >= report.states.length) {
-              process.stderr.write(
-                `${optionValueDiagnostic('CL1004', process.argv.slice(2), '--state', {
-                  state: String(opts.state),
-                  test: test.name,
-                  count: String(report.states.length),
-                })}\n`,
-              );
-              throw new CliExit(2);
-            }
-            const dot = graphOf(test, report, en, opts.state);
-            if (dot) {
-              const out = opts.graph === 'svg' ? await dotToSvg(dot) : dot;
-              if (opts.out) writeFileSync(opts.out, out);
-              else texts.push(out);
-            }
-          } else if (!opts.json) texts.push(formatReport(report));
+          if (!opts.json) texts.push(formatReport(report));
           progress?.done();
+          continue;
         }
-      } finally {
-        progress?.stop();
-        process.off('SIGINT', onSigint);
+        const test = item.test;
+        let en: Pick<Enumeration, 'collector'> | null = null;
+        const runOpts = {
+          model,
+          maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
+          maxStates: opts.maxStates,
+          observe: opts.observe,
+          timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
+          explain: opts.explain === true,
+          keepExamples: opts.graph !== undefined,
+        };
+        const hooks = {
+          onStart: (estimate: number) => {
+            const secs = (estimate * MICROS_PER_CANDIDATE) / 1e6;
+            if (secs > 1 && !opts.quiet)
+              say(
+                `${test.name}: estimate ${estimate.toExponential(2)} candidates before pruning (up to ~${roughDuration(secs)}; the search prunes most of them)\n`,
+              );
+          },
+          register: (e: Enumeration) => {
+            en = e;
+            current = e;
+          },
+          onSlow: (projectedMs: number, fraction: number) => {
+            // The bars show as much, and keep it current.
+            if (progress || opts.quiet) return;
+            const eta = Number.isFinite(projectedMs)
+              ? `~${(projectedMs / 1000).toFixed(1)}s in all (a rough guess: it assumes equal subtrees)`
+              : 'unknown';
+            process.stderr.write(
+              `${test.name}: ${(fraction * 100).toFixed(1)}% of the search space after ${PROGRESS_MS} ms; projected ${eta} (Ctrl-C prints the states found so far)\n`,
+            );
+          },
+          onProgress: (p: SearchProgress) => progress?.update(p),
+        };
+        let report: Report;
+        if (catModel && catRun) {
+          report = await catRun.runCatSliced(
+            test,
+            catModel,
+            model,
+            {
+              maxExecutions: runOpts.maxExecutions,
+              maxStates: runOpts.maxStates,
+              observe: runOpts.observe,
+              timeoutMs: runOpts.timeoutMs,
+              keepExamples: false,
+              explain: runOpts.explain,
+              estimate: estimateCandidates(test),
+            },
+            (e) => {
+              current = e;
+            },
+          );
+        } else if (opts.workers && opts.workers > 1) {
+          hooks.onStart(estimateCandidates(test));
+          const par = await runTestParallel(test, runOpts, opts.workers, undefined, hooks);
+          report = par.report;
+          en = par.merged;
+        } else report = await runTest(test, runOpts, hooks);
+        reports.push(report);
+        if (!report.complete) {
+          undecidable = true;
+          say(
+            `${test.name}: undecided (${report.stop}) after ${report.stats.consistent} executions and ` +
+              `${report.states.length} final states; estimate ${report.stats.estimate.toExponential(2)} candidates before pruning\n` +
+              `  hint: ${STOP_HINTS[report.stop] ?? 'raise the budget'}\n`,
+          );
+        }
+        if (opts.graph && en) {
+          // The state numbers are known only now: one out of range is a command-line error.
+          if (opts.state !== undefined && opts.state >= report.states.length) {
+            process.stderr.write(
+              `${optionValueDiagnostic('CL1004', process.argv.slice(2), '--state', {
+                state: String(opts.state),
+                test: test.name,
+                count: String(report.states.length),
+              })}\n`,
+            );
+            throw new CliExit(2);
+          }
+          const dot = graphOf(test, report, en, opts.state);
+          if (dot) {
+            const out = opts.graph === 'svg' ? await dotToSvg(dot) : dot;
+            if (opts.out) writeFileSync(opts.out, out);
+            else texts.push(out);
+          }
+        } else if (!opts.json) texts.push(formatReport(report));
+        progress?.done();
       }
-      if (opts.json) process.stdout.write(`${JSON.stringify(RunJsonSchema.parse(reports), null, 2)}\n`);
-      else process.stdout.write(texts.join('\n'));
-      if (interrupted) throw new CliExit(130);
-      if (undecidable) throw new CliExit(3);
-      if (reports.some((r) => r.expectations.some((e) => !e.ok))) throw new CliExit(1);
-    });
+    } finally {
+      progress?.stop();
+      process.off('SIGINT', onSigint);
+    }
+    // Report by report: the whole output of a run can exceed the longest string V8 allows.
+    if (opts.json) writeJsonArray(RunJsonSchema.parse(reports));
+    else
+      texts.forEach((t, k) => {
+        process.stdout.write(k === 0 ? t : `\n${t}`);
+      });
+    if (interrupted) throw new CliExit(130);
+    if (undecidable) throw new CliExit(3);
+    if (reports.some((r) => r.expectations.some((e) => !e.ok))) throw new CliExit(1);
+  });
 }

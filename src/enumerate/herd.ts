@@ -44,7 +44,10 @@ function herdIdent(name: string, prefix: string): string {
  * If two labels would then meet, the one spelled as it is keeps the name and the others get `_2`,
  * `_3`, … so the mapping stays one-to-one.
  */
-export function herdNames(test: Test, labels: readonly string[]): Map<string, string> {
+export function herdNames(
+  test: { threads: readonly { name: string }[] },
+  labels: readonly string[],
+): Map<string, string> {
   const index = new Map(test.threads.map((th, k) => [th.name, k]));
   const thread = (name: string) => index.get(name) ?? name;
   const wanted = [...new Set(labels)].map((label) => {

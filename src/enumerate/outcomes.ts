@@ -4,7 +4,7 @@
  */
 
 import { has } from '../core/relation.ts';
-import { assertNever, type Cond, type Test } from '../core/types.ts';
+import { assertNever, type Cond, type Quantifier, type Test } from '../core/types.ts';
 import { isUndef, type ThreadProgram, widthOf, wrap } from '../events/program.ts';
 import type { Skeleton } from '../events/skeleton.ts';
 import type { Workspace } from '../models/amdgpu.ts';
@@ -250,7 +250,10 @@ export function termLabel(c: Cond): string {
  * The condition verdict over all final states (`exists`: some state satisfies it; `not exists`: none
  * does; `forall`: all do), with `unknown` when the answer depends on what undef values turn out to be.
  */
-export function conditionVerdict(test: Test, truths: Truth[]): ConditionVerdict | null {
+export function conditionVerdict(
+  test: { condition: { quantifier: Quantifier } | null },
+  truths: Truth[],
+): ConditionVerdict | null {
   const q = test.condition?.quantifier;
   if (!q) return null;
   const some = (t: Truth) => truths.includes(t);

@@ -10,6 +10,7 @@ import { isUndef } from '../events/program.ts';
 import { buildSkeleton } from '../events/skeleton.ts';
 import type { ModelOptions } from '../models/amdgpu.ts';
 import { printCondition } from '../syntax/printer.ts';
+import type { Collector } from './collector.ts';
 import type { Enumeration, StopReason } from './enumerate.ts';
 import { condLabels, herdCondition, herdNames, herdTestName, testHash } from './herd.ts';
 import {
@@ -28,14 +29,19 @@ export const ReportSchema = z.object({
   test: z.string(),
   file: z.string(),
   complete: z.boolean(),
-  stop: z.enum(['done', 'max-executions', 'max-states', 'timeout', 'interrupted']),
+  /** `bound`: a Vulkan test's loop needs more iterations than --unroll allows. */
+  stop: z.enum(['done', 'max-executions', 'max-states', 'timeout', 'interrupted', 'bound']),
   model: z.object({ noThinAir: z.boolean(), valueRules: z.enum(['literal', 'repaired']) }),
   observables: z.array(z.string()),
   states: z.array(
     z.object({
       values: z.record(z.string(), Value),
       count: z.number().int(),
-      condition: z.enum(['true', 'false', 'unknown']),
+      /**
+       * `unset`: the condition names a register of a Vulkan test this state has no value for (its
+       * thread stopped at a barrier that never completes; `values` leaves it out): not counted.
+       */
+      condition: z.enum(['true', 'false', 'unknown', 'unset']),
       race: z.boolean(),
       undef: z.boolean(),
       /** Some observed location that some write initialises or updates ends `undef` in this state. */
@@ -57,7 +63,8 @@ export const ReportSchema = z.object({
   ubReasons: z.array(z.string()).optional(),
   expectations: z.array(
     z.object({
-      key: z.enum(['condition', 'race', 'undef', 'ub']),
+      /** `assertion`: a Khronos SATISFIABLE/NOSOLUTION line. */
+      key: z.enum(['condition', 'race', 'undef', 'ub', 'assertion']),
       expected: z.string(),
       actual: z.string(),
       ok: z.boolean(),
@@ -183,6 +190,68 @@ function writtenLocationLabels(test: Test, labels: readonly string[]): number[] 
   return out;
 }
 
+/** The states of a run in report order, their condition truths, witness counts and flags. */
+export interface StateTally {
+  states: Report['states'];
+  /** The truth of every counted state (states whose condition is `unset` are not counted). */
+  truths: Truth[];
+  positive: number;
+  negative: number;
+  unknown: number;
+  race: boolean;
+  undef: boolean;
+  undefFinal: boolean;
+}
+
+/**
+ * Tallies a collector's states: `truthOf` gives a state's condition truth (or `unset`: not
+ * counted), `undefFinalOf` whether an observed written location ends undef, `shown(v, k)` the value
+ * of column k as the report shows it (null: left out of the state).
+ */
+export function tallyStates(
+  c: Collector,
+  truthOf: (vals: Float64Array) => Truth | 'unset',
+  undefFinalOf: (vals: Float64Array) => boolean,
+  shown: (v: number, k: number) => number | 'undef' | null = (v) => valueText(v),
+): StateTally {
+  const labels = c.labels;
+  const t: StateTally = {
+    states: [],
+    truths: [],
+    positive: 0,
+    negative: 0,
+    unknown: 0,
+    race: false,
+    undef: false,
+    undefFinal: false,
+  };
+  // Report order: by values, numerically (Collector.idsByValues).
+  for (const id of c.idsByValues()) {
+    const vals = c.valuesOf(id);
+    const count = c.countOf(id);
+    const values: Record<string, number | 'undef'> = {};
+    for (let k = 0; k < labels.length; k++) {
+      const v = shown(vals[k]!, k);
+      if (v !== null) values[labels[k]!] = v;
+    }
+    const truth = truthOf(vals);
+    if (truth !== 'unset') {
+      t.truths.push(truth);
+      if (truth === 'true') t.positive += count;
+      else if (truth === 'false') t.negative += count;
+      else t.unknown += count;
+    }
+    const sRace = c.raceOf(id);
+    const sUndef = c.undefOf(id);
+    t.race ||= sRace;
+    t.undef ||= sUndef;
+    const uf = undefFinalOf(vals);
+    t.undefFinal ||= uf;
+    t.states.push({ values, count, condition: truth, race: sRace, undef: sUndef, undefFinal: uf });
+  }
+  return t;
+}
+
 /** Builds the report of a finished (or stopped) enumeration. */
 export function buildReport(
   test: Test,
@@ -191,49 +260,25 @@ export function buildReport(
   extra: { estimate: number; ms: number; explanations?: Report['explanations']; modelFlags?: string[] },
 ): Report {
   const labels = en.collector.labels;
-  const states: Report['states'] = [];
-  const truths: Truth[] = [];
-  let positive = 0;
-  let negative = 0;
-  let unknown = 0;
-  let race = false;
-  let undef = false;
-  let undefFinal = false;
   const sk = buildSkeleton(test);
   const writtenMem = writtenLocationLabels(test, labels);
-  const c = en.collector;
   const labelIndex = new Map(labels.map((l, k) => [l, k]));
-  // Report order: by values, numerically (Collector.idsByValues).
-  for (const id of c.idsByValues()) {
-    const vals = c.valuesOf(id);
-    const count = c.countOf(id);
-    const values: Record<string, number | 'undef'> = {};
-    labels.forEach((l, k) => {
-      values[l] = valueText(vals[k]!);
-    });
-    const truth: Truth = test.condition
-      ? evalCond(
-          test.condition.cond,
-          (l) => {
-            const k = labelIndex.get(l);
-            return k === undefined ? undefined : vals[k];
-          },
-          termLabel,
-          (t) => termWidth(test, t),
-        )
-      : 'true';
-    truths.push(truth);
-    if (truth === 'true') positive += count;
-    else if (truth === 'false') negative += count;
-    else unknown += count;
-    const sRace = c.raceOf(id);
-    const sUndef = c.undefOf(id);
-    race ||= sRace;
-    undef ||= sUndef;
-    const uf = writtenMem.some((k) => isUndef(vals[k]!));
-    undefFinal ||= uf;
-    states.push({ values, count, condition: truth, race: sRace, undef: sUndef, undefFinal: uf });
-  }
+  const { states, truths, positive, negative, unknown, race, undef, undefFinal } = tallyStates(
+    en.collector,
+    (vals) =>
+      test.condition
+        ? evalCond(
+            test.condition.cond,
+            (l) => {
+              const k = labelIndex.get(l);
+              return k === undefined ? undefined : vals[k];
+            },
+            termLabel,
+            (t) => termWidth(test, t),
+          )
+        : 'true',
+    (vals) => writtenMem.some((k) => isUndef(vals[k]!)),
+  );
   const verdict: ConditionVerdict | null = conditionVerdict(test, truths);
   const names = herdNames(test, [...labels, ...(test.condition ? condLabels(test.condition.cond) : [])]);
   const herdC = herdCondition(test, names);
@@ -310,10 +355,18 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
   // Stopped on --max-states: the partial list is too long to be of use on a terminal (--json keeps it).
   const listed = r.stop === 'max-states' ? [] : r.states;
   out.push(`States ${listed.length}`);
+  // The observables' herd names once; a state lists its values in observable order (tallyStates
+  // writes them so), leaving out the ones it has none for.
+  const named = r.observables.map((k) => `${h.names[k] ?? k}=`);
+  const parts: string[] = [];
   for (const s of listed) {
-    const bindings = Object.entries(s.values)
-      .map(([k, v]) => `${h.names[k] ?? k}=${v};`)
-      .join(' ');
+    parts.length = 0;
+    const vs = s.values;
+    for (let k = 0; k < named.length; k++) {
+      const v = vs[r.observables[k]!];
+      if (v !== undefined) parts.push(`${named[k]}${v};`);
+    }
+    const bindings = parts.join(' ');
     const flags = [s.race ? 'race' : '', s.undef ? 'undef-read' : '', s.undefFinal ? 'undef-final' : '']
       .filter(Boolean)
       .join(', ');

@@ -24,7 +24,16 @@ export function isUndef(v: number): boolean {
   return Number.isNaN(v);
 }
 
-type Op = { c: true; v: number } | { c: false; r: number };
+/** An operand of a step: a constant, or a register slot of the thread. */
+export type Op = { c: true; v: number } | { c: false; r: number };
+
+/**
+ * One step of a compiled thread. `assume` is a condition the candidate's values must satisfy (a
+ * branch outcome of a Vulkan test's path, src/vulkan/paths.ts): `run` returns 'assume' when it fails.
+ */
+export type ProgramStep =
+  | { k: 'assume'; pred: IcmpPred; a: Op; b: Op; width: number; expect: boolean }
+  | Step;
 
 type Step =
   | { k: 'read'; ev: number; dst: number; okDst: number }
@@ -49,7 +58,7 @@ type Step =
 
 /** A compiled thread. */
 export interface ThreadProgram {
-  steps: Step[];
+  steps: ProgramStep[];
   /** Register names in index order (a cmpxchg result `%p` has slots `%p` (old) and `%p.1` (success)). */
   regs: string[];
   regIndex: Map<string, number>;
@@ -102,7 +111,7 @@ export function compile(sk: Skeleton): ThreadProgram[] {
     const mine = sk.events.filter((e) => e.thread === t);
     const ev = (k: number, kind: 'read' | 'write') =>
       mine.find((e) => e.instr === k && e.kind === kind)?.id ?? -1;
-    const steps: Step[] = [];
+    const steps: ProgramStep[] = [];
     th.body.forEach((ins, k) => {
       switch (ins.kind) {
         case 'load':
@@ -267,16 +276,13 @@ export function icmp(pred: IcmpPred, a: number, b: number, width: number): numbe
   if (isUndef(a) || isUndef(b)) return UNDEF;
   const x = wrap(a, width);
   const y = wrap(b, width);
+  // Equality, the common case (branch conditions, spin loops), needs no signed conversion.
+  if (pred === 'eq') return x === y ? 1 : 0;
+  if (pred === 'ne') return x !== y ? 1 : 0;
   const sx = signed(x, width);
   const sy = signed(y, width);
   let r: boolean;
   switch (pred) {
-    case 'eq':
-      r = x === y;
-      break;
-    case 'ne':
-      r = x !== y;
-      break;
     case 'ugt':
       r = x > y;
       break;
@@ -307,8 +313,14 @@ export function icmp(pred: IcmpPred, a: number, b: number, width: number): numbe
   return r ? 1 : 0;
 }
 
-/** Result of evaluating all threads for one candidate. */
-export type EvalStatus = 'ok' | 'cycle' | 'cas-mismatch';
+/** Result of evaluating all threads for one candidate ('assume': a path's branch condition fails). */
+export type EvalStatus = 'ok' | 'cycle' | 'cas-mismatch' | 'assume';
+
+/** What the evaluator needs of a skeleton: its size and its locations' initial writes. */
+export interface EvalLayout {
+  n: number;
+  locs: readonly { initEvent: number; init: number | 'undef'; type: string }[];
+}
 
 /**
  * Preallocated evaluation state for one skeleton: `writeVal[e]` for write events, `regs[t]` per
@@ -329,7 +341,7 @@ export class Evaluator {
   mismatch = -1;
 
   constructor(
-    sk: Skeleton,
+    sk: EvalLayout,
     readonly programs: ThreadProgram[],
   ) {
     this.writeVal = new Float64Array(sk.n);
@@ -382,9 +394,16 @@ export class Evaluator {
           const c = this.val(s.cond, t);
           regs[s.dst] = isUndef(c) ? UNDEF : c !== 0 ? this.val(s.a, t) : this.val(s.b, t);
         } else if (s.k === 'copy') regs[s.dst] = regs[s.src]!;
+        else if (s.k === 'assume' && !this.assumeHolds(s, t)) return 'assume';
       }
     }
     return 'ok';
+  }
+
+  /** Whether an `assume` step holds (an undef operand never satisfies it). */
+  private assumeHolds(s: Extract<ProgramStep, { k: 'assume' }>, t: number): boolean {
+    const v = icmp(s.pred, this.val(s.a, t), this.val(s.b, t), s.width);
+    return !isUndef(v) && (v === 1) === s.expect;
   }
 
   private ready(o: Op, t: number): boolean {
@@ -471,6 +490,9 @@ export class Evaluator {
             if (!this.ready(s.cond, t) || !this.ready(s.a, t) || !this.ready(s.b, t)) continue;
             const c = this.val(s.cond, t);
             this.set(t, s.dst, isUndef(c) ? UNDEF : c !== 0 ? this.val(s.a, t) : this.val(s.b, t));
+          } else if (s.k === 'assume') {
+            if (!this.ready(s.a, t) || !this.ready(s.b, t)) continue;
+            if (!this.assumeHolds(s, t)) return 'assume';
           } else {
             if (this.regKnown[t]![s.src] !== 1) continue;
             this.set(t, s.dst, this.regs[t]![s.src]!);

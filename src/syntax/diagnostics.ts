@@ -51,7 +51,9 @@ export const DIAGNOSTICS = {
   LT2002: {
     severity: 'error',
     message: (a) => `unsupported architecture '${a.arch}'`,
-    hint: () => 'the only architecture is AMDGPU: write "AMDGPU <test-name>"',
+    hint: () =>
+      'write "AMDGPU <test-name>" (gpumm\'s LLVM IR syntax) or "VULKAN <test-name>" (Dartagnan\'s Vulkan ' +
+      'syntax); a Khronos Vulkan-MemoryModel test is read from a file ending in .test',
   },
   LT2003: {
     severity: 'error',
@@ -381,6 +383,202 @@ export const DIAGNOSTICS = {
     hint: () => 'recursion goes through let rec … and … over sets and relations, not through functions',
   },
   // Command line and files (positioned in the file, or in the command line as <command-line>:1:col)
+  // Vulkan tests: Dartagnan's herd-like syntax and the Khronos `.test` format (docs/vulkan-litmus.md)
+  VK1001: {
+    severity: 'error',
+    message: () => 'unterminated string',
+    hint: () => 'close the description with "',
+  },
+  VK1002: {
+    severity: 'error',
+    message: (a) => `unexpected character '${a.char}'`,
+    hint: () =>
+      'a Vulkan litmus file has names, integers, "strings", (* comments *), // comments and the ' +
+      'punctuation { } ( ) [ ] ; , | : = @ ~ /\\ \\/ == != < <= > >=',
+  },
+  VK1003: {
+    severity: 'error',
+    message: () => 'unterminated comment',
+    hint: () => 'close the comment with *)',
+  },
+  VK2001: {
+    severity: 'error',
+    message: () => 'missing test header',
+    hint: () => 'start the file with a line "VULKAN <test-name>"',
+  },
+  VK2002: {
+    severity: 'error',
+    message: (a) => `expected ${a.expected}, found ${a.found}`,
+    hint: (a) => a.hint ?? 'see docs/vulkan-litmus.md for the syntax',
+  },
+  VK2003: {
+    severity: 'error',
+    message: (a) => `unknown instruction '${a.name}'`,
+    hint: () =>
+      'instructions are ld, st, rmw, membar, cbar, avdevice, visdevice, add/sub/mul/and/or/xor, ' +
+      'beq/bne/blt/ble/bgt/bge, goto and labels (LC00:)',
+  },
+  VK2004: {
+    severity: 'error',
+    message: (a) => `'.${a.name}' is not a modifier of ${a.op}`,
+    hint: (a) => `${a.op} takes ${a.allowed}`,
+  },
+  VK2005: {
+    severity: 'error',
+    message: (a) => `'.${a.name}' conflicts with '.${a.other}'`,
+    hint: (a) => a.why ?? 'give each kind of modifier once',
+  },
+  VK2006: {
+    severity: 'error',
+    message: (a) => `this row has ${a.cells} cells but the test has ${a.threads} threads`,
+    hint: () => 'give every thread one cell per row, separated by |, and end the row with ;',
+  },
+  VK2007: {
+    severity: 'error',
+    message: (a) => `thread name '${a.name}' ${a.why}`,
+    hint: () => 'name the threads P0, P1, … once each, in the row that places them',
+  },
+  VK3001: {
+    severity: 'error',
+    message: (a) => `${a.op} has no storage class`,
+    hint: () => 'give every access one storage class: .sc0, .sc1, .sc2 or .sc3',
+  },
+  VK3002: {
+    severity: 'error',
+    message: (a) => `${a.what} needs a scope`,
+    hint: () => 'scopes are .sg (subgroup), .wg (workgroup), .qf (queue family) and .dv (device)',
+  },
+  VK3003: {
+    severity: 'error',
+    message: (a) => `${a.what}`,
+    hint: (a) => a.fix ?? 'see docs/vulkan-litmus.md, "Instructions"',
+  },
+  VK3004: {
+    severity: 'error',
+    message: (a) => `.${a.flag} needs ${a.needs} semantics`,
+    hint: () =>
+      'Vulkan spec, "Memory Semantics": MakeAvailable needs Release or AcquireRelease, MakeVisible ' +
+      'needs Acquire or AcquireRelease',
+  },
+  VK3005: {
+    severity: 'warning',
+    message: () => 'storage-class semantics without acquire or release have no effect',
+    hint: () => 'add .acq, .rel or .acq_rel, or drop the .semsc modifiers',
+  },
+  VK3006: {
+    severity: 'warning',
+    message: (a) => `this ${a.what} names no storage-class semantics: it orders no memory`,
+    hint: () => 'name the storage classes it orders: .semsc0 … .semsc3',
+  },
+  VK3007: {
+    severity: 'error',
+    message: () => 'a scope on a plain access',
+    hint: () => 'a scope belongs to an atomic (.atom) or an availability/visibility operation (.av, .vis)',
+  },
+  VK3008: {
+    severity: 'error',
+    message: (a) => `unknown label '${a.name}' in ${a.thread}`,
+    hint: (a) => (a.near ? `labels of ${a.thread}: ${a.near}` : `${a.thread} has no labels`),
+  },
+  VK3009: {
+    severity: 'error',
+    message: (a) => `label '${a.name}' defined twice in ${a.thread}`,
+    hint: (a) => `the first is at line ${a.line}; rename one`,
+  },
+  VK3010: {
+    severity: 'error',
+    message: (a) => `register ${a.reg} of ${a.thread} is read but never assigned`,
+    hint: (a) => `assign it in ${a.thread} or give it an initial value: ${a.thread}:${a.reg} = 0`,
+  },
+  VK3011: {
+    severity: 'error',
+    message: (a) => `unknown thread '${a.name}'`,
+    hint: (a) => (a.near ? `the test's threads: ${a.near}` : 'the test has no threads'),
+  },
+  VK3012: {
+    severity: 'error',
+    message: (a) => `${a.thread} has no register ${a.reg}`,
+    hint: (a) => (a.near ? `its registers: ${a.near}` : `${a.thread} assigns no register`),
+  },
+  VK3013: {
+    severity: 'error',
+    message: (a) => `${a.what} declared twice`,
+    hint: (a) => `the first is at line ${a.line}; keep one`,
+  },
+  VK3014: {
+    severity: 'error',
+    message: (a) => `${a.what}`,
+    hint: () => 'write x = y (or SLOC x y) with y a location declared with an initial value',
+  },
+  VK3015: {
+    severity: 'error',
+    message: (a) => `${a.what}`,
+    hint: () => 'a named barrier is cbar… id, resource, quorum with a quorum of at least 1',
+  },
+  VK3016: {
+    severity: 'error',
+    message: (a) => `integer ${a.text} is out of range`,
+    hint: () => 'values are integers of magnitude below 2^53',
+  },
+  VK3017: {
+    severity: 'error',
+    message: (a) => `unknown location '${a.name}' in the condition`,
+    hint: (a) => (a.near ? `the test's locations: ${a.near}` : 'the test accesses no memory'),
+  },
+  VK4001: {
+    severity: 'error',
+    message: (a) => `unknown token '${a.name}'`,
+    hint: () =>
+      'tokens are st ld rmw membar cbar atom acq rel sc0 sc1 sc2 sc3 semsc0 semsc1 semsc2 semsc3 ' +
+      'scopesg scopewg scopeqf scopedev avdevice visdevice semav semvis av vis nonpriv',
+  },
+  VK4002: {
+    severity: 'error',
+    message: () => 'an instruction before the first NEWTHREAD',
+    hint: () => 'start each thread with NEWTHREAD (after NEWQF / NEWWG / NEWSG as needed)',
+  },
+  VK4003: {
+    severity: 'error',
+    message: (a) => `unknown predicate '${a.name}'`,
+    hint: () =>
+      'gpumm decides consistent[X], racefree[X], #dr=0, #dr>0 and #dr!=0, joined by &&, ||, ! and parentheses',
+  },
+  VK4004: {
+    severity: 'error',
+    message: (a) => `${a.directive} takes ${a.takes}`,
+    hint: (a) => `for example: ${a.example}`,
+  },
+  VK4005: {
+    severity: 'error',
+    message: (a) => `thread number ${a.number} used twice`,
+    hint: (a) => `the first is at line ${a.line}; number each NEWTHREAD once`,
+  },
+  VK4006: {
+    severity: 'error',
+    message: () => 'an instruction without an operation',
+    hint: () => 'name the operation: st, ld, rmw (or ld.st.atom), membar, cbar, avdevice or visdevice',
+  },
+  VK4007: {
+    severity: 'error',
+    message: () => 'a predicate about inconsistent executions',
+    hint: () =>
+      'gpumm enumerates consistent executions only: assert consistent[X] (with NOSOLUTION for "never")',
+  },
+  VK4008: {
+    severity: 'error',
+    message: (a) => `${a.what} cannot be written in the ${a.format} syntax`,
+    hint: (a) => a.fix ?? 'convert to another syntax (gpumm convert --to …)',
+  },
+  VK4009: {
+    severity: 'warning',
+    message: (a) => `${a.what} has no exact AMDGPU spelling: ${a.how}`,
+    hint: () => 'the AMDGPU test orders more than the Vulkan one (docs/model-vulkan.md, "Vulkan and AMDGPU")',
+  },
+  VK4010: {
+    severity: 'warning',
+    message: (a) => `${a.what} has no ${a.format} spelling: ${a.how}`,
+    hint: () => 'reading the converted test back gives a test without it',
+  },
   CL1001: {
     severity: 'error',
     message: (a) => `'${a.file}': ${a.why}`,

@@ -83,7 +83,8 @@ export const ALLOWED_ORDERINGS = {
 
 type OrderingSite = keyof typeof ALLOWED_ORDERINGS;
 
-const EXPECTATIONS: Record<string, Omit<Expectation, 'span'>> = {
+/** The `expect:` lines every gpumm test syntax accepts (docs/litmus.md, "Header and expectations"). */
+export const EXPECTATIONS: Record<string, Omit<Expectation, 'span'>> = {
   'condition holds': { key: 'condition', value: 'holds' },
   'condition fails': { key: 'condition', value: 'fails' },
   'condition unknown': { key: 'condition', value: 'unknown' },

@@ -61,8 +61,11 @@ export interface OutcomeBar {
   category: Category;
   /** Executions reaching it (allowed, racy, undef), or forbidden candidates reaching it. */
   count: number;
-  /** The test's condition on it: true, false or unknown (depends on undef). */
-  condition: 'true' | 'false' | 'unknown';
+  /**
+   * The test's condition on it: true, false, unknown (depends on undef), or unset (a state the
+   * condition is not evaluated on: a Vulkan register a stuck thread never wrote).
+   */
+  condition: 'true' | 'false' | 'unknown' | 'unset';
 }
 
 /** Everything a run shows. */

@@ -31,7 +31,7 @@ async function run(s: Session, text: string, model = 'amdgpu'): Promise<RunResul
 
 describe('explorer engine', () => {
   it('offers the fast search and every cat model of the registry, and the targets with tables', () => {
-    expect(modelNames()).toEqual(['amdgpu', 'amdgpu-cat', 'rc11']);
+    expect(modelNames()).toEqual(['amdgpu', 'amdgpu-cat', 'rc11', 'vulkan-cat']);
     const gfx = targetInfos();
     expect(gfx.map((t) => t.name)).toContain('gfx1200');
     expect(gfx.find((t) => t.name === 'gfx1200')!.wgpMode).toBe(true);

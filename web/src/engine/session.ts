@@ -7,7 +7,13 @@
  */
 
 import type { Model } from '../../../src/cat/ast.ts';
-import { CatEnumeration, type CatVariant, compileFor, DEFAULT_CAT } from '../../../src/cat/enumerate.ts';
+import {
+  amdgpuFront,
+  CatEnumeration,
+  type CatVariant,
+  compileFor,
+  DEFAULT_CAT,
+} from '../../../src/cat/enumerate.ts';
 import { type IncludeReader, loadModel } from '../../../src/cat/load.ts';
 import { catRejection, catValues, runCatSliced, variantsOf } from '../../../src/cat/report.ts';
 import { type CheckResult, checkTest, docCode, unsupportedCheck } from '../../../src/check/check.ts';
@@ -354,14 +360,15 @@ export class Session {
   ): { candidates: Candidate[]; truths: Map<Candidate, Truth>; partial: boolean } {
     const out: Candidate[] = [];
     const truths = new Map<Candidate, Truth>();
+    const labels = amdgpuFront(test, settings.observe).labels;
     const push = (
       v: CatVariant,
       rejection: { name: string; text: string; witness: number[] } | null,
       race: boolean,
       undefRead: boolean,
     ) => {
-      const vals = catValues(v);
-      const labels = v.obs.map((o) => o.label);
+      const buf = new Float64Array(labels.length);
+      const vals = catValues(v, buf) ? Array.from(buf) : null;
       const state = vals ? stateText(valuesRecord(labels, vals)) : null;
       const undef = undefRead || (vals?.some((x) => Number.isNaN(x)) ?? false);
       const c: Candidate = {
@@ -391,12 +398,14 @@ export class Session {
         push(
           v,
           why.kind === 'check'
-            ? catRejection(why.check, v.sk)
-            : {
-                name: 'values',
-                text: `values: the register values are inconsistent (${why.status})`,
-                witness: [],
-              },
+            ? catRejection(why.check, (e) => v.input.describe(e))
+            : why.kind === 'values'
+              ? {
+                  name: 'values',
+                  text: `values: the register values are inconsistent (${why.status})`,
+                  witness: [],
+                }
+              : { name: 'filter', text: "filter: the final state fails the test's filter", witness: [] },
           false,
           false,
         ),

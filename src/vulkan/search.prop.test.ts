@@ -1,0 +1,48 @@
+/**
+ * The fast Vulkan search (search.ts) against its reference, models/vulkan.cat through the cat
+ * enumerator: on random tests, the same final states with the same execution counts, race flags
+ * and barrier flags, with and without availability/visibility chains and in both from-reads modes.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadModel } from '../cat/load.ts';
+import type { Report } from '../enumerate/report.ts';
+import { arbVulkanTest } from './gen.ts';
+import { DEFAULT_VK_RUN, runVulkan, type VkRunOptions } from './run.ts';
+
+const { model } = loadModel(
+  readFileSync(join(import.meta.dirname, '..', '..', 'models', 'vulkan.cat'), 'utf8'),
+  'models/vulkan.cat',
+  () => null,
+);
+
+function summary(r: Report) {
+  return {
+    states: r.states.map((s) => [s.values, s.count, s.race, s.condition]),
+    flags: r.flags,
+    consistent: r.stats.consistent,
+    stop: r.stop,
+  };
+}
+
+describe('fast Vulkan search = models/vulkan.cat', () => {
+  const modes: [string, Partial<VkRunOptions>][] = [
+    ['default', {}],
+    ['without availability/visibility chains', { chains: false }],
+    ['with literal from-reads', { literalFr: true }],
+  ];
+  for (const [name, o] of modes)
+    it(`on random tests, ${name}`, () => {
+      fc.assert(
+        fc.property(arbVulkanTest(), (t) => {
+          const opts = { ...DEFAULT_VK_RUN, ...o };
+          const fast = runVulkan(t, opts);
+          const cat = runVulkan(t, { ...opts, engine: 'cat', model });
+          expect(summary(fast)).toEqual(summary(cat));
+        }),
+        { numRuns: Number(process.env.GPUMM_PROP_RUNS ?? 200) },
+      );
+    });
+});
