@@ -60,7 +60,7 @@ export function registerMutate(program: Command): void {
           tgsplit: opts.tgsplit,
         });
         const family = ctx0.target.processor.table;
-        if (family === null || familyMachine(family) === null) {
+        if (family === null || familyMachine(family, ctx0.target.processor.generation) === null) {
           process.stderr.write(
             `gpumm mutate: no machine for ${ctx0.target.name} (${family ?? 'no table'}) yet\n`,
           );

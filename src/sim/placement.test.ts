@@ -13,7 +13,8 @@ function test(coords: [number, number, number][]): ReturnType<typeof litmus> {
   return litmus(`AMDGPU t\n@x = addrspace(1) global i32 0\n${threads}\n`);
 }
 
-const NO = { l2Groups: false, clusterSa: false } as const;
+const AMD_SHAPE = { maxL2: null, labels: { cu: 'cu', l2: 'l2.', saWgp: true } } as const;
+const NO = { l2Groups: false, clusterSa: false, ...AMD_SHAPE } as const;
 const G69 = { cusPerWgp: 1, mode: 'cu', shaderArrays: false, ...NO } as const;
 const G12CU = { cusPerWgp: 2, mode: 'cu', shaderArrays: true, ...NO } as const;
 const G12WGP = { cusPerWgp: 2, mode: 'wgp', shaderArrays: true, ...NO } as const;
@@ -115,7 +116,14 @@ describe('placements', () => {
   });
 
   it('several L2s per agent (GFX942: "groups of CUs on each agent each sharing separate L2 caches"): work-groups in one group (one CU or two) or in two; a TgSplit work-group stays in its group', () => {
-    const G = { cusPerWgp: 1, mode: 'cu', shaderArrays: false, l2Groups: true, clusterSa: false } as const;
+    const G = {
+      cusPerWgp: 1,
+      mode: 'cu',
+      shaderArrays: false,
+      l2Groups: true,
+      clusterSa: false,
+      ...AMD_SHAPE,
+    } as const;
     const two = test([
       [0, 0, 0],
       [0, 1, 0],
@@ -135,7 +143,14 @@ describe('placements', () => {
   });
 
   it('GFX12.5 clusters: the work-groups of a cluster on one shader engine (cluster scope is SCOPE_SE); other clusters anywhere', () => {
-    const C = { cusPerWgp: 1, mode: 'cu', shaderArrays: true, l2Groups: false, clusterSa: true } as const;
+    const C = {
+      cusPerWgp: 1,
+      mode: 'cu',
+      shaderArrays: true,
+      l2Groups: false,
+      clusterSa: true,
+      ...AMD_SHAPE,
+    } as const;
     const t = litmus(`AMDGPU c
 @x = addrspace(1) global i32 0
 P0 @ agent 0, cluster 0, workgroup 0 {
