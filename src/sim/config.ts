@@ -135,9 +135,10 @@ export interface FamilyConfig {
   order: RequestOrder;
   /**
    * How traces name a unit, before its number (`cu`: AMD CU, Intel Xe-core `xc`; `l2`: a group of CUs
-   * sharing an L2 `l2.`, an Intel tile `tile`), and whether shader arrays and WGPs are shown (AMD only).
+   * sharing an L2 `l2.`, an Intel tile `tile`), whether shader arrays and WGPs are shown (AMD only), and
+   * what the work-group's memory is called (`LDS`, Intel's `SLM`).
    */
-  labels: { cu: string; l2: string; saWgp: boolean };
+  labels: { cu: string; l2: string; saWgp: boolean; lds: string };
   /** At most this many L2 groups per agent (Intel Xe-HPC: two tiles); null when the text sets no bound. */
   maxL2PerAgent: number | null;
   /** Counters a memory instruction is counted on (`flat`: the generic encoding, LDS or global). */
@@ -200,7 +201,7 @@ const G125 = 'AMDGPUUsage (07379fed) "Memory Model GFX125x"';
 
 /** The AMD families' request order (docs/hardware.md, "Which requests may take a step"). */
 const AMD_ORDER: RequestOrder = { readsInOrder: true, ldsInOrder: true, sharedPastL0: true, pipes: false };
-const AMD_LABELS = { cu: 'cu', l2: 'l2.', saWgp: true };
+const AMD_LABELS = { cu: 'cu', l2: 'l2.', saWgp: true, lds: 'LDS' };
 /** The fields every AMD family has alike. */
 const AMD = {
   memoryName: 'memory',
@@ -739,7 +740,7 @@ function xeConfig(group: XeGroup, full: boolean): FamilyConfig {
     // instruction, any atomic instruction"). Nothing orders loads or SLM requests of a thread among
     // themselves, nor one Xe-core's threads past its L1 (docs/hardware.md, "Intel Xe").
     order: { readsInOrder: false, ldsInOrder: false, sharedPastL0: false, pipes: true },
-    labels: { cu: 'xc', l2: 'tile', saWgp: false },
+    labels: { cu: 'xc', l2: 'tile', saWgp: false, lds: 'SLM' },
     // PVC: "Xe-HPC" has two tiles (stacks); the placement never uses more.
     maxL2PerAgent: multiTile ? 2 : null,
     counters: () => [],

@@ -119,6 +119,8 @@ export interface Machine {
   waveClusterBar: number[];
   /** Per wavefront: the wavefronts of its work-group (a cluster barrier is dropped when all have ended). */
   wgWaves: number[][];
+  /** Per location: global or constant memory, which the caches hold (LDS and private memory they do not). */
+  cached: boolean[];
 }
 
 /** Builds the machine of a program on a placement. */
@@ -191,6 +193,7 @@ export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Pl
     wgWaves: waveKeys.map((_, q) =>
       waveKeys.flatMap((__, r) => (firstOf(r).wg === firstOf(q).wg ? [r] : [])),
     ),
+    cached: program.locs.map((l) => l.space === 'global' || l.space === 'constant'),
   };
 }
 
@@ -472,6 +475,8 @@ function fenceAct(m: Machine, s: State, t: number, i: MInstr & { k: 'fence' }, n
     const wrote: string[] = [];
     const dropped: string[] = [];
     for (let l = 0; l < m.nLoc; l++) {
+      // Only global memory is cached (SLM and private memory have no copies in use).
+      if (!m.cached[l]) continue;
       const idx = c * m.nLoc + l;
       if (s.st[idx] === 2 && (i.op === 'evict' || i.op === 'clean')) {
         const v = s.val[idx];
@@ -947,7 +952,7 @@ function perform(
     if (notes?.length === 0) notes.push('nothing dirty below its scope');
   } else if (i.k === 'mem') {
     const l = i.loc;
-    const where = i.path === 'lds' ? 'LDS' : 'scratch';
+    const where = i.path === 'lds' ? m.cfg.labels.lds : 'scratch';
     const n = m.cfg.levels.length;
     const c0 = n > 0 ? m.path[t]![0]! * m.nLoc + l : -1;
     if (i.path !== 'vmem') {

@@ -13,7 +13,7 @@ function test(coords: [number, number, number][]): ReturnType<typeof litmus> {
   return litmus(`AMDGPU t\n@x = addrspace(1) global i32 0\n${threads}\n`);
 }
 
-const AMD_SHAPE = { maxL2: null, labels: { cu: 'cu', l2: 'l2.', saWgp: true } } as const;
+const AMD_SHAPE = { maxL2: null, labels: { cu: 'cu', l2: 'l2.', saWgp: true, lds: 'LDS' } } as const;
 const NO = { l2Groups: false, clusterSa: false, ...AMD_SHAPE } as const;
 const G69 = { cusPerWgp: 1, mode: 'cu', shaderArrays: false, ...NO } as const;
 const G12CU = { cusPerWgp: 2, mode: 'cu', shaderArrays: true, ...NO } as const;

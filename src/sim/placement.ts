@@ -56,7 +56,7 @@ export interface Shape {
   /** At most this many L2 groups per agent (Intel Xe-HPC: tiles); null: no bound. */
   maxL2: number | null;
   /** How `text` names CUs and L2 groups (`FamilyConfig.labels`). */
-  labels: { cu: string; l2: string; saWgp: boolean };
+  labels: { cu: string; l2: string; saWgp: boolean; lds: string };
 }
 
 interface Units {
