@@ -259,6 +259,8 @@ function survivalReason(i: IsaInstr, mu: Mutation, users: Subject[], ctx: LowerC
     if (removed.every((c) => UNUSED_COUNTERS.includes(c)))
       return `redundant on this machine: no memory instruction of the tests is counted on ${removed.join(', ')}`;
   }
+  if (i.kind === 'lsc_fence' && i.op === 'evict' && mu.text.endsWith(' as clean'))
+    return `redundant on this machine where the fence only releases: clean writes the dirty lines back as evict does and only keeps the clean ones, which an acquire would invalidate (no test using the row acquires through it on ${ctx.target.name}, or a test is missing)`;
   const names = users.map((u) => u.test.name);
   const shown =
     names.length > 4 ? `${names.slice(0, 4).join(', ')} and ${names.length - 4} more` : names.join(', ');

@@ -38,7 +38,7 @@ describe('gpumm mutate', () => {
       (x) => /store atomic global/.test(x.row) && x.mutation === 'lsc_fence.ugm.evict.gpu as clean',
     )!;
     expect(clean.killedBy).toBeNull();
-    expect(clean.survives).toMatch(/no test using the row becomes unsound on pvc/);
+    expect(clean.survives).toMatch(/clean writes the dirty lines back as evict does/);
   });
 
   it('the text report names the target without a wavefront mode', () => {
