@@ -262,37 +262,48 @@ const isFence = (op: LscFenceInstr['op']) => (i: IsaInstr) =>
   i.kind === 'lsc_fence' && i.sfid === 'ugm' && i.op === op;
 const asFence = (change: Partial<LscFenceInstr>) => (i: IsaInstr) => ({ ...(i as LscFenceInstr), ...change });
 
-/** Message passing within one work-group at workgroup scope, the data read by an atomic. */
-const MP_WG_ATOMIC_DATA = `AMDGPU MP+rel+acq.wg.atomic-data
+/** Message passing from P0 to P1 (the same work-group or another) with the given code. */
+const mp = (name: string, sameWg: boolean, p0: string[], p1: string[]) => `AMDGPU ${name}
 @x = addrspace(1) global i32 0
 @y = addrspace(1) global i32 0
 P0 @ agent 0, workgroup 0, wavefront 0 {
-  store i32 1, ptr addrspace(1) @x
-  store atomic i32 1, ptr addrspace(1) @y syncscope("workgroup") release
+${p0.map((l) => `  ${l}`).join('\n')}
 }
-P1 @ agent 0, workgroup 0, wavefront 1 {
-  %r0 = load atomic i32, ptr addrspace(1) @y syncscope("workgroup") acquire
-  %r1 = load atomic i32, ptr addrspace(1) @x syncscope("workgroup") monotonic
+P1 @ agent 0, workgroup ${sameWg ? 0 : 1}, wavefront 1 {
+${p1.map((l) => `  ${l}`).join('\n')}
 }
 exists (P1:%r0 == 1 /\\ P1:%r1 == 0)
 `;
 
-/** Message passing through relaxed atomics, a release fence in the writer and an acq_rel fence in the reader. */
-const MP_FENCE_ACQ_REL = `AMDGPU MP+fence.rel+fence.acq_rel.agent
-@x = addrspace(1) global i32 0
-@y = addrspace(1) global i32 0
-P0 @ agent 0, workgroup 0, wavefront 0 {
-  store i32 1, ptr addrspace(1) @x
-  fence syncscope("agent") release
-  store atomic i32 1, ptr addrspace(1) @y syncscope("agent") monotonic
-}
-P1 @ agent 0, workgroup 1, wavefront 0 {
-  %r0 = load atomic i32, ptr addrspace(1) @y syncscope("agent") monotonic
-  fence syncscope("agent") acq_rel
-  %r1 = load i32, ptr addrspace(1) @x
-}
-exists (P1:%r0 == 1 /\\ P1:%r1 == 0)
-`;
+/** Within one work-group at workgroup scope, the data read by an atomic. */
+const MP_WG_ATOMIC_DATA = mp(
+  'MP+rel+acq.wg.atomic-data',
+  true,
+  [
+    'store i32 1, ptr addrspace(1) @x',
+    'store atomic i32 1, ptr addrspace(1) @y syncscope("workgroup") release',
+  ],
+  [
+    '%r0 = load atomic i32, ptr addrspace(1) @y syncscope("workgroup") acquire',
+    '%r1 = load atomic i32, ptr addrspace(1) @x syncscope("workgroup") monotonic',
+  ],
+);
+
+/** Through relaxed atomics, a release fence in the writer and an acq_rel fence in the reader. */
+const MP_FENCE_ACQ_REL = mp(
+  'MP+fence.rel+fence.acq_rel.agent',
+  false,
+  [
+    'store i32 1, ptr addrspace(1) @x',
+    'fence syncscope("agent") release',
+    'store atomic i32 1, ptr addrspace(1) @y syncscope("agent") monotonic',
+  ],
+  [
+    '%r0 = load atomic i32, ptr addrspace(1) @y syncscope("agent") monotonic',
+    'fence syncscope("agent") acq_rel',
+    '%r1 = load i32, ptr addrspace(1) @x',
+  ],
+);
 
 /** Intel Xe (docs/hardware.md, "Intel Xe"): the machine code is Intel's graphics compiler's. */
 CASES.push(

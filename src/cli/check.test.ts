@@ -1,18 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CheckJsonSchema } from './check.ts';
-
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'gpumm.js');
-const CATALOGUE = join(import.meta.dirname, '..', '..', 'litmus');
-
-function gpumm(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8',
-    cwd: join(import.meta.dirname, '..', '..'),
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+import { CATALOGUE, gpumm } from './testutil.ts';
 
 describe('gpumm check', () => {
   it('sound: every machine outcome allowed, a racy undef read matching any value is said so; exit 0', () => {

@@ -11,9 +11,8 @@ import type { IsaInstr } from '../lower/isa.ts';
 import type { LscFenceInstr } from '../lower/isa-xe.ts';
 import { PROCESSORS } from '../lower/targets.ts';
 import { familyMachine, xeGroupOf } from './config.ts';
-import { placements } from './placement.ts';
 import { compileProgram } from './program.ts';
-import { machinesOf, shapeOf } from './simulate.ts';
+import { machinesOf } from './simulate.ts';
 import { ctxOf, docOf, litmus, litmusFile, machineRun, outcomeTexts, traceText, weaken } from './testutil.ts';
 
 /** Message passing: P0 stores x then releases y; P1 acquires y then loads x, at `scope`. */
@@ -287,33 +286,6 @@ P0 @ agent 0, workgroup 0, wavefront 0 {
     const d = compileProgram(lds, docOf(lds, ctx), fam.configs('cu')[0]!);
     if (!('program' in d)) throw new Error(d.unsupported);
     expect(d.program.threads[0]!.instrs[0]!.text).toBe('lsc_store.slm');
-  });
-
-  it("placement: a work-group on one Xe-core; PVC's work-groups on at most two tiles", () => {
-    const test = litmus(`AMDGPU three
-@x = addrspace(1) global i32 0
-P0 @ agent 0, workgroup 0, wavefront 0 {
-  %r0 = load i32, ptr addrspace(1) @x
-}
-P1 @ agent 0, workgroup 0, wavefront 1 {
-  %r1 = load i32, ptr addrspace(1) @x
-}
-P2 @ agent 0, workgroup 1, wavefront 0 {
-  %r2 = load i32, ptr addrspace(1) @x
-}
-P3 @ agent 0, workgroup 2, wavefront 0 {
-  %r3 = load i32, ptr addrspace(1) @x
-}
-`);
-    const cfg = familyMachine('xe', 'Xe-HPC')!.configs('cu')[0]!;
-    const ps = placements(test, shapeOf(cfg, 'cu', test));
-    for (const p of ps) {
-      expect(p.threads[1]!.cu).toBe(p.threads[0]!.cu);
-      expect(Math.max(...p.threads.map((h) => h.l2))).toBeLessThanOrEqual(1);
-    }
-    expect(
-      ps.some((p) => p.text === 'P0: a0/tile0/xc0, P1: a0/tile0/xc0, P2: a0/tile1/xc1, P3: a0/tile1/xc2'),
-    ).toBe(true);
   });
 
   it('R3: on one agent the GPU-wide level is memory; on several agents, and with a discard, the full machine', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { familyMachine } from './config.ts';
 import { placements } from './placement.ts';
+import { shapeOf } from './simulate.ts';
 import { litmus } from './testutil.ts';
 
 function test(coords: [number, number, number][]): ReturnType<typeof litmus> {
@@ -166,5 +168,28 @@ P2 @ agent 0, cluster 1, workgroup 0 {
     const ps = placements(t, C);
     for (const p of ps) expect(p.threads[1]!.sa).toBe(p.threads[0]!.sa);
     expect(new Set(ps.map((p) => p.threads[2]!.sa === p.threads[0]!.sa))).toEqual(new Set([true, false]));
+  });
+
+  it('Intel Xe: a work-group on one Xe-core (barrier.cl: "Single workgroup executes on one DSS"); PVC\'s work-groups on at most two tiles', () => {
+    const t = test([
+      [0, 0, 0],
+      [0, 0, 1],
+      [0, 1, 0],
+      [0, 2, 0],
+    ]);
+    const pvc = familyMachine('xe', 'Xe-HPC')!.configs('cu')[0]!;
+    const ps = placements(t, shapeOf(pvc, 'cu', t));
+    for (const p of ps) {
+      expect(p.threads[1]!.cu).toBe(p.threads[0]!.cu);
+      expect(Math.max(...p.threads.map((h) => h.l2))).toBeLessThanOrEqual(1);
+    }
+    expect(ps.map((p) => p.text)).toContain(
+      'P0: a0/tile0/xc0, P1: a0/tile0/xc0, P2: a0/tile1/xc1, P3: a0/tile1/xc2',
+    );
+    // One tile: Xe-cores only.
+    const dg2 = familyMachine('xe', 'Xe-HPG')!.configs('cu')[0]!;
+    expect(placements(t, shapeOf(dg2, 'cu', t)).map((p) => p.text)).toContain(
+      'P0: a0/xc0, P1: a0/xc0, P2: a0/xc1, P3: a0/xc2',
+    );
   });
 });
