@@ -733,7 +733,7 @@ function xeConfig(group: XeGroup, full: boolean): FamilyConfig {
       rank: (i) => (i.op === 'atomic' ? gpu : 0),
       fence: (f) => xeFence(f, levels, l1BelowTile),
     },
-    // atomics.cl: "While our HDC has an in-order pipeline the L3$ has 2 pipelines - coherant and
+    // atomics.cl @036fb054: "While our HDC has an in-order pipeline the L3$ has 2 pipelines - coherant and
     // non-coherant. … The 2 L3$ pipes do not guarentee order of operations between themselves." Atomics
     // of a thread stay in order in the coherent pipeline: IGC's SynchronizationObjectCoalescing removes a
     // fence between two atomics ("(only for barriers) any atomic instruction, this synchronization
