@@ -12,7 +12,7 @@ import * as z from 'zod';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { isUndef } from '../events/program.ts';
-import type { TableFamily } from '../lower/targets.ts';
+import { findTarget, type TableFamily } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import { familyMachine, machineMode } from '../sim/config.ts';
 
@@ -127,7 +127,18 @@ export function machineKey(ctx: LowerCtx, code: LoweredCode): string {
   const canon = code.map((th) =>
     th.map((seq) => seq.map((i) => (i.kind === 'vmem' && i.enc !== 'flat' ? { ...i, enc: 'global' } : i))),
   );
-  return `${p.table}|${p.generation}|${machineMode(ctx)}|${JSON.stringify(canon)}`;
+  // The Intel platforms of one fence-lowering group run one machine, whatever their architecture's name.
+  const machine =
+    p.vendor === 'Intel' ? familyMachine(p.table as TableFamily, p.generation)!.id : p.generation;
+  return `${p.table}|${machine}|${machineMode(ctx)}|${JSON.stringify(canon)}`;
+}
+
+/**
+ * How a check names its machine mode in text: `CU mode`, `WGP mode`, `TGSPLIT mode` — nothing on Intel
+ * Xe, whose work-groups always run on one Xe-core (`mode` is `cu` there).
+ */
+export function modeText(target: string, mode: string): string {
+  return findTarget(target)?.processor.vendor === 'Intel' ? '' : `${mode.toUpperCase()} mode, `;
 }
 
 /**
@@ -260,7 +271,7 @@ export async function checkTest(
 export function formatCheck(r: CheckResult): string {
   const lines: string[] = [];
   lines.push(
-    `Test ${r.test} on ${r.target} (${r.mode.toUpperCase()} mode, --lowering ${r.lowering}): ${r.verdict}`,
+    `Test ${r.test} on ${r.target} (${modeText(r.target, r.mode)}--lowering ${r.lowering}): ${r.verdict}`,
   );
   if (r.reason) lines.push(`  ${r.reason}`);
   if (r.verdict === 'unsupported' || r.verdict === 'undecided') return lines.join('\n');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runTestSync } from '../enumerate/verdict.ts';
-import { globalInv, wait } from '../lower/isa.ts';
+import { formatIsa, globalInv, type IsaInstr, wait } from '../lower/isa.ts';
+import { lscAtomic, lscFence } from '../lower/isa-xe.ts';
 import { ctxOf, litmusFile, TEST_BUDGET } from '../sim/testutil.ts';
 import { formatMutationReport, mutationMatrix, mutationsOf, type Subject, subjectOf } from './mutate.ts';
 
@@ -15,6 +16,49 @@ describe('mutations of one instruction', () => {
       'drop global_inv scope:SCOPE_DEV',
       'global_inv scope:SCOPE_DEV at SCOPE_SE',
     ]);
+  });
+});
+
+describe('mutations of an Intel instruction', () => {
+  it('drops a fence, weakens its op one by one (evict: clean, invalidate, none) and narrows its scope one step (gpu → tile → group)', () => {
+    expect(mutationsOf(lscFence('ugm', 'evict', 'gpu')).map((m) => m.text)).toEqual([
+      'drop lsc_fence.ugm.evict.gpu',
+      'lsc_fence.ugm.evict.gpu as clean',
+      'lsc_fence.ugm.evict.gpu as invalidate',
+      'lsc_fence.ugm.evict.gpu as none',
+      'lsc_fence.ugm.evict.gpu at tile',
+    ]);
+    expect(mutationsOf(lscFence('ugm', 'invalidate', 'tile')).map((m) => m.text)).toEqual([
+      'drop lsc_fence.ugm.invalidate.tile',
+      'lsc_fence.ugm.invalidate.tile as none',
+      'lsc_fence.ugm.invalidate.tile at group',
+    ]);
+    expect(mutationsOf(lscFence('slm', 'none', 'group')).map((m) => m.text)).toEqual([
+      'drop lsc_fence.slm.none.group',
+    ]);
+  });
+
+  it('mutates each fence of a generic-pointer dispatch within its branch', () => {
+    const g: IsaInstr = {
+      kind: 'xe_generic',
+      branches: [
+        { spaces: ['local'], seq: [lscFence('slm', 'none', 'group'), lscAtomic('slm', 'or', true)] },
+        { spaces: ['global'], seq: [lscAtomic('ugm', 'or', true), lscFence('ugm', 'invalidate', 'gpu')] },
+      ],
+    };
+    const ms = mutationsOf(g);
+    expect(ms.map((m) => m.text)).toEqual([
+      'local branch: drop lsc_fence.slm.none.group',
+      'global branch: drop lsc_fence.ugm.invalidate.gpu',
+      'global branch: lsc_fence.ugm.invalidate.gpu as none',
+      'global branch: lsc_fence.ugm.invalidate.gpu at tile',
+    ]);
+    expect(formatIsa(ms[3]!.apply(g)!)).toBe(
+      'local: lsc_fence.slm.none.group, lsc_atomic_or.slm; global: lsc_atomic_or.ugm, lsc_fence.ugm.invalidate.tile',
+    );
+    expect(formatIsa(ms[0]!.apply(g)!)).toBe(
+      'local: lsc_atomic_or.slm; global: lsc_atomic_or.ugm, lsc_fence.ugm.invalidate.gpu',
+    );
   });
 });
 

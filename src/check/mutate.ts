@@ -9,12 +9,13 @@ import * as z from 'zod';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { CACHE_SCOPES, formatIsa, type IsaInstr, type ScBits } from '../lower/isa.ts';
+import type { LscFenceOp, LscScope, XeLeaf } from '../lower/isa-xe.ts';
 import { lowerTest } from '../lower/lower.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import { isLowered } from '../lower/types.ts';
 import type { ExploreOptions } from '../sim/machine.ts';
 import type { LoweredCode } from '../sim/program.ts';
-import { checkTest, machineMode } from './check.ts';
+import { checkTest, machineMode, modeText } from './check.ts';
 
 /** One mutation of one instruction of a row's sequence. */
 export interface Mutation {
@@ -24,9 +25,70 @@ export interface Mutation {
   text: string;
 }
 
+/**
+ * What an Intel fence op weakens to: each does less of the LSC_FENCE_OP table's work (evict = write back
+ * the dirty lines and invalidate every line; clean only the first, invalidate only the clean lines).
+ */
+const WEAKER_OP: Record<LscFenceOp, LscFenceOp[]> = {
+  evict: ['clean', 'invalidate', 'none'],
+  invalidate: ['none'],
+  clean: ['none'],
+  discard: [],
+  flushl3: [],
+  none: [],
+};
+
+/**
+ * The next narrower Intel fence scope. `local` is skipped: it is the Xe-core, which holds a whole
+ * work-group (barrier.cl: "Single workgroup executes on one DSS"), so group and local act alike on
+ * every machine; `sysacq` is not a widening of `sysrel`.
+ */
+const NARROWER_SCOPE: Partial<Record<LscScope, LscScope>> = {
+  tile: 'group',
+  gpu: 'tile',
+  gpus: 'gpu',
+  sysrel: 'gpus',
+};
+
+/** The mutations of an Intel instruction: drop a fence or barrier, weaken a fence's op, narrow its scope. */
+function xeMutations(i: IsaInstr): Mutation[] {
+  const out: Mutation[] = [];
+  if (i.kind === 'lsc_fence' || i.kind === 'xe_barrier')
+    out.push({ kind: 'drop', apply: () => null, text: `drop ${formatIsa(i)}` });
+  if (i.kind === 'lsc_fence') {
+    for (const op of WEAKER_OP[i.op])
+      out.push({ kind: 'weaken', apply: () => ({ ...i, op }), text: `${formatIsa(i)} as ${op}` });
+    const narrower = NARROWER_SCOPE[i.scope];
+    if (narrower !== undefined)
+      out.push({
+        kind: 'weaken',
+        apply: () => ({ ...i, scope: narrower }),
+        text: `${formatIsa(i)} at ${narrower}`,
+      });
+  }
+  if (i.kind === 'xe_generic')
+    // Each fence of each branch of a generic-pointer dispatch, within its branch.
+    i.branches.forEach((b, bi) => {
+      b.seq.forEach((leaf, li) => {
+        for (const mu of xeMutations(leaf))
+          out.push({
+            kind: mu.kind,
+            text: `${b.spaces.join(', ')} branch: ${mu.text}`,
+            apply: (g) => {
+              if (g.kind !== 'xe_generic') return g;
+              const m = mu.apply(leaf) as XeLeaf | null;
+              const seq = b.seq.flatMap((x, k) => (k !== li ? [x] : m ? [m] : []));
+              return { ...g, branches: g.branches.map((x, k) => (k === bi ? { ...x, seq } : x)) };
+            },
+          });
+      });
+    });
+  return out;
+}
+
 /** The mutations of one instruction: drop what only orders, narrow scopes, clear cache bits. */
 export function mutationsOf(i: IsaInstr): Mutation[] {
-  const out: Mutation[] = [];
+  const out: Mutation[] = xeMutations(i);
   if (i.kind === 'wait' || i.kind === 'inv' || i.kind === 'wb' || i.kind === 'barrier')
     out.push({ kind: 'drop', apply: () => null, text: `drop ${formatIsa(i)}` });
   if (i.kind === 'wait' && i.counters.length > 1)
@@ -197,6 +259,8 @@ function survivalReason(i: IsaInstr, mu: Mutation, users: Subject[], ctx: LowerC
     if (removed.every((c) => UNUSED_COUNTERS.includes(c)))
       return `redundant on this machine: no memory instruction of the tests is counted on ${removed.join(', ')}`;
   }
+  if (i.kind === 'lsc_fence' && i.op === 'evict' && mu.text.endsWith(' as clean'))
+    return `redundant on this machine where the fence only releases: clean writes the dirty lines back as evict does and only keeps the clean ones, which an acquire would invalidate (no test using the row acquires through it on ${ctx.target.name}, or a test is missing)`;
   const names = users.map((u) => u.test.name);
   const shown =
     names.length > 4 ? `${names.slice(0, 4).join(', ')} and ${names.length - 4} more` : names.join(', ');
@@ -206,7 +270,7 @@ function survivalReason(i: IsaInstr, mu: Mutation, users: Subject[], ctx: LowerC
 /** Text of the matrix: per row and instruction the killing test, then every survivor with its reason. */
 export function formatMutationReport(r: MutationReport): string {
   const lines = [
-    `Mutation matrix for ${r.target} (${r.mode.toUpperCase()} mode): ${r.mutants.length} mutants, ` +
+    `Mutation matrix for ${r.target}${modeText(r.target, r.mode) ? ` (${r.mode.toUpperCase()} mode)` : ''}: ${r.mutants.length} mutants, ` +
       `${r.mutants.filter((m) => m.killedBy).length} killed, over ${r.tests} sound catalogue tests`,
   ];
   let row = '';

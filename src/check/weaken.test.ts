@@ -6,8 +6,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { bufferInv, globalInv, globalWb, type IsaInstr } from '../lower/isa.ts';
+import type { LscFenceInstr } from '../lower/isa-xe.ts';
 import type { WaveMode } from '../lower/types.ts';
-import { ctxOf, docOf, litmusFile, type Weakening, weaken } from '../sim/testutil.ts';
+import { ctxOf, docOf, litmus, litmusFile, type Weakening, weaken } from '../sim/testutil.ts';
 import { checkCode } from './testutil.ts';
 
 const isWait = (c: string) => (i: IsaInstr) => i.kind === 'wait' && i.counters.includes(c as never);
@@ -16,7 +17,9 @@ const isWb = (i: IsaInstr) => i.kind === 'wb';
 
 interface Case {
   name: string;
+  /** A catalogue file, or the text of a test of its own (`src`). */
   file: string;
+  src?: string;
   target: string;
   mode: WaveMode | 'tgsplit';
   w: Weakening;
@@ -254,10 +257,120 @@ const CASES: Case[] = [
   },
 ];
 
+/** An Intel `ugm` fence with this op. */
+const isFence = (op: LscFenceInstr['op']) => (i: IsaInstr) =>
+  i.kind === 'lsc_fence' && i.sfid === 'ugm' && i.op === op;
+const asFence = (change: Partial<LscFenceInstr>) => (i: IsaInstr) => ({ ...(i as LscFenceInstr), ...change });
+
+/** Message passing from P0 to P1 (the same work-group or another) with the given code. */
+const mp = (name: string, sameWg: boolean, p0: string[], p1: string[]) => `AMDGPU ${name}
+@x = addrspace(1) global i32 0
+@y = addrspace(1) global i32 0
+P0 @ agent 0, workgroup 0, wavefront 0 {
+${p0.map((l) => `  ${l}`).join('\n')}
+}
+P1 @ agent 0, workgroup ${sameWg ? 0 : 1}, wavefront 1 {
+${p1.map((l) => `  ${l}`).join('\n')}
+}
+exists (P1:%r0 == 1 /\\ P1:%r1 == 0)
+`;
+
+/** Within one work-group at workgroup scope, the data read by an atomic. */
+const MP_WG_ATOMIC_DATA = mp(
+  'MP+rel+acq.wg.atomic-data',
+  true,
+  [
+    'store i32 1, ptr addrspace(1) @x',
+    'store atomic i32 1, ptr addrspace(1) @y syncscope("workgroup") release',
+  ],
+  [
+    '%r0 = load atomic i32, ptr addrspace(1) @y syncscope("workgroup") acquire',
+    '%r1 = load atomic i32, ptr addrspace(1) @x syncscope("workgroup") monotonic',
+  ],
+);
+
+/** Through relaxed atomics, a release fence in the writer and an acq_rel fence in the reader. */
+const MP_FENCE_ACQ_REL = mp(
+  'MP+fence.rel+fence.acq_rel.agent',
+  false,
+  [
+    'store i32 1, ptr addrspace(1) @x',
+    'fence syncscope("agent") release',
+    'store atomic i32 1, ptr addrspace(1) @y syncscope("agent") monotonic',
+  ],
+  [
+    '%r0 = load atomic i32, ptr addrspace(1) @y syncscope("agent") monotonic',
+    'fence syncscope("agent") acq_rel',
+    '%r1 = load i32, ptr addrspace(1) @x',
+  ],
+);
+
+/** Intel Xe (docs/hardware.md, "Intel Xe"): the machine code is Intel's graphics compiler's. */
+CASES.push(
+  {
+    name: "Intel PVC: a device-scope release without its evict (the data stays dirty in the writer's L1)",
+    file: MP_AGENT,
+    target: 'pvc',
+    mode: 'cu',
+    w: { thread: 'P0', ir: 1, match: isFence('evict') },
+    trace: /lsc_store\.ugm — wrote @x=1 in L1@xc0 \(dirty\)/,
+  },
+  {
+    name: "Intel PVC: a device-scope acquire without its invalidate (the reader's L1 keeps a stale line)",
+    file: MP_AGENT,
+    target: 'pvc',
+    mode: 'cu',
+    w: { thread: 'P1', ir: 0, match: isFence('invalidate'), replace: asFence({ op: 'none' }) },
+    trace: /lsc_load\.ugm — hit @x=0 in L1@xc1 \(stale/,
+  },
+  {
+    name: 'Intel PVC: a device-scope release fence narrowed to group (no L1 maintenance below tile scope on PVC)',
+    file: 'litmus/MP+fence.rel+fence.acq.agent.litmus',
+    target: 'pvc',
+    mode: 'cu',
+    w: { thread: 'P0', ir: 1, match: isFence('evict'), replace: asFence({ scope: 'group' }) },
+    trace: /lsc_fence\.ugm\.evict\.group — earlier ugm requests performed; no cache to act on/,
+  },
+  {
+    name: "Intel PVC: a device-scope release narrowed to tile (the data stops in the writer's tile's L3)",
+    file: MP_AGENT,
+    target: 'pvc',
+    mode: 'cu',
+    w: { thread: 'P0', ir: 1, match: isFence('evict'), replace: asFence({ scope: 'tile' }) },
+    trace: /lsc_load\.ugm — read @x=0 from GPU/,
+  },
+  {
+    name: "Intel LNL: an acq_rel fence's evict weakened to clean (its acquire half, the invalidation, is lost)",
+    file: '',
+    src: MP_FENCE_ACQ_REL,
+    target: 'lnl',
+    mode: 'cu',
+    w: { thread: 'P1', ir: 1, match: isFence('evict'), replace: asFence({ op: 'clean' }) },
+    trace: /lsc_load\.ugm — hit @x=0 in L1@xc1 \(stale/,
+  },
+  {
+    name: "Intel DG2: a workgroup-scope release atomic left at group scope (DG2 does not flush the L1 below tile: the reader's atomic overtakes the write-back)",
+    file: '',
+    src: MP_WG_ATOMIC_DATA,
+    target: 'dg2',
+    mode: 'cu',
+    w: { thread: 'P0', ir: 1, match: isFence('evict'), replace: asFence({ scope: 'group' }) },
+    trace: /lsc_atomic_or\.ugm — left the dirty @x=1 in L1@xc0/,
+  },
+  {
+    name: 'Intel PVC: drop the slm fence of a workgroup-scope release fence (the SLM data store is overtaken)',
+    file: 'litmus/MP+bar+fence.wg-one-as.mixed-data.litmus',
+    target: 'pvc',
+    mode: 'cu',
+    w: { thread: 'P0', ir: 2, match: (i) => i.kind === 'lsc_fence' && i.sfid === 'slm' },
+    trace: /lsc_store\.slm — wrote @\w+\[a0\.c0\.w0\]=1 to SLM/,
+  },
+);
+
 describe('hand-made weakenings are unsound, with a trace', () => {
   for (const c of CASES) {
     it(c.name, async () => {
-      const test = litmusFile(c.file);
+      const test = c.src !== undefined ? litmus(c.src) : litmusFile(c.file);
       const ctx = ctxOf(c.target, c.mode);
       const doc = docOf(test, ctx);
       expect((await checkCode(test, doc, ctx)).verdict).toBe('sound');

@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CheckJsonSchema } from './check.ts';
-import { gpumm } from './testing.ts';
-
-const CATALOGUE = join(import.meta.dirname, '..', '..', 'litmus');
+import { CATALOGUE, gpumm } from './testing.ts';
 
 describe('gpumm check', () => {
   it('sound: every machine outcome allowed, a racy undef read matching any value is said so; exit 0', () => {
@@ -75,5 +73,63 @@ describe('gpumm check', () => {
     );
     expect(r.status).toBe(3);
     expect(r.stdout).toContain('the machine exploration stopped (max-states)');
+  });
+});
+
+describe('gpumm check on Intel Xe targets', () => {
+  it('sound, with no wavefront mode in the text; every platform group by name', () => {
+    for (const target of ['pvc', 'dg2', 'mtl', 'arl', 'lnl', 'bmg', 'ptl']) {
+      const r = gpumm('check', join(CATALOGUE, 'MP+rel+acq.agent.litmus'), '--target', target);
+      expect(r.status, target).toBe(0);
+      expect(r.stdout).toMatch(
+        new RegExp(`^Test MP\\+rel\\+acq\\.agent on ${target} \\(--lowering doc\\): sound$`, 'm'),
+      );
+    }
+  });
+
+  it('UNSOUND (exit 1) with a trace in the Intel machine code: an SLM store a ugm fence does not wait for', () => {
+    const r = gpumm('check', join(CATALOGUE, 'MP+rel+acq.wg.lds-data.litmus'), '--target', 'pvc');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('P1:r0=1; P1:r1=0;  <- forbidden by the model');
+    expect(r.stdout).toMatch(/Trace to P1:r0=1; P1:r1=0; with P0: a0\/tile0\/xc0, P1: a0\/tile0\/xc0:/);
+    expect(r.stdout).toMatch(
+      /issue {5}P0: lsc_fence\.ugm\.evict\.tile \(line \d+\) — earlier ugm requests performed/,
+    );
+    expect(r.stdout).toMatch(
+      /perform {3}P0: lsc_store\.slm \(line \d+\) — wrote @lds\[a0\.c0\.w0\]=1 to SLM/,
+    );
+  });
+
+  it('--json follows CheckJsonSchema; --all-targets includes every Intel platform', () => {
+    const r = gpumm('check', join(CATALOGUE, 'CoRR.atomic.wg.litmus'), '--all-targets', '--json');
+    expect(r.status).toBe(0);
+    const out = CheckJsonSchema.parse(JSON.parse(r.stdout));
+    const intel = out.filter((c) => ['dg2', 'mtl', 'arl', 'pvc', 'lnl', 'bmg', 'ptl'].includes(c.target));
+    expect(intel.map((c) => `${c.target}:${c.verdict}`)).toEqual([
+      'dg2:sound',
+      'mtl:sound',
+      'arl:sound',
+      'pvc:sound',
+      'lnl:sound',
+      'bmg:sound',
+      'ptl:sound',
+    ]);
+  });
+
+  it('--lowering llc: llc-22 has no Intel backend (LW2009, exit 2, nothing on stdout); --cu does not apply', () => {
+    const llc = gpumm(
+      'check',
+      join(CATALOGUE, 'MP+rel+acq.agent.litmus'),
+      '--target',
+      'pvc',
+      '--lowering',
+      'llc',
+    );
+    expect(llc.status).toBe(2);
+    expect(llc.stderr).toMatch(/error LW2009: option --lowering llc does not apply to pvc \(Intel Xe-HPC\)/);
+    expect(llc.stdout).toBe('');
+    const cu = gpumm('check', join(CATALOGUE, 'MP+rel+acq.agent.litmus'), '--target', 'lnl', '--cu');
+    expect(cu.status).toBe(2);
+    expect(cu.stderr).toContain('Intel Xe targets have no CU/WGP wavefront modes');
   });
 });

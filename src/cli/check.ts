@@ -29,10 +29,10 @@ import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTest } from '../enumerate/verdict.ts';
 import { PROCESSORS, type Target } from '../lower/targets.ts';
-import type { LowerCtx, WaveMode } from '../lower/types.ts';
+import { type LowerCtx, lowerDiag, type WaveMode } from '../lower/types.ts';
 import type { LoweredCode } from '../sim/program.ts';
 import { loadTests, stderrPrinter } from './io.ts';
-import { contextFromOptions } from './lower.ts';
+import { commandLineSpan, contextFromOptions, fail } from './lower.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
 
 interface CheckCliOptions {
@@ -76,9 +76,26 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
  * TgSplit with `--tgsplit`).
  */
 function runsOf(opts: CheckCliOptions): LowerCtx[] {
+  // llc-22 has no Intel Xe backend: with --lowering llc, --all-targets means every AMD target.
   const targets: Target[] = opts.allTargets
-    ? PROCESSORS.filter((p) => p.table !== null).map((p) => ({ name: p.name, processor: p, gpu: p.gpu }))
+    ? PROCESSORS.filter((p) => p.table !== null && (opts.lowering === 'doc' || p.vendor === 'AMD')).map(
+        (p) => ({ name: p.name, processor: p, gpu: p.gpu }),
+      )
     : [contextFromOptions({ target: opts.target, cu: opts.cu, wgp: opts.wgp, tgsplit: opts.tgsplit }).target];
+  const intel = targets.find((t) => t.processor.vendor === 'Intel');
+  if (intel && opts.lowering === 'llc')
+    fail(
+      lowerDiag(
+        'LW2009',
+        [
+          '--lowering llc',
+          `${intel.name} (Intel ${intel.processor.generation})`,
+          "llc-22 has no Intel Xe backend: the Intel code is Intel's graphics compiler's (docs/targets/intel.md); check it with --lowering doc",
+        ],
+        commandLineSpan('--lowering'),
+        '',
+      ),
+    );
   const out: LowerCtx[] = [];
   for (const target of targets) {
     const f = target.processor.features;
@@ -96,10 +113,18 @@ function runsOf(opts: CheckCliOptions): LowerCtx[] {
 export function registerCheck(program: Command): void {
   program
     .command('check')
-    .description('check that each target machine only produces outcomes the AMDGPU model allows')
+    .description(
+      'check that each target machine (AMDGPU, Intel Xe) only produces outcomes the AMDGPU model allows',
+    )
     .argument('<files...>', 'litmus files')
-    .option('-t, --target <name>', 'processor (gfx600 … gfx1251, aliases such as fiji); default gfx1200')
-    .option('--all-targets', 'every processor with a code-sequence table, in every mode')
+    .option(
+      '-t, --target <name>',
+      'processor (gfx600 … gfx1251, aliases such as fiji; Intel Xe dg2, mtl, arl, pvc, lnl, bmg, ptl); default gfx1200',
+    )
+    .option(
+      '--all-targets',
+      'every processor with a code-sequence table, in every mode (with --lowering llc: every AMD processor)',
+    )
     .option('--cu', 'CU wavefront execution mode only (GFX10–GFX12; default: both modes)')
     .option('--wgp', 'WGP wavefront execution mode only (GFX10–GFX12; default: both modes)')
     .option('--tgsplit', 'TgSplit execution mode only (gfx90a, gfx942, gfx950; default: with and without)')

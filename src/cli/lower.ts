@@ -78,14 +78,15 @@ function printable(d: LowerDiagnostic): Printable {
 }
 
 /** A span pointing at `word` inside the command line (arguments joined by spaces). */
-function commandLineSpan(word: string): Span {
+export function commandLineSpan(word: string): Span {
   const joined = process.argv.slice(2).join(' ');
   const at = joined.indexOf(word);
   const col = at >= 0 ? at + 1 : 1;
   return { file: '<command-line>', offset: col - 1, line: 1, col, len: word.length };
 }
 
-function fail(d: LowerDiagnostic, source?: string): never {
+/** Prints a lowering diagnostic about the command line and exits 2. */
+export function fail(d: LowerDiagnostic, source?: string): never {
   process.stderr.write(`${formatDiagnostics([printable(d)], source)}\n`);
   throw new CliExit(2);
 }

@@ -35,7 +35,7 @@ export function registerMutate(program: Command): void {
     .command('mutate')
     .description("remove or weaken each instruction of the target's table rows and check the catalogue")
     .argument('[files...]', 'litmus files (default: the catalogue)')
-    .option('-t, --target <name>', 'processor; default gfx1200')
+    .option('-t, --target <name>', 'processor (AMDGPU or Intel Xe: dg2, pvc, lnl …); default gfx1200')
     .option('--cu', 'CU wavefront execution mode only (default: every mode of the target)')
     .option('--wgp', 'WGP wavefront execution mode only')
     .option('--tgsplit', 'TgSplit execution mode only (gfx90a, gfx942, gfx950; default: with and without)')
@@ -60,7 +60,7 @@ export function registerMutate(program: Command): void {
           tgsplit: opts.tgsplit,
         });
         const family = ctx0.target.processor.table;
-        if (family === null || familyMachine(family) === null) {
+        if (family === null || familyMachine(family, ctx0.target.processor.generation) === null) {
           process.stderr.write(
             `gpumm mutate: no machine for ${ctx0.target.name} (${family ?? 'no table'}) yet\n`,
           );

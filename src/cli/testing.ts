@@ -8,6 +8,9 @@ import { join } from 'node:path';
 export const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'gpumm.js');
 
+/** The catalogue folder. */
+export const CATALOGUE = join(ROOT, 'litmus');
+
 /** Runs `gpumm args…` in a child process: its exit status and both outputs. */
 export function gpumm(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 1 << 28 });

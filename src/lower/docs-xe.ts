@@ -103,6 +103,10 @@ export function xeDocPrelude(): string[] {
     '- From IR (SPIR-V CrossDevice, OpenCL `memory_scope_all_svm_devices`, SYCL `memory_scope::system`): gpu scope, as Device — barrier.cl `CONVERT_SCOPE_SPIRV_TO_VISA` maps CrossDevice to `LSC_FS_GPU` and carries the TODO that it "should be mapped to LSC_FS_SYSTEM_RELEASE or LSC_FS_SYSTEM_ACQUIRE". On DG2, MTL and ARL the gpu scope is narrowed further, to tile. No IR gpumm reads reaches `sysrel` or `sysacq`.',
     '- The `sysrel` and `sysacq` scopes exist only through Intel\'s explicit LSC fence built-ins (`__builtin_IB_lsc_fence_global_untyped(LSC_FS_SYSTEM_RELEASE, …)`). LSCFuncsResolution.cpp @98cd73ec `CreateLSCFenceIntrinsicCallInst` deletes such a fence on integrated parts and Xe2 ("Global memory fences are not needed on integrated devices or on Xe2 platforms") and rejects it where `supportSystemFence()` is false ("platform does not support system fence"; Platform.hpp @000cd780 `supportSystemFence`: every LSC platform but DG2, MTL and ARL). Of the platforms here only PVC keeps such a fence.',
     '',
+    '## Hardware check',
+    '',
+    "`gpumm check --target <platform>` runs this code on the Intel Xe machine (docs/hardware.md, [\"Intel Xe\"](../hardware.md#intel-xe)), one per group above: an L1 per Xe-core, shared by a work-group's threads (its SRAM also holds the SLM); an L3 per tile (the level Intel's product pages call L2), two tiles on PVC; behind them the GPU's coherence point, then memory shared by the GPUs. `lsc_fence` waits for the thread's earlier requests to its port, then evicts, invalidates, cleans or discards as the LSC_FENCE table says, on the L1 (from tile scope on DG2, PVC, MTL and ARL) and on every level below its scope. `gpumm mutate --target <platform>` drops each fence, weakens its op and narrows its scope. The catalogue is sound on every group but for three findings, explained there: a system-scope release and acquire are gpu-scope fences (MP+rel+acq.sys.diff-agent, AV-Prop4.vis-outside-writer: across agents), and a global release atomic does not wait for the thread's SLM stores (MP+rel+acq.wg.lds-data).",
+    '',
   );
   return out;
 }

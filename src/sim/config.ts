@@ -18,6 +18,7 @@
 import { usableBarrierIds } from '../lower/barriers.ts';
 import type { Counter, InvInstr, ScBits, VmemInstr, WbInstr } from '../lower/isa.ts';
 import { cacheScopeRank } from '../lower/isa.ts';
+import { type LscFenceInstr, type LscFenceOp, type LscInstr, lscScopeRank } from '../lower/isa-xe.ts';
 import type { Generation, TableFamily } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
 
@@ -29,8 +30,9 @@ export type MachineMode = 'cu' | 'wgp' | 'tgsplit';
 
 /**
  * The hardware unit that owns one instance of a cache level: a CU (GFX12.5: a WGP, whose WGP cache
- * is the first level), a shader array (GFX12.5: a shader engine), a group of CUs sharing an L2
- * (GFX942, GFX12.5 with several L2s per agent), an agent.
+ * is the first level; Intel Xe: an Xe-core), a shader array (GFX12.5: a shader engine), a group of CUs
+ * sharing an L2 (GFX942, GFX12.5 with several L2s per agent; Intel Xe-HPC: a tile, whose Xe-cores share
+ * an L3), an agent (a GPU).
  */
 export type Unit = 'cu' | 'sa' | 'l2' | 'agent';
 
@@ -59,6 +61,54 @@ export interface CacheOpSpec {
   cite: string;
 }
 
+/**
+ * What an Intel `lsc_fence` does (intel-lsc-fence.md: "Wait until all previous accesses by this thread
+ * to this dataport are observable in the scope specified. Then optionally flush the cache."): it waits
+ * until the thread's earlier requests to its port are performed, then applies `op` to the caches at
+ * `levels` (indices into `FamilyConfig.levels`) of the thread's path, all in one step.
+ */
+export interface FenceSpec {
+  /** The dataport whose requests it waits for: `ugm` (global and private memory) or `slm`. */
+  port: 'ugm' | 'slm';
+  op: Exclude<LscFenceOp, 'flushl3'>;
+  levels: number[];
+  cite: string;
+}
+
+/** The Intel LSC part of a machine: the rank of an LSC access and the effect of each fence. */
+export interface LscSpec {
+  /** Rank an LSC access on `ugm` must reach (SLM accesses have no caches). */
+  rank: (i: LscInstr) => number;
+  /** What a fence does, or why the machine does not implement it. */
+  fence: (f: LscFenceInstr) => FenceSpec | string;
+}
+
+/**
+ * Which of a wavefront's outstanding requests may overtake which (docs/hardware.md, "The machine
+ * core"). Every family keeps a wave's requests in issue order at its first cache level and one
+ * location's requests in order beyond it; the rest differs.
+ */
+export interface RequestOrder {
+  /**
+   * A wave's loads read in execution order (AMDGPU: "completion is reported to a wavefront in execution
+   * order"): a hit behind a miss takes its value when its completion is reported.
+   */
+  readsInOrder: boolean;
+  /** A wave's LDS requests are performed in issue order (AMDGPU: "in a global order"). */
+  ldsInOrder: boolean;
+  /**
+   * Past the first cache level, the requests of the different waves of one CU to one location share a
+   * queue (AMDGPU: "Each CU has a separate request queue per channel").
+   */
+  sharedPastL0: boolean;
+  /**
+   * Intel Xe: past the L1, atomics and plain accesses travel down two L3 pipelines that keep no order
+   * between each other, even for one location; a wave's atomics, in the one coherent pipeline, are
+   * performed in issue order (docs/hardware.md, "Intel Xe").
+   */
+  pipes: boolean;
+}
+
 /** A family's machine in one mode and hardware configuration. */
 export interface FamilyConfig {
   family: TableFamily;
@@ -68,6 +118,8 @@ export interface FamilyConfig {
   levels: readonly LevelSpec[];
   /** Rank of memory: every access may be performed there. */
   memoryRank: number;
+  /** What traces call memory (a configuration that folds a cache into memory names it). */
+  memoryName: string;
   /** How many CUs one WGP has (1: no WGPs, a workgroup runs on one CU unless in TgSplit mode). */
   cusPerWgp: 1 | 2;
   /**
@@ -77,6 +129,18 @@ export interface FamilyConfig {
   clusterUnit: 'sa' | null;
   /** Rank an access by this vector memory instruction must reach. */
   rank: (i: VmemInstr) => number;
+  /** Intel Xe's LSC messages and fences; null for the AMD families. */
+  lsc: LscSpec | null;
+  /** Which outstanding requests may overtake which. */
+  order: RequestOrder;
+  /**
+   * How traces name a unit, before its number (`cu`: AMD CU, Intel Xe-core `xc`; `l2`: a group of CUs
+   * sharing an L2 `l2.`, an Intel tile `tile`), whether shader arrays and WGPs are shown (AMD only), and
+   * what the work-group's memory is called (`LDS`, Intel's `SLM`).
+   */
+  labels: { cu: string; l2: string; saWgp: boolean; lds: string };
+  /** At most this many L2 groups per agent (Intel Xe-HPC: two tiles); null when the text sets no bound. */
+  maxL2PerAgent: number | null;
   /** Counters a memory instruction is counted on (`flat`: the generic encoding, LDS or global). */
   counters: (i: VmemInstr | { kind: 'lds'; op: VmemInstr['op']; returns: boolean }) => Counter[];
   /** The invalidate's effect, or null when this family's machine does not implement it. */
@@ -111,11 +175,18 @@ export interface FamilyConfig {
    * of the family's configuration with several L2s per agent in which every work-group shares one L2.
    */
   multiAgentOnly: boolean;
+  /**
+   * Explored only for tests on one agent, when the reductions are on (R3): it folds into memory a
+   * level the agent's accesses all share, and stands for the configuration with that level.
+   */
+  singleAgentOnly: boolean;
 }
 
 /** A family's machines: its modes, and per mode every hardware configuration the text allows. */
 export interface FamilyMachine {
   family: TableFamily;
+  /** Names the machine among a family's (targets with the same id and code share a run). */
+  id: string;
   modes: readonly MachineMode[];
   configs: (mode: MachineMode) => FamilyConfig[];
 }
@@ -127,6 +198,19 @@ const G10 =
 const G90A = 'AMDGPUUsage (f5c8b0a9) "Memory Model GFX90A"';
 const G942 = 'AMDGPUUsage (f5c8b0a9) "Memory Model GFX942"';
 const G125 = 'AMDGPUUsage (07379fed) "Memory Model GFX125x"';
+
+/** The AMD families' request order (docs/hardware.md, "Which requests may take a step"). */
+const AMD_ORDER: RequestOrder = { readsInOrder: true, ldsInOrder: true, sharedPastL0: true, pipes: false };
+const AMD_LABELS = { cu: 'cu', l2: 'l2.', saWgp: true, lds: 'LDS' };
+/** The fields every AMD family has alike. */
+const AMD = {
+  memoryName: 'memory',
+  lsc: null,
+  order: AMD_ORDER,
+  labels: AMD_LABELS,
+  maxL2PerAgent: null,
+  singleAgentOnly: false,
+} as const;
 
 /** GFX6–GFX9 (and GFX90A/GFX942) counters: vector memory `vmcnt`, LDS `lgkmcnt`, flat both. */
 function vmLgkmCounters(i: Parameters<FamilyConfig['counters']>[0]): Counter[] {
@@ -162,8 +246,8 @@ function scopedWb(cite: string): FamilyConfig['wb'] {
 }
 
 /** A family with one hardware configuration, the same in every mode. */
-function single(cfg: FamilyConfig, modes: readonly MachineMode[]): FamilyMachine {
-  return { family: cfg.family, modes, configs: () => [cfg] };
+function single(cfg: FamilyConfig, modes: readonly MachineMode[], id: string = cfg.family): FamilyMachine {
+  return { family: cfg.family, id, modes, configs: () => [cfg] };
 }
 
 /**
@@ -173,6 +257,7 @@ function single(cfg: FamilyConfig, modes: readonly MachineMode[]): FamilyMachine
  * coherence" (USAGE), and the table gives system scope the same code as agent scope.
  */
 export const GFX6_9: FamilyConfig = {
+  ...AMD,
   family: 'gfx6-9',
   variant: '',
   levels: [
@@ -217,6 +302,7 @@ export const GFX6_9: FamilyConfig = {
  * has no impact on system coherence", so it is part of memory here).
  */
 export const GFX12: FamilyConfig = {
+  ...AMD,
   family: 'gfx12',
   variant: '',
   levels: [
@@ -269,6 +355,7 @@ export const GFX12: FamilyConfig = {
  * its releases only wait, so a completed store is in the L2: the L0 and GL1 take no writes.
  */
 export const GFX10_11: FamilyConfig = {
+  ...AMD,
   family: 'gfx10-11',
   variant: '',
   levels: [
@@ -432,6 +519,7 @@ function scRank(sc: ScBits | null): number {
 function gfx942(mode: MachineMode, severalL2s: boolean): FamilyConfig {
   const tgsplit = mode === 'tgsplit';
   return {
+    ...AMD,
     family: 'gfx942',
     variant: severalL2s ? 'several L2s per agent' : 'one L2 per agent',
     levels: [
@@ -492,6 +580,7 @@ function gfx942(mode: MachineMode, severalL2s: boolean): FamilyConfig {
  */
 function gfx1250(severalL2s: boolean): FamilyConfig {
   return {
+    ...AMD,
     family: 'gfx1250',
     variant: severalL2s ? 'several L2s per agent' : 'one L2 per agent',
     levels: [
@@ -547,6 +636,181 @@ const GFX942_CONFIGS: Record<'cu' | 'tgsplit', FamilyConfig[]> = {
   tgsplit: [gfx942('tgsplit', false), gfx942('tgsplit', true)],
 };
 
+const LSC = 'intel-lsc-fence.md (vISA LSC_FENCE)';
+const IGC_BARRIER = 'IGC barrier.cl @9bb52b06 __intel_atomic_work_item_fence';
+const IGC_EMIT = 'IGC EmitVISAPass.cpp @b926f8aa emitMemoryFence';
+const IGC_VC = 'IGC VectorCompiler GenXLoadStoreLowering.cpp @0fc2de4b getLSCFenceScope';
+
+/**
+ * The Intel Xe fence-lowering groups of the processor table, as machines: DG2/MTL/ARL (one tile, L1
+ * maintenance only from tile scope), PVC (two tiles, the same), Xe2 and later (one tile, L1 maintenance
+ * at every scope). `src/sim/intel.test.ts` checks they agree with the processor table's features.
+ */
+export interface XeGroup {
+  /** More than one tile, each with its own L3 (Platform.hpp `hasMultiTile`: PVC). */
+  multiTile: boolean;
+  /**
+   * An L1 evict, invalidate, clean or discard below tile scope is performed (Xe2 and later). On DG2,
+   * PVC, MTL and ARL it is not: EmitVISAPass.cpp emitMemoryFence, "On some products cache is not flushed
+   * for scope < tile", which is why IGC raises such fences to tile there.
+   */
+  l1BelowTile: boolean;
+}
+
+/** The fence-lowering group of an Intel generation (the processor table's `xe` rows). */
+export function xeGroupOf(generation: Generation | undefined): XeGroup {
+  if (generation === 'Xe-HPC') return { multiTile: true, l1BelowTile: false };
+  if (generation === 'Xe2' || generation === 'Xe3') return { multiTile: false, l1BelowTile: true };
+  return { multiTile: false, l1BelowTile: false };
+}
+
+/** The rank of tile scope. */
+const TILE = lscScopeRank('tile');
+
+/**
+ * Intel Xe in one of its configurations. Ranks are LSC scopes (intel-lsc-fence.md, table LSC_SCOPE):
+ * group 0, local 1, tile 2, gpu 3, gpus 4, sysrel 5, sysacq 6.
+ * - L1 (rank local): one per Xe-core — "Single workgroup executes on one DSS and shares the same L1
+ *   cache" (barrier.cl); the DSS is the Xe-core, "local: Flush out to the local scope (DSSs)" — write-back
+ *   ("evict: Dirty lines will be evicted and invalidated from the L1 cache"; LSC_UNTYPED.md CachingL1
+ *   ".wb writeback").
+ * - L3 per tile (rank tile: "Tile (out to several DSSs)"). On a one-tile part the tile is the GPU and its
+ *   L3 the GPU's last-level cache ("gpu: The entire GPU (out to the GPUs LLC)"), so its rank is gpu.
+ * - PVC: the tiles' L3s are kept coherent with each other (Platform.hpp `L3CacheCoherentCrossTiles`), but
+ *   a tile-scope fence does not reach across tiles (IGC's vector compiler scopes device-wide fences
+ *   `hasMultiTile() ? LSC_SCOPE_GPU : LSC_SCOPE_TILE`): the machine lets each tile's L3 hold stale copies
+ *   (coherent L3s are its runs in which copies are written back and evicted at once) and puts the GPU's
+ *   coherence point behind them (level `GPU`, rank gpu).
+ * - Memory (rank gpus: "All GPUs in the system (memory shared by all GPUs)"), shared by the agents.
+ * `full` false: for tests on one agent (R3), the GPU-wide level is folded into memory.
+ */
+function xeConfig(group: XeGroup, full: boolean): FamilyConfig {
+  const { multiTile, l1BelowTile } = group;
+  const gpu = lscScopeRank('gpu');
+  const levels: LevelSpec[] = [
+    {
+      name: 'L1',
+      unit: 'cu',
+      rank: lscScopeRank('local'),
+      writeThrough: false,
+      cite: `${IGC_BARRIER}: "Single workgroup executes on one DSS and shares the same L1 cache"; ${LSC}: "Dirty lines will be evicted and invalidated from the L1 cache"`,
+    },
+  ];
+  if (multiTile)
+    levels.push({
+      name: 'L3',
+      unit: 'l2',
+      rank: TILE,
+      writeThrough: false,
+      cite: `${LSC}: "tile: Tile (out to several DSSs)"; ${IGC_VC}: device scope is "hasMultiTile() ? LSC_SCOPE_GPU : LSC_SCOPE_TILE"`,
+    });
+  if (full)
+    levels.push({
+      name: multiTile ? 'GPU' : 'L3',
+      unit: 'agent',
+      rank: gpu,
+      writeThrough: false,
+      cite: multiTile
+        ? `${LSC}: "gpu: The entire GPU (out to the GPUs LLC)"; Platform.hpp @9d002efd L3CacheCoherentCrossTiles (Xe-HPC): the tiles' L3s are coherent with each other`
+        : `${LSC}: "gpu: The entire GPU (out to the GPUs LLC)": one tile, whose L3 is the GPU's last-level cache`,
+    });
+  const memoryRank = full ? lscScopeRank('gpus') : gpu;
+  return {
+    family: 'xe',
+    variant: '',
+    levels,
+    memoryRank,
+    // One agent: the GPU-wide level and memory behave as one (R3); traces name it as the GPU's level.
+    memoryName: full ? 'memory' : multiTile ? 'GPU' : 'L3',
+    cusPerWgp: 1,
+    clusterUnit: null,
+    rank: () => 0,
+    lsc: {
+      // Plain accesses are performed in the L1 (a load may hit there, a store writes it). An atomic carries
+      // no scope — IGC's relaxed atomics have no fence either — yet two threads anywhere on the GPU must
+      // update one location atomically, so it is performed at the GPU's coherence point: atomics.cl, "Even
+      // when coherency is disabled atomics will still go down the coherant pipeline".
+      rank: (i) => (i.op === 'atomic' ? gpu : 0),
+      fence: (f) => xeFence(f, levels, l1BelowTile),
+    },
+    // atomics.cl @036fb054: "While our HDC has an in-order pipeline the L3$ has 2 pipelines - coherant and
+    // non-coherant. … The 2 L3$ pipes do not guarentee order of operations between themselves." Atomics
+    // of a thread stay in order in the coherent pipeline: IGC's SynchronizationObjectCoalescing removes a
+    // fence between two atomics ("(only for barriers) any atomic instruction, this synchronization
+    // instruction, any atomic instruction"). Nothing orders loads or SLM requests of a thread among
+    // themselves, nor one Xe-core's threads past its L1 (docs/hardware.md, "Intel Xe").
+    order: { readsInOrder: false, ldsInOrder: false, sharedPastL0: false, pipes: true },
+    labels: { cu: 'xc', l2: 'tile', saWgp: false, lds: 'SLM' },
+    // PVC: "Xe-HPC" has two tiles (stacks); the placement never uses more.
+    maxL2PerAgent: multiTile ? 2 : null,
+    counters: () => [],
+    inv: () => null,
+    wb: () => null,
+    invAfterEarlier: false,
+    cuChannelOrder: false,
+    knownCounters: [],
+    barrierIds: [],
+    multiAgentOnly: full,
+    singleAgentOnly: !full,
+  };
+}
+
+/**
+ * What `f` does on a machine with `levels`: it waits for the thread's earlier requests to its port, then
+ * applies its op to the L1 — at tile scope and wider, or at every scope where the platform flushes below
+ * tile — and to every other level of rank below its scope (a gpu-scope fence on PVC also acts on the
+ * tile's L3; wider scopes on every level: "gpus: … memory shared by all GPUs").
+ */
+function xeFence(f: LscFenceInstr, levels: readonly LevelSpec[], l1BelowTile: boolean): FenceSpec | string {
+  if (f.sfid !== 'ugm' && f.sfid !== 'slm')
+    return `${f.sfid} fences order typed or cross-tile low-bandwidth messages, which no lowering emits: the machine models the ugm and slm ports`;
+  if (f.op === 'flushl3')
+    return `flushl3 ("Flush L3 only") is never emitted (${IGC_EMIT} clears flushRW for global fences) and not implemented by the machine`;
+  const s = lscScopeRank(f.scope);
+  // SLM has no cache: an slm fence only waits (EmitVISAPass: "SLM only gets .group and .none").
+  const acted =
+    f.sfid === 'slm' || f.op === 'none'
+      ? []
+      : levels.flatMap((lv, k) => ((k === 0 ? s >= TILE || l1BelowTile : lv.rank < s) ? [k] : []));
+  return {
+    port: f.sfid,
+    op: f.op,
+    levels: acted,
+    cite: `${LSC}: "Wait until all previous accesses by this thread to this dataport are observable in the scope specified. Then optionally flush the cache." ${XE_OP_TEXT[f.op]}${
+      f.sfid === 'ugm' && f.op !== 'none' && !l1BelowTile && s < TILE
+        ? `; ${IGC_EMIT}: "On some products cache is not flushed for scope < tile"`
+        : ''
+    }`,
+  };
+}
+
+/** The LSC_FENCE_OP table's sentence for each op the machine implements. */
+const XE_OP_TEXT: Record<Exclude<LscFenceOp, 'flushl3'>, string> = {
+  none: 'none: "No operation"',
+  evict:
+    'evict: "Dirty lines will be evicted and invalidated from the L1 cache. All clean lines will be invalidated"',
+  invalidate:
+    'invalidate: "Invalidate all Clean lines in the cache. Don\'t evict the dirty lines (they stay in M state)"',
+  discard: 'discard: "Direct and clean lines are discarded (invalidated) without eviction"',
+  clean:
+    'clean: "Dirty lines are written to memory, but retained in cache in the "Clean" state. Clean lines are not invalidated"',
+};
+
+const XE_MACHINES = new Map<string, FamilyMachine>();
+
+/** The machine of an Intel Xe generation's fence-lowering group (one per group, built once). */
+function xeMachine(generation: Generation | undefined): FamilyMachine {
+  const group = xeGroupOf(generation);
+  const id = `xe/${group.multiTile ? 'multi-tile' : 'one tile'}, L1 maintenance ${group.l1BelowTile ? 'at every scope' : 'from tile scope'}`;
+  let m = XE_MACHINES.get(id);
+  if (!m) {
+    const configs = [xeConfig(group, true), xeConfig(group, false)];
+    m = { family: 'xe', id, modes: ['cu'], configs: () => configs };
+    XE_MACHINES.set(id, m);
+  }
+  return m;
+}
+
 /** The machines of a table family (of a generation, where they differ), or null when none is built. */
 export function familyMachine(f: TableFamily, generation?: Generation): FamilyMachine | null {
   switch (f) {
@@ -557,15 +821,20 @@ export function familyMachine(f: TableFamily, generation?: Generation): FamilyMa
     case 'gfx942':
       return {
         family: f,
+        id: f,
         modes: ['cu', 'tgsplit'],
         configs: (m) => GFX942_CONFIGS[m === 'tgsplit' ? m : 'cu'],
       };
     case 'gfx10-11':
-      return single(generation === 'GFX11' ? GFX11 : GFX10_11, ['cu', 'wgp']);
+      return generation === 'GFX11'
+        ? single(GFX11, ['cu', 'wgp'], 'gfx10-11/GFX11')
+        : single(GFX10_11, ['cu', 'wgp']);
     case 'gfx12':
       return single(GFX12, ['cu', 'wgp']);
     case 'gfx1250':
-      return { family: f, modes: ['cu'], configs: () => GFX1250_CONFIGS };
+      return { family: f, id: f, modes: ['cu'], configs: () => GFX1250_CONFIGS };
+    case 'xe':
+      return xeMachine(generation);
     default:
       return null;
   }

@@ -1,6 +1,6 @@
 /**
  * The reductions of docs/hardware.md (R0 local steps first, R1 lazy evictions, R3 one configuration
- * standing for another on one agent, R4 a lone wave's CU-cache steps first, R5 spread placements of
+ * standing for another on one agent (Intel Xe: the GPU-wide level folded into memory), R4 a lone wave's CU-cache steps first, R5 spread placements of
  * caches no access is performed in; R2 is withdrawn) lose no final state:
  * on random small programs — random litmus tests lowered for a target, with one random instruction
  * of their machine code dropped so that weak code is covered too — the reduced exploration and the
@@ -85,7 +85,7 @@ function dropOne(code: LoweredCode, drop: number): LoweredCode {
   code.forEach((th, t) => {
     th.forEach((seq, i) => {
       seq.forEach((ins, k) => {
-        if (ins.kind !== 'vmem' && ins.kind !== 'lds') flat.push([t, i, k]);
+        if (ins.kind !== 'vmem' && ins.kind !== 'lds' && ins.kind !== 'lsc') flat.push([t, i, k]);
       });
     });
   });
@@ -96,7 +96,7 @@ function dropOne(code: LoweredCode, drop: number): LoweredCode {
 
 async function agree(ctx: LowerCtx, src: string, drop: number, maxStates: number): Promise<void> {
   const test = litmus(src);
-  const code = dropOne(docOf(test, ctx), drop);
+  const code = drop < 0 ? docOf(test, ctx) : dropOne(docOf(test, ctx), drop);
   const fam = familyMachine(ctx.target.processor.table!, ctx.target.processor.generation)!;
   // Brute force beyond this many states is skipped (fc.pre): it costs memory and minutes.
   const budget = { maxStates, deadline: Number.POSITIVE_INFINITY };
@@ -145,10 +145,16 @@ describe('reduced exploration = brute force (random small programs)', () => {
     ['gfx942', 'cu', 2, 6, 150_000],
     ['gfx942', 'tgsplit', 1, 4, 150_000],
     ['gfx1250', 'cu', 1, 3, 40_000],
+    // Intel Xe: one tile (DG2; Xe2 with L1 maintenance below tile), two tiles (PVC), and on several agents
+    // the GPU-wide level R3 folds into memory on one.
+    ['dg2', 'cu', 2, 8, 150_000],
+    ['lnl', 'cu', 2, 8, 150_000],
+    ['pvc', 'cu', 2, 8, 150_000],
     // Agent-scope atomics only: the spread placements of R5.
     ['gfx900', 'cu', 2, 10, 150_000, true],
     ['gfx942', 'cu', 2, 6, 150_000, true],
     ['gfx1200', 'wgp', 1, 3, 150_000, true],
+    ['pvc', 'cu', 2, 6, 150_000, true],
   ] as const) {
     const [target, mode, most, runs, maxStates] = row;
     const strong = row.length > 5;
@@ -161,4 +167,25 @@ describe('reduced exploration = brute force (random small programs)', () => {
       );
     }, 300_000);
   }
+});
+
+describe('reduced exploration = brute force (Intel Xe programs chosen for R3)', () => {
+  // A work-group-scope release reaches only the writer's tile's L3 (evict.tile on PVC); an agent-scope
+  // acquire in another work-group then reads past its own tile: folding the GPU-wide level into memory
+  // on one agent must keep the tiles' L3s, or the stale read is lost.
+  const wgToAgent: [Op[], Op[]] = [
+    [
+      { kind: 'store', loc: 'x', atomic: false, ord: 'monotonic', scope: 'agent' },
+      { kind: 'store', loc: 'y', atomic: true, ord: 'release', scope: 'workgroup' },
+    ],
+    [
+      { kind: 'load', loc: 'y', atomic: true, ord: 'acquire', scope: 'agent' },
+      { kind: 'load', loc: 'x', atomic: false, ord: 'monotonic', scope: 'agent' },
+    ],
+  ];
+  for (const target of ['pvc', 'dg2', 'lnl'])
+    it(`${target}: a workgroup-scope release read by an agent-scope acquire in another work-group, on one agent and on two`, async () => {
+      for (const where of [false, 'agent'] as const)
+        await agree(ctxOf(target), program(wgToAgent[0], wgToAgent[1], where), -1, 1_000_000);
+    }, 300_000);
 });

@@ -119,6 +119,8 @@ export interface Machine {
   waveClusterBar: number[];
   /** Per wavefront: the wavefronts of its work-group (a cluster barrier is dropped when all have ended). */
   wgWaves: number[][];
+  /** Per location: global or constant memory, which the caches hold (LDS and private memory they do not). */
+  cached: boolean[];
 }
 
 /** Builds the machine of a program on a placement. */
@@ -133,11 +135,11 @@ export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Pl
     cfg.levels.forEach((lv, k) => {
       const unit =
         lv.unit === 'cu'
-          ? `cu${h.cu}`
+          ? `${cfg.labels.cu}${h.cu}`
           : lv.unit === 'sa'
             ? `a${h.agent}.sa${h.sa}`
             : lv.unit === 'l2'
-              ? `a${h.agent}.l2.${h.l2}`
+              ? `a${h.agent}.${cfg.labels.l2}${h.l2}`
               : `a${h.agent}`;
       const key = `${lv.name}@${unit}`;
       let id = idOf.get(key);
@@ -191,6 +193,7 @@ export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Pl
     wgWaves: waveKeys.map((_, q) =>
       waveKeys.flatMap((__, r) => (firstOf(r).wg === firstOf(q).wg ? [r] : [])),
     ),
+    cached: program.locs.map((l) => l.space === 'global' || l.space === 'constant'),
   };
 }
 
@@ -363,6 +366,11 @@ function issueBlock(m: Machine, s: State, t: number): string | null {
     }
     case 'mem':
       return operandReady(w, i.a) && operandReady(w, i.exp) ? null : 'register';
+    case 'fence':
+      // intel-lsc-fence.md: "Wait until all previous accesses by this thread to this dataport are
+      // observable in the scope specified": every earlier request of the wave to the port performed.
+      for (const r of s.queues[m.waveOf[t]!]!) if (onPort(instrOf(m, r), i.port)) return 'fence';
+      return null;
     case 'bin':
     case 'icmp':
       return operandReady(w, i.a) && operandReady(w, i.b) ? null : 'register';
@@ -393,13 +401,23 @@ function issue(m: Machine, s: State, t: number, notes: boolean): { next: State; 
         next.front[m.path[t]![0]!]!.push(t * 1024 + w.pc);
       if (i.dst >= 0) w.pend |= 1 << i.dst;
       if (i.okDst >= 0) w.pend |= 1 << i.okDst;
-      if (notes) detail = `queued on ${i.counters.join(', ')}`;
+      // Intel Xe messages are counted on nothing: a thread waits for them only through a fence.
+      if (notes)
+        detail =
+          i.counters.length > 0
+            ? `queued on ${i.counters.join(', ')}`
+            : `sent to ${i.path === 'lds' ? 'slm' : 'ugm'}`;
       break;
     case 'inv':
     case 'wb':
       next.queues[m.waveOf[t]!]!.push({ t, i: w.pc, a: Number.NaN, e: Number.NaN, f: 0 });
       if (notes) detail = `queued on ${i.counters.join(', ')}`;
       break;
+    case 'fence': {
+      const d = fenceAct(m, next, t, i, notes);
+      if (notes) detail = d;
+      break;
+    }
     case 'bin':
       w.regs[i.dst] = binop(i.op, value(w, i.a), value(w, i.b), i.width);
       break;
@@ -429,6 +447,59 @@ function issue(m: Machine, s: State, t: number, notes: boolean): { next: State; 
 }
 
 const BARRIER_KINDS: readonly MInstr['k'][] = ['arrive', 'bwait', 'binit', 'join', 'leave', 'nop'];
+
+const FENCE_DONE = {
+  none: 'untouched',
+  evict: 'evicted',
+  invalidate: 'invalidated',
+  clean: 'cleaned',
+  discard: 'discarded',
+} as const;
+
+/** Is `i` a request to an Intel dataport: `ugm` (global and private memory) or `slm`? */
+function onPort(i: MInstr, port: 'ugm' | 'slm'): boolean {
+  return i.k === 'mem' && (port === 'slm' ? i.path === 'lds' : i.path !== 'lds');
+}
+
+/**
+ * An Intel fence's cache operation on the thread's path, inner levels first (a line an evict or clean
+ * writes back into a level the fence also acts on goes on outwards). The LSC_FENCE_OP table
+ * (intel-lsc-fence.md): evict writes dirty lines back and invalidates every line; invalidate drops clean
+ * lines ("Don't evict the dirty lines (they stay in M state)"); clean writes dirty lines back and keeps
+ * them; discard drops every line, dirty ones unwritten. Returns the trace detail.
+ */
+function fenceAct(m: Machine, s: State, t: number, i: MInstr & { k: 'fence' }, notes: boolean): string {
+  const out: string[] = [];
+  for (const k of i.levels) {
+    const c = m.path[t]![k]!;
+    const wrote: string[] = [];
+    const dropped: string[] = [];
+    for (let l = 0; l < m.nLoc; l++) {
+      // Only global memory is cached (SLM and private memory have no copies in use).
+      if (!m.cached[l]) continue;
+      const idx = c * m.nLoc + l;
+      if (s.st[idx] === 2 && (i.op === 'evict' || i.op === 'clean')) {
+        const v = s.val[idx];
+        const to = writeBackOne(m, s, c, l);
+        if (notes) wrote.push(`${locName(m, l)}=${v} to ${to}`);
+      }
+      const st = s.st[idx];
+      if (st !== 0 && (i.op === 'evict' || i.op === 'discard' || (i.op === 'invalidate' && st === 1))) {
+        s.st[idx] = 0;
+        if (notes) dropped.push(`${locName(m, l)}${st === 2 ? ' (dirty)' : ''}`);
+      }
+    }
+    if (notes)
+      out.push(
+        `${m.instName[c]} ${FENCE_DONE[i.op]}${
+          wrote.length > 0 ? `, wrote back ${wrote.join(', ')}` : ''
+        }${dropped.length > 0 ? `, dropped ${dropped.join(', ')}` : ''}`,
+      );
+  }
+  if (!notes) return '';
+  const waited = `earlier ${i.port} requests performed`;
+  return out.length === 0 ? `${waited}; no cache to act on` : `${waited}; ${out.join('; ')}`;
+}
 
 /** The named object a wave waits on (`bwait` with `obj` -1): its last join; -2 the NULL barrier, -1 none. */
 function joinedOf(m: Machine, s: State, q: number): number {
@@ -592,19 +663,28 @@ function performable(m: Machine, s: State, q: number): number[] {
     const r = reqs[j]!;
     const i = instrOf(m, r);
     let ok = true;
+    const order = m.cfg.order;
     for (let k = 0; k < j && ok; k++) {
       const e = reqs[k]!;
       const ei = instrOf(m, e);
-      if (i.k === 'mem' && ei.k === 'mem' && ei.loc === i.loc) ok = false;
+      if (i.k === 'mem' && ei.k === 'mem') {
+        // One location's requests are served by one queue — on Intel Xe one per L3 pipeline, and "The
+        // 2 L3$ pipes do not guarentee order of operations between themselves" (atomics.cl).
+        if (ei.loc === i.loc && (!order.pipes || ei.coherent === i.coherent)) ok = false;
+        // Intel Xe: a thread's atomics, all in the coherent pipeline, are performed in issue order.
+        else if (order.pipes && i.coherent && ei.coherent) ok = false;
+      }
+      if (!ok) break;
       // A wave's loads read in execution order: "completion is reported to a wavefront in
       // execution order" (usage-2018) / "in-order within a type" (gfx12) — a hit behind a miss
       // takes its value when its completion is reported.
-      else if (reads(i) && reads(ei)) ok = false;
+      if (order.readsInOrder && reads(i) && reads(ei)) ok = false;
       else if (viaCache(i) && viaCache(ei)) {
         // A write-back does not hold back later requests (the tables wait for it when they must).
         if (r.f === 0 && e.f === 0 && ei.k !== 'wb') ok = false;
         else if (i.k === 'wb' || (i.k === 'inv' && m.cfg.invAfterEarlier)) ok = false;
-      } else if (i.k === 'mem' && i.path === 'lds' && ei.k === 'mem' && ei.path === 'lds') ok = false;
+      } else if (order.ldsInOrder && i.k === 'mem' && i.path === 'lds' && ei.k === 'mem' && ei.path === 'lds')
+        ok = false;
     }
     if (ok && r.f === 0 && i.k === 'mem' && i.path === 'vmem' && m.cfg.cuChannelOrder) {
       // One request queue per channel for all the CU's waves: an earlier access of another wave of
@@ -620,7 +700,7 @@ function performable(m: Machine, s: State, q: number): number[] {
         }
       }
     }
-    if (ok && r.f === 1) {
+    if (ok && r.f === 1 && order.sharedPastL0) {
       // Shared per-channel queues of the CU: earlier passed requests to the same location go first.
       const list = s.passed[m.path[r.t]![0]!]!;
       const me = r.t * 1024 + r.i;
@@ -646,7 +726,7 @@ function writeBackOne(m: Machine, s: State, c: number, l: number): string {
   s.st[k] = 1;
   if (p < 0) {
     s.mem[l] = v;
-    return 'memory';
+    return m.cfg.memoryName;
   }
   s.val[p * m.nLoc + l] = v;
   s.st[p * m.nLoc + l] = 2;
@@ -727,7 +807,7 @@ function readAt(
   }
   if (hit === path.length) {
     v = s.mem[l]!;
-    notes?.push(`read ${locName(m, l)}=${v} from memory`);
+    notes?.push(`read ${locName(m, l)}=${v} from ${m.cfg.memoryName}`);
   } else {
     const c = path[hit]!;
     // Stale: the next written (dirty) copy outwards, or memory, holds another value.
@@ -735,7 +815,7 @@ function readAt(
     while (below >= 0 && s.st[below * m.nLoc + l] !== 2) below = m.parent[below]!;
     const bv = below >= 0 ? s.val[below * m.nLoc + l]! : s.mem[l]!;
     const stale = s.st[c * m.nLoc + l] === 1 && v !== bv && !(isUndef(v) && isUndef(bv));
-    const where = below >= 0 ? m.instName[below] : 'memory';
+    const where = below >= 0 ? m.instName[below] : m.cfg.memoryName;
     notes?.push(
       `hit ${locName(m, l)}=${v} in ${m.instName[c]}${stale ? ` (stale: ${where} holds ${bv})` : ''}`,
     );
@@ -780,7 +860,7 @@ function writeAt(
     }
   }
   s.mem[l] = v;
-  notes?.push(`wrote ${locName(m, l)}=${v} to memory`);
+  notes?.push(`wrote ${locName(m, l)}=${v} to ${m.cfg.memoryName}`);
 }
 
 /** The rank at which a read-modify-write is performed: the first level of sufficient rank that takes writes. */
@@ -872,7 +952,7 @@ function perform(
     if (notes?.length === 0) notes.push('nothing dirty below its scope');
   } else if (i.k === 'mem') {
     const l = i.loc;
-    const where = i.path === 'lds' ? 'LDS' : 'scratch';
+    const where = i.path === 'lds' ? m.cfg.labels.lds : 'scratch';
     const n = m.cfg.levels.length;
     const c0 = n > 0 ? m.path[t]![0]! * m.nLoc + l : -1;
     if (i.path !== 'vmem') {
@@ -893,6 +973,12 @@ function perform(
     } else if (r.f === 0 && n > 0) {
       // At the CU's cache.
       const lv = m.cfg.levels[0]!;
+      // Intel Xe: an atomic leaves a dirty copy of its location in the L1 to be written back down the L3's
+      // other pipeline, which keeps no order with the atomic's (atomics.cl: "The 2 L3$ pipes do not
+      // guarentee order of operations between themselves"): the write-back is a step of its own.
+      const bypass = m.cfg.order.pipes && i.coherent && next.st[c0] === 2;
+      if (bypass)
+        notes?.push(`left the dirty ${locName(m, l)}=${next.val[c0]} in ${m.instName[m.path[t]![0]!]}`);
       if (i.acc === 'load') {
         const hit = lv.rank >= i.rank && next.st[c0] !== 0 && !(next.st[c0] === 1 && skip > 0);
         if (hit) {
@@ -903,7 +989,7 @@ function perform(
           if (next.st[c0] === 1 && skip > 0) {
             next.st[c0] = 0;
             notes?.push(`copy of ${locName(m, l)} in ${m.instName[m.path[t]![0]!]} evicted, miss`);
-          } else if (next.st[c0] === 2) {
+          } else if (next.st[c0] === 2 && !bypass) {
             const old = next.val[c0];
             const to = writeBackOne(m, next, m.path[t]![0]!, l);
             notes?.push(
@@ -920,7 +1006,9 @@ function perform(
           finishRmw(i, r, w, old, cas, notes, (nv) => writeAt(m, next, t, l, at, 0, nv, notes));
         }
       } else {
-        if (i.acc === 'store' && next.st[c0] !== 0) {
+        if (bypass) {
+          // The dirty copy stays as it is.
+        } else if (i.acc === 'store' && next.st[c0] !== 0) {
           next.val[c0] = wrap(r.a, i.width);
           next.st[c0] = 1;
         } else if (next.st[c0] === 2) {
@@ -1064,8 +1152,10 @@ function issueAlone(m: Machine, s: State, t: number, i: MInstr): boolean {
   if (m.nObj > 0 && s.waves[t]!.pc === m.program.threads[t]!.instrs.length - 1) return false;
   // An access issued on a CU whose waves share per-channel queues takes its place among theirs.
   if (i.k === 'mem' && i.path === 'vmem' && m.cuShared[t]) return false;
+  // An Intel fence that acts on caches changes what other threads read.
+  if (i.k === 'fence' && i.op !== 'none' && i.levels.length > 0) return false;
   if (m.lanes[m.waveOf[t]!] === 1) return true;
-  return i.k !== 'mem' && i.k !== 'inv' && i.k !== 'wb' && i.k !== 'wait';
+  return i.k !== 'mem' && i.k !== 'inv' && i.k !== 'wb' && i.k !== 'wait' && i.k !== 'fence';
 }
 
 /**

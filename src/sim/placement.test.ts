@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { familyMachine } from './config.ts';
 import { placements } from './placement.ts';
+import { shapeOf } from './simulate.ts';
 import { litmus } from './testutil.ts';
 
 function test(coords: [number, number, number][]): ReturnType<typeof litmus> {
@@ -13,7 +15,8 @@ function test(coords: [number, number, number][]): ReturnType<typeof litmus> {
   return litmus(`AMDGPU t\n@x = addrspace(1) global i32 0\n${threads}\n`);
 }
 
-const NO = { l2Groups: false, clusterSa: false } as const;
+const AMD_SHAPE = { maxL2: null, labels: { cu: 'cu', l2: 'l2.', saWgp: true, lds: 'LDS' } } as const;
+const NO = { l2Groups: false, clusterSa: false, ...AMD_SHAPE } as const;
 const G69 = { cusPerWgp: 1, mode: 'cu', shaderArrays: false, ...NO } as const;
 const G12CU = { cusPerWgp: 2, mode: 'cu', shaderArrays: true, ...NO } as const;
 const G12WGP = { cusPerWgp: 2, mode: 'wgp', shaderArrays: true, ...NO } as const;
@@ -115,7 +118,14 @@ describe('placements', () => {
   });
 
   it('several L2s per agent (GFX942: "groups of CUs on each agent each sharing separate L2 caches"): work-groups in one group (one CU or two) or in two; a TgSplit work-group stays in its group', () => {
-    const G = { cusPerWgp: 1, mode: 'cu', shaderArrays: false, l2Groups: true, clusterSa: false } as const;
+    const G = {
+      cusPerWgp: 1,
+      mode: 'cu',
+      shaderArrays: false,
+      l2Groups: true,
+      clusterSa: false,
+      ...AMD_SHAPE,
+    } as const;
     const two = test([
       [0, 0, 0],
       [0, 1, 0],
@@ -135,7 +145,14 @@ describe('placements', () => {
   });
 
   it('GFX12.5 clusters: the work-groups of a cluster on one shader engine (cluster scope is SCOPE_SE); other clusters anywhere', () => {
-    const C = { cusPerWgp: 1, mode: 'cu', shaderArrays: true, l2Groups: false, clusterSa: true } as const;
+    const C = {
+      cusPerWgp: 1,
+      mode: 'cu',
+      shaderArrays: true,
+      l2Groups: false,
+      clusterSa: true,
+      ...AMD_SHAPE,
+    } as const;
     const t = litmus(`AMDGPU c
 @x = addrspace(1) global i32 0
 P0 @ agent 0, cluster 0, workgroup 0 {
@@ -151,5 +168,28 @@ P2 @ agent 0, cluster 1, workgroup 0 {
     const ps = placements(t, C);
     for (const p of ps) expect(p.threads[1]!.sa).toBe(p.threads[0]!.sa);
     expect(new Set(ps.map((p) => p.threads[2]!.sa === p.threads[0]!.sa))).toEqual(new Set([true, false]));
+  });
+
+  it('Intel Xe: a work-group on one Xe-core (barrier.cl: "Single workgroup executes on one DSS"); PVC\'s work-groups on at most two tiles', () => {
+    const t = test([
+      [0, 0, 0],
+      [0, 0, 1],
+      [0, 1, 0],
+      [0, 2, 0],
+    ]);
+    const pvc = familyMachine('xe', 'Xe-HPC')!.configs('cu')[0]!;
+    const ps = placements(t, shapeOf(pvc, 'cu', t));
+    for (const p of ps) {
+      expect(p.threads[1]!.cu).toBe(p.threads[0]!.cu);
+      expect(Math.max(...p.threads.map((h) => h.l2))).toBeLessThanOrEqual(1);
+    }
+    expect(ps.map((p) => p.text)).toContain(
+      'P0: a0/tile0/xc0, P1: a0/tile0/xc0, P2: a0/tile1/xc1, P3: a0/tile1/xc2',
+    );
+    // One tile: Xe-cores only.
+    const dg2 = familyMachine('xe', 'Xe-HPG')!.configs('cu')[0]!;
+    expect(placements(t, shapeOf(dg2, 'cu', t)).map((p) => p.text)).toContain(
+      'P0: a0/xc0, P1: a0/xc0, P2: a0/xc1, P3: a0/xc2',
+    );
   });
 });

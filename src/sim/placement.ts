@@ -53,6 +53,10 @@ export interface Shape {
   l2Groups: boolean;
   /** The work-groups of one cluster share a shader array (GFX12.5: a shader engine). */
   clusterSa: boolean;
+  /** At most this many L2 groups per agent (Intel Xe-HPC: tiles); null: no bound. */
+  maxL2: number | null;
+  /** How `text` names CUs and L2 groups (`FamilyConfig.labels`). */
+  labels: { cu: string; l2: string; saWgp: boolean; lds: string };
 }
 
 interface Units {
@@ -144,8 +148,10 @@ export function placements(
       .map((th, t) => {
         const h = threads[t]!;
         if (h.agent < 0) return `${th.name}: host`;
-        const l2 = shape.l2Groups ? `/l2.${h.l2}` : '';
-        return `${th.name}: a${h.agent}${l2}/sa${h.sa}/wgp${h.wgp}/cu${h.cu}`;
+        const { labels } = shape;
+        const l2 = shape.l2Groups ? `/${labels.l2}${h.l2}` : '';
+        const saWgp = labels.saWgp ? `/sa${h.sa}/wgp${h.wgp}` : '';
+        return `${th.name}: a${h.agent}${l2}${saWgp}/${labels.cu}${h.cu}`;
       })
       .join(', ');
     out.push({ threads, text });
@@ -234,7 +240,7 @@ export function placements(
     const sas = u.saAgent.flatMap((a, s) => (a === agent ? [s] : []));
     const groups = u.l2Count.get(agent) ?? 0;
     // Without SA caches each L2 group holds one SA; without L2 groups each agent has one.
-    const freshGroup = shape.l2Groups || groups === 0;
+    const freshGroup = (shape.l2Groups && (shape.maxL2 === null || groups < shape.maxL2)) || groups === 0;
     const freshSaInGroup = shape.shaderArrays && groups > 0;
     // An existing SA — sharing it, and so its L2 group (spread: only when nothing fresh is possible) …
     const shareSa = shape.shaderArrays ? !maxSa && !maxL2 : !maxL2;

@@ -11,6 +11,7 @@ import type { BinOp, IcmpPred, Operand, RmwOp, Test } from '../core/types.ts';
 import { widthOf } from '../events/program.ts';
 import type { BarrierIsaInstr, Counter, IsaInstr, VmemInstr } from '../lower/isa.ts';
 import { formatIsa } from '../lower/isa.ts';
+import type { LscFenceOp, XeBarrierInstr, XeGenericSpace } from '../lower/isa-xe.ts';
 import { lowerTest } from '../lower/lower.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import { isLowered } from '../lower/types.ts';
@@ -45,6 +46,11 @@ export type MInstr =
       width: number;
       /** The generic (flat) encoding: its completion may be reported out of order. */
       flat: boolean;
+      /**
+       * Intel Xe: an atomic on global memory, which takes the L3's coherent pipeline (plain accesses take
+       * the other one; `RequestOrder.pipes`).
+       */
+      coherent: boolean;
     }
   /**
    * A wait until each counter is down to its count (`counts`, zero for the tables' waits). A count
@@ -56,6 +62,19 @@ export type MInstr =
   | { k: 'wait'; text: string; counters: Counter[]; counts: number[]; excused: number[]; loose: boolean }
   | { k: 'inv'; text: string; from: number; below: number; counters: Counter[]; cite: string }
   | { k: 'wb'; text: string; from: number; below: number; counters: Counter[]; cite: string }
+  /**
+   * Intel Xe `lsc_fence` (config.ts `FenceSpec`): issues once the wave's earlier requests to its port
+   * have been performed, and applies its op to the caches at `levels` of the thread's path as it issues,
+   * so the thread goes on only when it is done.
+   */
+  | {
+      k: 'fence';
+      text: string;
+      port: 'ugm' | 'slm';
+      op: Exclude<LscFenceOp, 'flushl3'>;
+      levels: number[];
+      cite: string;
+    }
   /**
    * Barrier operations on object `obj` (an index into `MProgram.barriers`), seeds/001: an arrive
    * (`count`: a new expected count, signal.var; `isfirst`: the register `signal.isfirst` writes, or
@@ -310,7 +329,28 @@ export function compileProgram(
           };
         default:
       }
-      let accesses = seq.filter((i) => i.kind === 'vmem' || i.kind === 'lds');
+      if (seq.some((i) => i.kind === 'xe_generic')) {
+        // Intel Xe generic pointers: the compiler reads the pointer's tag and branches to the access for
+        // its address space (isa-xe.ts XeGenericInstr); the machine runs the branch of the space the
+        // location is declared in (constant memory is global memory the kernel does not write).
+        const decl = 'ptr' in ir ? test.locations.find((l) => l.name === ir.ptr.loc) : undefined;
+        if (!decl)
+          return { unsupported: `${th.name}: line ${ir.span.line} dispatches on an unknown location` };
+        const space: XeGenericSpace = decl.space === 'constant' ? 'global' : (decl.space as XeGenericSpace);
+        const flat: IsaInstr[] = [];
+        for (const i of seq) {
+          if (i.kind !== 'xe_generic') flat.push(i);
+          else {
+            const branch = i.branches.find((b) => b.spaces.includes(space));
+            if (!branch)
+              return { unsupported: `${th.name}: line ${ir.span.line} has no branch for ${space} memory` };
+            flat.push(...branch.seq);
+          }
+        }
+        seq = flat;
+      }
+      let accesses = seq.filter((i) => i.kind === 'vmem' || i.kind === 'lds' || i.kind === 'lsc');
+      const opOf = (i: IsaInstr | undefined) => (i?.kind === 'vmem' || i?.kind === 'lsc' ? i.op : null);
       const isAccess =
         ir.kind === 'load' || ir.kind === 'store' || ir.kind === 'rmw' || ir.kind === 'cmpxchg';
       const privateLoc =
@@ -319,10 +359,8 @@ export function compileProgram(
         (ir.kind === 'rmw' || ir.kind === 'cmpxchg') &&
         privateLoc &&
         accesses.length === 2 &&
-        accesses[0]!.kind === 'vmem' &&
-        accesses[0]!.op === 'load' &&
-        accesses[1]!.kind === 'vmem' &&
-        accesses[1]!.op === 'store'
+        opOf(accesses[0]) === 'load' &&
+        opOf(accesses[1]) === 'store'
       ) {
         // A private read-modify-write as a load then a store (the documents: "all accesses are
         // treated as non-atomic"; llc-22 expands it so): private memory is one thread's, so nothing
@@ -340,7 +378,8 @@ export function compileProgram(
         const text = formatIsa(i);
         switch (i.kind) {
           case 'vmem':
-          case 'lds': {
+          case 'lds':
+          case 'lsc': {
             if (!isAccess) throw new Error('unreachable');
             const loc = locIndex(ir.ptr.loc, t);
             if (loc < 0) return { unsupported: `${th.name}: unknown location @${ir.ptr.loc}` };
@@ -352,12 +391,17 @@ export function compileProgram(
               return {
                 unsupported: `${th.name}: @${ir.ptr.loc} is LDS, and in TgSplit execution mode no LDS is allocated`,
               };
-            if (i.kind === 'lds' && path !== 'lds')
+            if ((i.kind === 'lds' || (i.kind === 'lsc' && i.sfid === 'slm')) && path !== 'lds')
               return { unsupported: `${th.name}: ${text} on non-LDS location @${ir.ptr.loc}` };
-            if (i.kind === 'vmem' && path === 'lds' && i.enc !== 'flat')
+            if (
+              ((i.kind === 'vmem' && i.enc !== 'flat') || (i.kind === 'lsc' && i.sfid === 'ugm')) &&
+              path === 'lds'
+            )
               return { unsupported: `${th.name}: ${text} cannot reach LDS location @${ir.ptr.loc}` };
+            if (i.kind === 'lsc' && !cfg.lsc)
+              return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
             const vm: VmemInstr | null = i.kind === 'vmem' ? i : null;
-            const counters = cfg.counters(i);
+            const counters = i.kind === 'lsc' ? [] : cfg.counters(i);
             const acc =
               ir.kind === 'load' ? 'load' : ir.kind === 'store' ? 'store' : ir.kind === 'rmw' ? 'rmw' : 'cas';
             const base = {
@@ -367,7 +411,7 @@ export function compileProgram(
               acc: acc as 'load' | 'store' | 'rmw' | 'cas',
               path,
               loc,
-              rank: vm ? cfg.rank(vm) : 0,
+              rank: vm ? cfg.rank(vm) : i.kind === 'lsc' && path === 'vmem' ? cfg.lsc!.rank(i) : 0,
               counters,
               a: null as MOperand | null,
               exp: null as MOperand | null,
@@ -377,6 +421,7 @@ export function compileProgram(
               okDst: -1,
               width: widthOf(ir.type),
               flat: vm !== null && vm.enc === 'flat',
+              coherent: i.kind === 'lsc' && i.op === 'atomic' && path === 'vmem',
             };
             if (ir.kind === 'load') base.dst = reg(ir.dst);
             else if (ir.kind === 'store') base.a = op(ir.value);
@@ -441,6 +486,15 @@ export function compileProgram(
             emit({ k: 'wb', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
             break;
           }
+          case 'lsc_fence': {
+            const f = cfg.lsc?.fence(i) ?? `is not implemented by the ${cfg.family} machine`;
+            if (typeof f === 'string') return { unsupported: `${th.name}: ${text}: ${f}` };
+            emit({ k: 'fence', text, port: f.port, op: f.op, levels: f.levels, cite: f.cite });
+            break;
+          }
+          case 'xe_barrier':
+            emit(...xeBarrierOps(i, text, barrier('workgroup', t)));
+            break;
           case 'setm0':
             m0 = i.value;
             emit({ k: 'nop', text });
@@ -470,6 +524,26 @@ export function compileProgram(
     });
   }
   return { program: { threads, locs, barriers } };
+}
+
+/**
+ * Intel Xe's work-group barrier (vISA BARRIER.md: "The barrier instruction causes the executing thread to
+ * wait until all threads in the same thread group have executed the barrier instruction") and its split
+ * phases (SBARRIER.md: "A signal operation notifies the other threads that it has reached the barrier,
+ * while a wait operation waits for other threads to reach the barrier"), on the work-group's barrier
+ * object. BARRIER.md adds that "Memory ordering is also guaranteed by this instruction" without saying
+ * which, and vISA emits no fence with it (TranslateSendSync.cpp generateSingleBarrier: "For now produce
+ * no fence"): the machine orders no memory at a barrier, which only adds runs (docs/hardware.md).
+ */
+function xeBarrierOps(i: XeBarrierInstr, text: string, obj: number): MInstr[] {
+  const arrive: MInstr = { k: 'arrive', text, obj, count: null, isfirst: -1 };
+  const wait: MInstr = { k: 'bwait', text, obj, nullOk: false };
+  if (i.mnemonic === 'sbarrier.signal') return [arrive];
+  if (i.mnemonic === 'sbarrier.wait') return [wait];
+  return [
+    { ...arrive, text: `${text} (arrive)` },
+    { ...wait, text: `${text} (wait)` },
+  ];
 }
 
 /**

@@ -71,6 +71,8 @@ export function shapeOf(cfg: FamilyConfig, mode: MachineMode, test: Test): Shape
     shaderArrays: cfg.levels.some((l) => l.unit === 'sa'),
     l2Groups: cfg.levels.some((l) => l.unit === 'l2'),
     clusterSa: cfg.clusterUnit === 'sa' && usesClusters(test),
+    maxL2: cfg.maxL2PerAgent,
+    labels: cfg.labels,
   };
 }
 
@@ -93,6 +95,11 @@ export function inertUnits(cfg: FamilyConfig, program: MProgram): Set<'cu' | 'sa
   return out;
 }
 
+/** Does the code discard cache lines (an Intel `lsc_fence … discard`)? */
+function discards(code: LoweredCode): boolean {
+  return code.some((th) => th.some((seq) => seq.some((i) => i.kind === 'lsc_fence' && i.op === 'discard')));
+}
+
 /** The machines of `code` on every hardware configuration of the family in `mode` and every placement. */
 export function machinesOf(
   test: Test,
@@ -106,9 +113,12 @@ export function machinesOf(
   const agents = new Set(
     test.threads.map((th) => (th.placement.kind === 'device' ? th.placement.agent : -1)),
   );
+  // R3 (docs/hardware.md): on one agent, one L2 per agent is several L2s all shared, and a level every
+  // access of the agent passes is memory — unless a discard drops dirty lines there (lost in one, not in
+  // the other).
+  const r3 = reduce && agents.size < 2 && !discards(code);
   for (const cfg of fam.configs(mode)) {
-    // R3 (docs/hardware.md): on one agent, one L2 per agent is several L2s all shared.
-    if (reduce && cfg.multiAgentOnly && agents.size < 2) continue;
+    if (r3 ? cfg.multiAgentOnly : cfg.singleAgentOnly) continue;
     const c = compileProgram(test, code, cfg, mode);
     if ('unsupported' in c) return { kind: 'unsupported', reason: c.unsupported };
     program ??= c.program;
