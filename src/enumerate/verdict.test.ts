@@ -21,9 +21,18 @@ import {
 } from '../events/build.ts';
 import { states } from '../models/testutil.ts';
 import { parse } from '../syntax/parser.ts';
+import { MAX_MODEL_EVENTS } from './limits.ts';
 import { formatReport } from './report.ts';
 import { runTestParallel } from './run-parallel.ts';
-import { DEFAULT_RUN, explain, modelDiagnostics, runTestSync, type SearchProgress } from './verdict.ts';
+import {
+  DEFAULT_RUN,
+  eventBound,
+  explain,
+  modelDiagnostics,
+  runTestSync,
+  type SearchProgress,
+  UNDECIDED_CODES,
+} from './verdict.ts';
 
 const mpRelaxed = (c: ReturnType<typeof cond>) =>
   makeTest({
@@ -36,6 +45,19 @@ const mpRelaxed = (c: ReturnType<typeof cond>) =>
   });
 
 describe('verdicts', () => {
+  it('refuses a test of more events than the model decides, before building anything (MD007, undecided)', () => {
+    const stores = (n: number) =>
+      makeTest({ locs: { x: 0 }, threads: threads([Array.from({ length: n }, (_, i) => st('x', i + 1))]) });
+    // One instruction per event, and the initial write of @x.
+    expect(eventBound(stores(10))).toBe(11);
+    expect(modelDiagnostics(stores(MAX_MODEL_EVENTS - 1))).toEqual([]);
+    // 200,000 stores: building the relations took tens of GB and could not be stopped by --timeout.
+    const md = modelDiagnostics(stores(200_000));
+    expect(md.map((d) => d.code)).toEqual(['MD007']);
+    expect(md[0]!.message).toContain('200001 events');
+    expect(UNDECIDED_CODES).toContain('MD007');
+  });
+
   it('a condition over an undef value is unknown (three-valued), never silently true or false', () => {
     const r = runTestSync(mpRelaxed(cond('exists', eq(reg('P1', 'd'), 0))));
     expect(r.condition?.verdict).toBe('unknown');
