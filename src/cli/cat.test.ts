@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CompareJsonSchema } from './compare-run.ts';
 import { RunJsonSchema } from './run.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'gpumm.js');
@@ -167,6 +168,34 @@ describe('gpumm compare', () => {
     expect(r.stdout).toContain('only rc11 allows: P0:r0=0; P1:r1=0;');
     expect(r.stdout).toContain('reads the initial write of @x = 0');
     expect(r.stdout).toContain('both models reach the same final states');
+  });
+
+  it('says which tests the model cannot decide, compares the others and exits 3 (it left them out silently)', () => {
+    const nbn = tmpFile(
+      'named-by-number.litmus',
+      'AMDGPU NBN\n@x = global i32 0\nP0 @ agent 0 {\n  call void @llvm.amdgcn.s.barrier.signal(i32 3)\n}\nexists (@x == 0)\n',
+    );
+    const r = gpumm('compare', '--models', 'amdgpu,rc11', nbn, 'litmus/LB+plain.litmus');
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/named-by-number\.litmus:4:3: error MD004: /);
+    expect(r.stdout).toContain('Test LB+plain');
+    expect(r.stdout).not.toContain('NBN');
+  });
+
+  it('counts final states in words that agree (1 final state, 3 final states)', () => {
+    const r = gpumm('compare', '--models', 'amdgpu,rc11', 'litmus/LB+plain.litmus');
+    expect(r.stdout).toMatch(/amdgpu +condition unknown, 1 final state \(race, undef\)/);
+    expect(r.stdout).toMatch(/rc11 +condition fails, 3 final states \(race\)/);
+  });
+
+  it('--json prints what CompareJsonSchema describes', () => {
+    const r = gpumm('compare', '--json', '--models', 'amdgpu,rc11', 'litmus/LB+plain.litmus');
+    expect(r.status).toBe(0);
+    const out = CompareJsonSchema.parse(JSON.parse(r.stdout));
+    expect(out[0]!.verdicts.map((v) => [v.model, v.verdict, v.states])).toEqual([
+      ['amdgpu', 'unknown', 1],
+      ['rc11', 'fails', 3],
+    ]);
   });
 
   it('rejects an unknown model on the command line', () => {

@@ -5,6 +5,7 @@
  * with that final state at all).
  */
 import { join } from 'node:path';
+import * as z from 'zod';
 import type { Model } from '../cat/ast.ts';
 import { CatEnumeration, DEFAULT_CAT } from '../cat/enumerate.ts';
 import { variantsOf } from '../cat/report.ts';
@@ -12,23 +13,31 @@ import type { Test } from '../core/types.ts';
 import type { Collector } from '../enumerate/collector.ts';
 import { enumerate, variantSkeleton } from '../enumerate/enumerate.ts';
 import { describeEvent } from '../enumerate/explain.ts';
-import { buildReport, type Report, stateText } from '../enumerate/report.ts';
+import { buildReport, type Report, ReportSchema, stateText } from '../enumerate/report.ts';
 import { isUndef } from '../events/program.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { CAT_MODELS, checkCatAgainst, loadCatFile, MODELS_DIR } from './cat.ts';
 
 /** A final state only one model reaches, with one of its executions in words. */
-export interface OnlyIn {
-  model: string;
-  state: string;
-  execution: string[];
-}
+const OnlyInSchema = z.object({ model: z.string(), state: z.string(), execution: z.array(z.string()) });
+export type OnlyIn = z.infer<typeof OnlyInSchema>;
 
-export interface Comparison {
-  test: string;
-  verdicts: { model: string; verdict: string; states: number; flags: Report['flags'] }[];
-  only: OnlyIn[];
-}
+const ComparisonSchema = z.object({
+  test: z.string(),
+  verdicts: z.array(
+    z.object({
+      model: z.string(),
+      verdict: z.enum(['holds', 'fails', 'unknown', 'no condition']),
+      states: z.number().int().nonnegative(),
+      flags: ReportSchema.shape.flags,
+    }),
+  ),
+  only: z.array(OnlyInSchema),
+});
+export type Comparison = z.infer<typeof ComparisonSchema>;
+
+/** JSON schema of `gpumm compare --json` output (one comparison per test, in an array). */
+export const CompareJsonSchema = ComparisonSchema.array();
 
 export interface Runner {
   name: string;
@@ -121,7 +130,7 @@ export function formatComparison(c: Comparison): string {
   for (const v of c.verdicts) {
     const flags = [v.flags.race ? 'race' : '', v.flags.undef ? 'undef' : ''].filter(Boolean).join(', ');
     lines.push(
-      `  ${v.model.padEnd(w)}  condition ${v.verdict}, ${v.states} final states${flags ? ` (${flags})` : ''}`,
+      `  ${v.model.padEnd(w)}  condition ${v.verdict}, ${v.states} final state${v.states === 1 ? '' : 's'}${flags ? ` (${flags})` : ''}`,
     );
   }
   if (c.only.length === 0) lines.push('  both models reach the same final states');
@@ -141,6 +150,6 @@ export function runCompare(tests: Test[], models: string[], json: boolean, error
   for (const r of [a, b])
     if (r.cat && r.file) checkCatAgainst(r.cat, r.file, tests, variantsOf(DEFAULT_OPTIONS), errorLimit);
   const out = tests.map((t) => compareOn(t, a, b));
-  if (json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  if (json) process.stdout.write(`${JSON.stringify(CompareJsonSchema.parse(out), null, 2)}\n`);
   else process.stdout.write(out.map(formatComparison).join('\n'));
 }

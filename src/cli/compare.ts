@@ -3,10 +3,13 @@
  * each model a final state only it reaches, with one execution reaching it (src/cli/compare-run.ts).
  * A model is `amdgpu` (the fast search), a cat model of `models/` (`amdgpu-cat`, `rc11`), or the
  * path of a `.cat` file.
+ *
+ * Exit status: 0 when every test was compared, 2 on bad input, 3 when the model cannot decide a test
+ * (its diagnostic is printed; the other tests are still compared).
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { modelDiagnostics } from '../enumerate/verdict.ts';
 import { CAT_MODELS } from './cat-models.ts';
+import { decidableTests } from './decidable.ts';
 import { loadTests, stderrPrinter } from './io.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
 
@@ -35,11 +38,15 @@ export function registerCompare(program: Command): void {
     .option('--json', 'print the comparisons as JSON')
     .addOption(errorLimitOption())
     .action(async (files: string[], opts: { models: string[]; json?: boolean; errorLimit: number }) => {
-      const { loaded, ok } = loadTests(files, stderrPrinter(opts.errorLimit));
-      if (!ok) throw new CliExit(2);
-      const tests = loaded.filter((l) => modelDiagnostics(l.test).length === 0).map((l) => l.test);
+      const printer = stderrPrinter(opts.errorLimit);
+      const { loaded, ok } = loadTests(files, printer);
+      // A test the model cannot decide is said so, never silently left out.
+      const { tests, bad, undecidable } = decidableTests(loaded, printer);
+      printer.finish();
+      if (!ok || bad) throw new CliExit(2);
       // The engines load only when the command runs.
       const { runCompare } = await import('./compare-run.ts');
       runCompare(tests, opts.models, opts.json === true, opts.errorLimit);
+      if (undecidable) throw new CliExit(3);
     });
 }

@@ -19,18 +19,15 @@ import { runTestParallel } from '../enumerate/run-parallel.ts';
 import {
   DEFAULT_MAX_STATES,
   MICROS_PER_CANDIDATE,
-  MODEL_HINTS,
-  modelDiagnostics,
   PROGRESS_MS,
   runTest,
   type SearchProgress,
-  UNDECIDED_CODES,
 } from '../enumerate/verdict.ts';
-import type { ModelDiagnostic } from '../events/skeleton.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { diag } from '../syntax/diagnostics.ts';
 import { CAT_MODELS } from './cat-models.ts';
-import { formatDiagnostic, type Printable } from './format.ts';
+import { decidableTests } from './decidable.ts';
+import { formatDiagnostic } from './format.ts';
 import { fileSpan, loadTests, stderrPrinter } from './io.ts';
 import { roughDuration, startProgress } from './progress.ts';
 import { CliExit, errorLimitOption, optionValueDiagnostic } from './shared.ts';
@@ -83,17 +80,6 @@ const STOP_HINTS: Record<string, string> = {
   timeout: 'raise --timeout, or try --workers n for a test of many seconds',
   interrupted: 'the states printed are those found so far',
 };
-
-/** A model diagnostic in the shape the terminal formatter prints (a test-wide one points at line 1). */
-function printableModelDiagnostic(d: ModelDiagnostic, file: string): Printable {
-  return {
-    code: d.code,
-    severity: 'error',
-    message: d.message,
-    hint: MODEL_HINTS[d.code],
-    span: d.span ?? fileSpan(file),
-  };
-}
 
 /** JSON schema of `gpumm run --json` output (one report per file, in an array). */
 export const RunJsonSchema = ReportSchema.array();
@@ -206,22 +192,11 @@ export function registerRun(program: Command): void {
       // Parse everything first: bad input means exit 2 and nothing half-written.
       const printer = stderrPrinter(opts.errorLimit);
       const { loaded, ok } = loadTests(files, printer);
-      let bad = !ok;
-      let undecidable = false;
-      const tests: Test[] = [];
-      for (const { file, text, test } of loaded) {
-        const md = modelDiagnostics(test);
-        printer.print(
-          md.map((d) => printableModelDiagnostic(d, file)),
-          text,
-        );
-        const fatal = md.filter((d) => !UNDECIDED_CODES.includes(d.code));
-        if (fatal.length > 0) bad = true;
-        else if (md.length > 0) undecidable = true;
-        else tests.push(test);
-      }
+      const decidable = decidableTests(loaded, printer);
+      const { tests } = decidable;
+      let undecidable = decidable.undecidable;
       printer.finish();
-      if (bad) throw new CliExit(2);
+      if (!ok || decidable.bad) throw new CliExit(2);
       // The cat engine loads only when a cat model is asked for.
       const catCli = opts.cat || CAT_MODELS[opts.model] ? await import('./cat.ts') : null;
       const catRun = catCli ? await import('../cat/report.ts') : null;
