@@ -151,6 +151,22 @@ describe('gpumm run with cat models', () => {
   });
 });
 
+describe('cat files that cannot be read', () => {
+  it('an include naming a folder is a diagnostic at the include, not an internal error (exit 70)', () => {
+    const f = tmpFile('dot.cat', '"M"\ninclude "."\n');
+    const r = gpumm('run', '--cat', f, 'litmus/MP+rel+acq.agent.litmus');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/dot\.cat:2:9: error CAT3004: cannot include '\.': it is a directory/);
+    expect(r.stderr).not.toContain('internal error');
+  });
+
+  it('a missing cat file gets a hint about cat models, not litmus files', () => {
+    const r = gpumm('run', '--cat', 'no-such-model.cat', 'litmus/MP+rel+acq.agent.litmus');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('hint: check the path; cat models end in .cat');
+  });
+});
+
 describe('gpumm compare', () => {
   it('shows both verdicts and an execution one model allows and the other forbids', () => {
     const r = gpumm(

@@ -96,6 +96,26 @@ describe('gpumm CLI', () => {
     expect(wrong.stderr).toMatch(/<command-line>:1:21: error CL1003: .*--error-limit/);
   });
 
+  it('a file that is not UTF-8 (binary, Latin-1) is one diagnostic at its first bad byte, exit 2, for every command', () => {
+    const f = tmpFile('latin1.litmus', '');
+    writeFileSync(
+      f,
+      Buffer.concat([
+        Buffer.from('AMDGPU X\n@x = global i32 0 ; caf'),
+        Buffer.from([0xe9, 0xff]),
+        Buffer.from('\n'),
+      ]),
+    );
+    for (const cmd of ['parse', 'run', 'lower']) {
+      const r = gpumm(cmd, f);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/latin1\.litmus:2:24: error CL1005: .* byte 0xe9 /);
+      // One diagnostic, not one "unexpected character" per byte.
+      expect(r.stderr.match(/error/g)).toHaveLength(1);
+    }
+  });
+
   it('a hostile file cannot write control sequences to the terminal', () => {
     const f = tmpFile(
       'hostile.litmus',

@@ -449,7 +449,7 @@ export function registerLower(program: Command): void {
       if (file === undefined) fail(lowerDiag('LW2011', [], null, ''));
       const src = readSource(file);
       if ('diagnostic' in src) {
-        process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
+        process.stderr.write(`${formatDiagnostics([src.diagnostic], src.text)}\n`);
         throw new CliExit(2);
       }
       const { test, diagnostics } = parse(src.text, file);
