@@ -45,7 +45,7 @@ import { parse } from '../syntax/parser.ts';
 import { printInstr } from '../syntax/printer.ts';
 import { formatDiagnostics, type Printable } from './format.ts';
 import { readSource, stderrPrinter } from './io.ts';
-import { CliExit, errorLimitOption } from './shared.ts';
+import { CliExit, commandLineSpan, commandLineText, errorLimitOption } from './shared.ts';
 
 interface LowerOptions {
   target?: string;
@@ -74,16 +74,10 @@ function printable(d: LowerDiagnostic): Printable {
   };
 }
 
-/** A span pointing at `word` inside the command line (arguments joined by spaces). */
-function commandLineSpan(word: string): Span {
-  const joined = process.argv.slice(2).join(' ');
-  const at = joined.indexOf(word);
-  const col = at >= 0 ? at + 1 : 1;
-  return { file: '<command-line>', offset: col - 1, line: 1, col, len: word.length };
-}
-
 function fail(d: LowerDiagnostic, source?: string): never {
-  process.stderr.write(`${formatDiagnostics([printable(d)], source)}\n`);
+  // A diagnostic about the command line quotes it, as every command's do.
+  const text = d.span === null || d.span.file === '<command-line>' ? commandLineText() : source;
+  process.stderr.write(`${formatDiagnostics([printable(d)], text)}\n`);
   throw new CliExit(2);
 }
 
@@ -183,6 +177,8 @@ function tgsplitFails(targets: readonly Target[]): never {
  */
 export function contextsFromOptions(opts: Omit<LowerOptions, 'errorLimit'>): LowerCtx[] {
   const names = (opts.target ?? DEFAULT_TARGET).split(',').map((n) => n.trim());
+  if (names.includes(''))
+    fail(lowerDiag('LW2016', [opts.target ?? ''], commandLineSpan(opts.target ?? ''), 'targets.ts'));
   if (names.length === 1) return [contextFromOptions(opts)];
   const seen = new Set<string>();
   const targets: Target[] = [];
