@@ -30,7 +30,7 @@ import { decidableTests } from './decidable.ts';
 import { formatDiagnostic } from './format.ts';
 import { fileSpan, loadTests, stderrPrinter } from './io.ts';
 import { roughDuration, startProgress } from './progress.ts';
-import { CliExit, errorLimitOption, optionValueDiagnostic } from './shared.ts';
+import { CliExit, errorLimitOption, optionValueDiagnostic, usageError } from './shared.ts';
 
 interface RunCliOptions {
   json?: boolean;
@@ -111,6 +111,25 @@ function graphOf(
   return toDot(ws, `${test.name}: ${text}`);
 }
 
+/** Writes `--out`; a path that cannot be written is a diagnostic (exit 2), not an internal error. */
+function writeOut(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such folder'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a folder'
+            : (code ?? 'error');
+    process.stderr.write(`${formatDiagnostic(diag('CL1006', fileSpan(file), { file, why }))}\n`);
+    throw new CliExit(2);
+  }
+}
+
 export function registerRun(program: Command): void {
   program
     .command('run')
@@ -184,6 +203,31 @@ export function registerRun(program: Command): void {
         .default('amdgpu'),
     )
     .action(async (files: string[], opts: RunCliOptions) => {
+      // Options that would be silently ignored, or would lose output, are refused up front.
+      if (!opts.graph && opts.state !== undefined)
+        usageError(
+          '--state chooses the execution --graph draws',
+          'add --graph dot (or svg), or drop --state',
+          '--state',
+        );
+      if (!opts.graph && opts.out !== undefined)
+        usageError(
+          '--out is where --graph writes its graph',
+          'add --graph dot (or svg), or drop --out',
+          '--out',
+        );
+      if (opts.graph && opts.json)
+        usageError(
+          '--graph prints a graph and --json the reports: give one of them',
+          'drop --json or --graph',
+          '--json',
+        );
+      if (opts.out !== undefined && files.length > 1)
+        usageError(
+          `--out holds the graph of one test; ${files.length} files were given`,
+          'give one litmus file with --out, or drop --out to print each graph',
+          '--out',
+        );
       const model: ModelOptions = {
         ...DEFAULT_OPTIONS,
         noThinAir: opts.thinAir !== false,
@@ -318,7 +362,7 @@ export function registerRun(program: Command): void {
             const dot = graphOf(test, report, en, opts.state);
             if (dot) {
               const out = opts.graph === 'svg' ? await dotToSvg(dot) : dot;
-              if (opts.out) writeFileSync(opts.out, out);
+              if (opts.out) writeOut(opts.out, out);
               else texts.push(out);
             }
           } else if (!opts.json) texts.push(formatReport(report));
