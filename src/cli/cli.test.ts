@@ -116,6 +116,19 @@ describe('gpumm CLI', () => {
     }
   });
 
+  it("a command-line diagnostic keeps gpumm's sentence whole and cuts only the input it quotes", () => {
+    // The message was cut at 120 characters in its middle ("separated by a co… amdgpu,rc11").
+    const r = gpumm('compare', '--models', 'amdgpu,rc11,amdgpu-cat', 'litmus/LB+plain.litmus');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      "argument 'amdgpu,rc11,amdgpu-cat' is invalid. expected two models separated by a comma, e.g. amdgpu,rc11\n",
+    );
+    const long = '9'.repeat(400);
+    const l = gpumm('run', '--max-states', `${long}x`, 'litmus/LB+plain.litmus');
+    expect(l.status).toBe(2);
+    expect(l.stderr).toMatch(/argument '9+…9+x' is invalid\. expected a positive integer\n/);
+  });
+
   it('a hostile file cannot write control sequences to the terminal', () => {
     const f = tmpFile(
       'hostile.litmus',

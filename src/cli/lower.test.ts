@@ -103,7 +103,9 @@ describe('gpumm lower', () => {
     const t = gpumm('lower', MP, '--target', 'gfx9000');
     expect(t.status).toBe(2);
     expect(t.stdout).toBe('');
-    expect(t.stderr).toMatch(/error LW2001: unknown target "gfx9000"\n(.*\n){2} {2}hint: nearest known names: gfx900/);
+    expect(t.stderr).toMatch(
+      /error LW2001: unknown target "gfx9000"\n(.*\n){2} {2}hint: nearest known names: gfx900/,
+    );
     const m = gpumm('lower', MP, '--target', 'gfx900', '--wgp');
     expect(m.status).toBe(2);
     expect(m.stderr).toContain('LW2009');
@@ -291,7 +293,9 @@ describe('gpumm lower, Intel Xe targets and several targets side by side', () =>
     const r = gpumm('lower', MP, '--target', 'gfx90a', '--cu');
     const col = `lower ${MP} --target gfx90a `.length + 1;
     expect(r.stderr).toContain(`<command-line>:1:${col}: error LW2009: option --cu does not apply to gfx90a`);
-    expect(r.stderr).toContain(`   1 | lower ${MP} --target gfx90a --cu\n     | ${' '.repeat(col - 1)}^^^^\n`);
+    expect(r.stderr).toContain(
+      `   1 | lower ${MP} --target gfx90a --cu\n     | ${' '.repeat(col - 1)}^^^^\n`,
+    );
   });
 
   it('bad target names in a list, repeated targets and options with no Intel meaning exit 2 with a hint', () => {

@@ -18,7 +18,7 @@ import { causeById } from '../lower/causes.ts';
 import { compareWithLlc, findLlc } from '../lower/llc.ts';
 import { findTarget } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
-import { diag, hasErrors } from '../syntax/diagnostics.ts';
+import { clipQuote, diag, hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
 import { printInstr } from '../syntax/printer.ts';
 import { formatDiagnostic } from './format.ts';
@@ -371,7 +371,7 @@ export async function ensurePage(log: (s: string) => void): Promise<string | nul
     const why = e instanceof Error ? e.message.split('\n')[0]! : String(e);
     return formatDiagnostic(
       diag('CL1003', fileSpan('<command-line>'), {
-        what: `the explorer page could not be built: ${why}`,
+        what: `the explorer page could not be built: ${clipQuote(why)}`,
         fix: 'run npm ci (it installs Vite and builds the page), then gpumm serve again',
       }),
     );
@@ -433,9 +433,7 @@ export function registerServe(program: Command): void {
               ? `${host} is not an address of this machine`
               : code === 'EACCES'
                 ? `no permission to listen on port ${opts.port}`
-                : e instanceof Error
-                  ? e.message
-                  : String(e);
+                : clipQuote(e instanceof Error ? e.message : String(e));
         process.stderr.write(
           `${formatDiagnostic(
             diag('CL1003', fileSpan('<command-line>'), {

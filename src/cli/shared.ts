@@ -1,7 +1,7 @@
 /** Helpers shared by the subcommands: exit handling and command-line diagnostics. */
 import { type CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Span } from '../core/types.ts';
-import { type DiagnosticCode, diag } from '../syntax/diagnostics.ts';
+import { clipQuote, type DiagnosticCode, diag } from '../syntax/diagnostics.ts';
 import { DEFAULT_ERROR_LIMIT, formatDiagnostic } from './format.ts';
 
 /** Thrown by a subcommand to end with a status after it has printed what it had to say. */
@@ -31,7 +31,8 @@ export function commandLineDiagnostic(e: CommanderError, argv: readonly string[]
     from = at + word.length;
   }
   const span: Span = { file: '<command-line>', offset: col - 1, line: 1, col, len: bad?.length ?? 0 };
-  const what = e.message.replace(/^error: /, '');
+  // Commander's sentence is kept whole; only the command-line text it quotes is cut.
+  const what = e.message.replace(/^error: /, '').replace(/'([^']*)'/g, (_, q: string) => `'${clipQuote(q)}'`);
   const fix =
     e.code === 'commander.unknownCommand'
       ? 'commands are listed by gpumm --help'

@@ -21,6 +21,11 @@ interface Entry {
   severity: Severity;
   message: (a: Args) => string;
   hint: (a: Args) => string;
+  /**
+   * Arguments that are gpumm's own sentences rather than text from the input, left whole (cutting
+   * one in its middle loses what it says); whoever builds one cuts the input it quotes.
+   */
+  prose?: readonly string[];
 }
 
 const ORDERINGS_TEXT = 'unordered, monotonic, acquire, release, acq_rel, seq_cst';
@@ -399,6 +404,7 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: (a) => a.what ?? '',
     hint: (a) => a.fix ?? 'see gpumm --help',
+    prose: ['what', 'fix'],
   },
   CL1004: {
     severity: 'error',
@@ -456,7 +462,8 @@ function isLowSurrogate(c: number): boolean {
 export function diag(code: DiagnosticCode, span: Span, args: Args = {}): Diagnostic {
   const e: Entry = DIAGNOSTICS[code];
   const clipped: Args = {};
-  for (const [k, v] of Object.entries(args)) clipped[k] = v === undefined ? v : clipQuote(v);
+  for (const [k, v] of Object.entries(args))
+    clipped[k] = v === undefined || e.prose?.includes(k) ? v : clipQuote(v);
   return { code, severity: e.severity, message: e.message(clipped), hint: e.hint(clipped), span };
 }
 
