@@ -21,6 +21,7 @@ import {
 } from '../events/build.ts';
 import { states } from '../models/testutil.ts';
 import { parse } from '../syntax/parser.ts';
+import { estimateCandidates, multinomial } from './enumerate.ts';
 import { MAX_MODEL_EVENTS } from './limits.ts';
 import { formatReport } from './report.ts';
 import { runTestParallel } from './run-parallel.ts';
@@ -45,6 +46,22 @@ const mpRelaxed = (c: ReturnType<typeof cond>) =>
   });
 
 describe('verdicts', () => {
+  it('the up-front estimate stays a number for many writes to a location (it was NaN past 170)', () => {
+    const chains = (n: number, per: number) =>
+      makeTest({
+        locs: { x: 0 },
+        threads: threads(
+          Array.from({ length: n }, () => Array.from({ length: per }, (_, i) => st('x', i + 1))),
+        ),
+      });
+    // One thread: one coherence order of its writes, whatever their number.
+    expect(estimateCandidates(chains(1, 200))).toBe(1);
+    // Two threads of 2 writes: the 4!/(2!·2!) = 6 interleavings.
+    expect(estimateCandidates(chains(2, 2))).toBe(6);
+    expect(multinomial([200, 200])).toBeCloseTo(1.0295e119, -115);
+    expect(Number.isNaN(estimateCandidates(chains(2, 200)))).toBe(false);
+  });
+
   it('refuses a test of more events than the model decides, before building anything (MD007, undecided)', () => {
     const stores = (n: number) =>
       makeTest({ locs: { x: 0 }, threads: threads([Array.from({ length: n }, (_, i) => st('x', i + 1))]) });
