@@ -287,7 +287,8 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     await page.click('[data-testid=run]');
     await page.waitForFunction(() => document.body.textContent?.includes('Problems in the cat file'));
     const where = await page.$$eval('[data-testid=diagnostics]', (ds) => ds.map((d) => d.textContent ?? ''));
-    expect(where.join('\n')).toMatch(/(^|\D)5:1 CAT2001 expected an expression/);
+    // At the file's last character, where `gpumm run --cat` puts an end-of-file diagnostic.
+    expect(where.join('\n')).toMatch(/(^|\D)4:15 CAT2001 expected an expression, found end of file/);
     // …and squiggled in the cat editor.
     await page.waitForSelector('[data-testid=cat-editor] .cm-lint-marker-error');
     await page.screenshot({ path: artifact('10-cat.png') });
