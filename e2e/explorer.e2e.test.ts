@@ -175,6 +175,12 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     });
     expect(squiggleLine).toBe(lineNo);
     await page.screenshot({ path: artifact('06-diagnostic.png') });
+    // Run refuses the test and lists its problem once (it listed the parser's diagnostics twice).
+    await page.click('[data-testid=run]');
+    await page.waitForSelector('text=The test cannot run');
+    expect(await page.locator('[data-testid=diag-where]').count()).toBe(1);
+    // Back to the editor, the cursor where it was (after " bogus").
+    await page.focus('[data-testid=editor] .cm-content');
     for (let k = 0; k < 6; k++) await page.keyboard.press('Backspace');
     await page.waitForSelector('[data-testid=diagnostics]', { state: 'detached' });
     expect(await editorText(page)).toBe(before);

@@ -11,7 +11,7 @@ import { EngineClient } from './client.ts';
 import { type LlcStatus, MachineCode } from './code.tsx';
 import { createEditor, relint, setText } from './editor.ts';
 import { modelNames, targetInfos } from './engine/choices.ts';
-import { analyse } from './engine/diagnostics.ts';
+import { shownDiagnostics } from './engine/diagnostics.ts';
 import type {
   EditorDiagnostic,
   ModelChoice,
@@ -115,7 +115,7 @@ function App() {
     const ed = createEditor(
       editorBox.current!,
       '',
-      (t) => [...analyse(t).diagnostics, ...(runDiags.current.text === t ? runDiags.current.test : [])],
+      (t) => shownDiagnostics(t, runDiags.current),
       setTextState,
       'litmus',
       clickRun,
@@ -234,7 +234,6 @@ function App() {
     setTimeout(() => setShared(false), 2000);
   }
 
-  const parseDiags = analyse(text).diagnostics;
   const elapsed = run.kind === 'running' ? performance.now() - run.started : 0;
   const result = run.kind === 'done' ? run.result : null;
   return (
@@ -286,13 +285,7 @@ function App() {
       <main>
         <section class="left">
           <div class="editor" ref={editorBox} data-testid="editor" />
-          <DiagnosticList
-            ds={[
-              ...parseDiags,
-              ...(run.kind === 'diagnostics' ? run.diagnostics.filter((d) => d.source === 'test') : []),
-            ]}
-            title="Problems in the test"
-          />
+          <DiagnosticList ds={shownDiagnostics(text, runDiags.current)} title="Problems in the test" />
           {model === USER_CAT && (
             <div class="cat-model">
               <b>Your cat model</b>{' '}
@@ -300,7 +293,7 @@ function App() {
               <div class="editor small" ref={catBox} data-testid="cat-editor" />
               {run.kind === 'diagnostics' && (
                 <DiagnosticList
-                  ds={run.diagnostics.filter((d) => d.source === 'cat')}
+                  ds={catText === runDiags.current.catText ? runDiags.current.cat : []}
                   title="Problems in the cat file"
                 />
               )}
