@@ -151,6 +151,13 @@ describe('gpumm CLI', () => {
     expect(Number(m?.[1])).toBeGreaterThanOrEqual(80);
   });
 
+  it('demo --only matching no test is a diagnostic with the nearest names, exit 2 (it printed "0 tests" and exited 0)', () => {
+    const r = gpumm('demo', '--only', 'IRIW+rlx.agnt');
+    expect([r.status, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toContain("error CL1003: no catalogue test's name contains 'IRIW+rlx.agnt'");
+    expect(r.stderr).toContain('hint: did you mean IRIW+rlx.agent');
+  });
+
   it('demo --only narrows to matching tests', () => {
     const r = gpumm('demo', '--only', 'IRIW');
     expect(r.status).toBe(0);
