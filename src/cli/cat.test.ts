@@ -160,6 +160,15 @@ describe('cat files that cannot be read', () => {
     expect(r.stderr).not.toContain('internal error');
   });
 
+  it('--model and --cat together are refused (--cat won silently)', () => {
+    const f = tmpFile('empty.cat', '"empty"\n');
+    const r = gpumm('run', '--model', 'rc11', '--cat', f, 'litmus/MP+rel+acq.agent.litmus');
+    expect([r.status, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toContain(
+      "error CL1003: option '--model <name>' cannot be used with option '--cat <file>'",
+    );
+  });
+
   it('a missing cat file gets a hint about cat models, not litmus files', () => {
     const r = gpumm('run', '--cat', 'no-such-model.cat', 'litmus/MP+rel+acq.agent.litmus');
     expect(r.status).toBe(2);

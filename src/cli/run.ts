@@ -200,7 +200,9 @@ export function registerRun(program: Command): void {
         'the model: the fast AMDGPU search, or a cat model of models/ (docs/cat.md)',
       )
         .choices(['amdgpu', ...Object.keys(CAT_MODELS)])
-        .default('amdgpu'),
+        .default('amdgpu')
+        // Both name the model: one of them was silently ignored (--cat won).
+        .conflicts('cat'),
     )
     .action(async (files: string[], opts: RunCliOptions) => {
       // Options that would be silently ignored, or would lose output, are refused up front.
