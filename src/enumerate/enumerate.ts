@@ -436,6 +436,12 @@ export class Enumeration {
     if (this.stop) return true;
     let budget = maxNodes;
     while (budget > 0) {
+      // A search that has visited everything is complete, whatever budget it reached on the way
+      // (--max-states 1 on a test of 16 states found all 16 and was called undecided).
+      if (!this.current && this.variant >= this.variantCount) {
+        this.stop = 'done';
+        return true;
+      }
       if (this.interrupted) {
         this.stop = 'interrupted';
         return true;
@@ -453,10 +459,6 @@ export class Enumeration {
         return true;
       }
       if (!this.current) {
-        if (this.variant >= this.variantCount) {
-          this.stop = 'done';
-          return true;
-        }
         this.current = this.makeVariant(this.variant);
         const sym = this.current.sym;
         if (sym) this.symmetric = sym.relabelled.some((r) => r) ? 'relabelled' : 'identical';

@@ -203,6 +203,14 @@ describe('verdicts', () => {
     expect(states(withAv).filter((s) => s.includes('P1:b=1'))).toEqual(['P0:a=0 P1:b=1 P1:d=1']);
   });
 
+  it('a search that visited everything is complete, even past a budget on the way', () => {
+    // Relaxed MP has 4 final states, all found in the search's first slice: --max-states 1 stopped
+    // it only at the next check, after the end, and called the complete answer undecided.
+    const r = runTestSync(mpRelaxed(cond('exists', eq(reg('P1', 'a'), 1))), { ...DEFAULT_RUN, maxStates: 1 });
+    expect(r.states.length).toBeGreaterThan(1);
+    expect([r.complete, r.stop]).toEqual([true, 'done']);
+  });
+
   it('reports budgets honestly: a stopped run is incomplete and its expectations do not hold', () => {
     const t = mpRelaxed(cond('exists', eq(reg('P1', 'a'), 1)));
     t.expects = [{ key: 'condition', value: 'holds', span: t.threads[0]!.span }];
