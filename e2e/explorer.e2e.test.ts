@@ -186,6 +186,29 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     expect(await editorText(page)).toBe(before);
   });
 
+  it('an edited catalogue test says so, and choosing it again loads it afresh', async () => {
+    const before = await editorText(page);
+    const picked = () =>
+      page.$eval('[data-testid=catalogue]', (s) => (s as HTMLSelectElement).selectedOptions[0]!.text);
+    expect(await picked()).toBe('MP+rel+acq.agent');
+    await page.click('[data-testid=editor] .cm-content');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('; mine');
+    // It went on naming the catalogue test, and choosing that test again did nothing.
+    await page.waitForFunction(() =>
+      (
+        document.querySelector('[data-testid=catalogue]') as HTMLSelectElement
+      ).selectedOptions[0]!.text.endsWith('(edited)'),
+    );
+    expect(await picked()).toBe('MP+rel+acq.agent (edited)');
+    await page.selectOption('[data-testid=catalogue]', 'MP+rel+acq.agent.litmus');
+    await page.waitForFunction((t) => {
+      const lines = [...document.querySelectorAll('[data-testid=editor] .cm-line')].map((l) => l.textContent);
+      return lines.join('\n') === t;
+    }, before);
+    expect(await picked()).toBe('MP+rel+acq.agent');
+  });
+
   it('shares the test by URL and gets it back after a reload', async () => {
     await typeText(
       page,

@@ -78,7 +78,9 @@ function App() {
   const [text, setTextState] = useState('');
   const [catText, setCatText] = useState(STARTER_CAT);
   const [catalogue, setCatalogue] = useState<CatalogueEntry[]>([]);
-  const [picked, setPicked] = useState('');
+  // The catalogue test loaded last and its text: once the editor's text differs, the test is the
+  // user's own, and choosing that catalogue entry again loads it afresh.
+  const [picked, setPicked] = useState({ file: '', text: '' });
   const [model, setModel] = useState('amdgpu');
   const [settings, setSettings] = useState<RunSettings>({
     noThinAir: true,
@@ -166,10 +168,11 @@ function App() {
   }, [run.kind]);
 
   async function load(file: string) {
-    setPicked(file);
     const res = await fetch(`catalogue/${file.split('/').map(encodeURIComponent).join('/')}`);
     if (res.ok && editor.current) {
-      setText(editor.current, await res.text());
+      const loaded = await res.text();
+      setPicked({ file, text: loaded });
+      setText(editor.current, loaded);
       setRun({ kind: 'idle' });
     }
   }
@@ -235,6 +238,7 @@ function App() {
   }
 
   const elapsed = run.kind === 'running' ? performance.now() - run.started : 0;
+  const edited = picked.file !== '' && text !== picked.text;
   const result = run.kind === 'done' ? run.result : null;
   return (
     <div class="app">
@@ -244,9 +248,15 @@ function App() {
         </h1>
         <label>
           test{' '}
-          <select value={picked} onChange={(e) => load(e.currentTarget.value)} data-testid="catalogue">
+          <select
+            value={edited ? '' : picked.file}
+            onChange={(e) => load(e.currentTarget.value)}
+            data-testid="catalogue"
+          >
             <option value="" disabled>
-              catalogue ({catalogue.length})
+              {edited
+                ? `${picked.file.replace(/\.litmus$/, '')} (edited)`
+                : `catalogue (${catalogue.length})`}
             </option>
             {catalogue.map((c) => (
               <option key={c.file} value={c.file} title={c.description}>
