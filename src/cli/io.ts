@@ -12,6 +12,12 @@ export function fileSpan(file: string): Span {
   return { file, offset: 0, line: 1, col: 1, len: 0 };
 }
 
+/** Why a file operation failed, in words: those given for its error code, else `what (CODE)`. */
+export function failureWhy(e: unknown, words: Readonly<Record<string, string>>, what: string): string {
+  const code = (e as NodeJS.ErrnoException).code ?? 'error';
+  return words[code] ?? `${what} (${code})`;
+}
+
 /** What a file read by gpumm holds: a litmus test, a cat model, or where an output goes. */
 export type FileKind = 'litmus' | 'cat';
 
@@ -70,13 +76,7 @@ export function readSource(
     }
     bytes = readFileSync(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : `cannot be read (${code ?? 'error'})`;
+    const why = failureWhy(e, { ENOENT: 'no such file', EACCES: 'permission denied' }, 'cannot be read');
     return { diagnostic: diag('CL1001', fileSpan(file), { file, why, kind }), why };
   }
   const text = bytes.toString('utf8');

@@ -28,7 +28,7 @@ import { diag } from '../syntax/diagnostics.ts';
 import { CAT_MODELS } from './cat-models.ts';
 import { decidableTests } from './decidable.ts';
 import { formatDiagnostic } from './format.ts';
-import { fileSpan, loadTests, stderrPrinter } from './io.ts';
+import { failureWhy, fileSpan, loadTests, stderrPrinter } from './io.ts';
 import { roughDuration, startProgress } from './progress.ts';
 import { CliExit, errorLimitOption, optionValueDiagnostic, usageError } from './shared.ts';
 
@@ -116,15 +116,11 @@ function writeOut(file: string, text: string): void {
   try {
     writeFileSync(file, text);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such folder'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'it is a folder'
-            : (code ?? 'error');
+    const why = failureWhy(
+      e,
+      { ENOENT: 'no such folder', EACCES: 'permission denied', EISDIR: 'it is a folder' },
+      'cannot be written',
+    );
     process.stderr.write(`${formatDiagnostic(diag('CL1006', fileSpan(file), { file, why }))}\n`);
     throw new CliExit(2);
   }
