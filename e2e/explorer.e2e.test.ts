@@ -175,9 +175,38 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     });
     expect(squiggleLine).toBe(lineNo);
     await page.screenshot({ path: artifact('06-diagnostic.png') });
+    // Run refuses the test and lists its problem once (it listed the parser's diagnostics twice).
+    await page.click('[data-testid=run]');
+    await page.waitForSelector('text=The test cannot run');
+    expect(await page.locator('[data-testid=diag-where]').count()).toBe(1);
+    // Back to the editor, the cursor where it was (after " bogus").
+    await page.focus('[data-testid=editor] .cm-content');
     for (let k = 0; k < 6; k++) await page.keyboard.press('Backspace');
     await page.waitForSelector('[data-testid=diagnostics]', { state: 'detached' });
     expect(await editorText(page)).toBe(before);
+  });
+
+  it('an edited catalogue test says so, and choosing it again loads it afresh', async () => {
+    const before = await editorText(page);
+    const picked = () =>
+      page.$eval('[data-testid=catalogue]', (s) => (s as HTMLSelectElement).selectedOptions[0]!.text);
+    expect(await picked()).toBe('MP+rel+acq.agent');
+    await page.click('[data-testid=editor] .cm-content');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('; mine');
+    // It went on naming the catalogue test, and choosing that test again did nothing.
+    await page.waitForFunction(() =>
+      (
+        document.querySelector('[data-testid=catalogue]') as HTMLSelectElement
+      ).selectedOptions[0]!.text.endsWith('(edited)'),
+    );
+    expect(await picked()).toBe('MP+rel+acq.agent (edited)');
+    await page.selectOption('[data-testid=catalogue]', 'MP+rel+acq.agent.litmus');
+    await page.waitForFunction((t) => {
+      const lines = [...document.querySelectorAll('[data-testid=editor] .cm-line')].map((l) => l.textContent);
+      return lines.join('\n') === t;
+    }, before);
+    expect(await picked()).toBe('MP+rel+acq.agent');
   });
 
   it('shares the test by URL and gets it back after a reload', async () => {
@@ -287,8 +316,8 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     await page.click('[data-testid=run]');
     await page.waitForFunction(() => document.body.textContent?.includes('Problems in the cat file'));
     const where = await page.$$eval('[data-testid=diagnostics]', (ds) => ds.map((d) => d.textContent ?? ''));
-    // The file ends inside `let oops = po |` (line 4): the error is at the end of that line.
-    expect(where.join('\n')).toMatch(/(^|\D)4:15 CAT2001 expected an expression/);
+    // At the file's last character, where `gpumm run --cat` puts an end-of-file diagnostic.
+    expect(where.join('\n')).toMatch(/(^|\D)4:15 CAT2001 expected an expression, found end of file/);
     // …and squiggled in the cat editor.
     await page.waitForSelector('[data-testid=cat-editor] .cm-lint-marker-error');
     await page.screenshot({ path: artifact('10-cat.png') });

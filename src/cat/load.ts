@@ -8,8 +8,14 @@ import type { Instr, Model } from './ast.ts';
 import { parseCat } from './parser.ts';
 import { BUILTIN_INCLUDES } from './prelude.ts';
 
-/** Reads an included file: `name` as written, `from` the including file; null when not found. */
-export type IncludeReader = (name: string, from: string) => { file: string; text: string } | null;
+/**
+ * Reads an included file: `name` as written, `from` the including file; null when not found, `why`
+ * when found but not readable as a cat model (a folder, not UTF-8 text, …).
+ */
+export type IncludeReader = (
+  name: string,
+  from: string,
+) => { file: string; text: string } | { why: string } | null;
 
 /** Parses `text` (from `file`) and every file it includes, depth first, each once. */
 export function loadModel(
@@ -35,6 +41,10 @@ export function loadModel(
         // (prelude.ts) and enumerates every coherence order itself.
         if (BUILTIN_INCLUDES.includes(ins.file)) continue;
         diagnostics.push(diag('CAT3004', ins.span, { file: ins.file, why: 'no such file' }));
+        continue;
+      }
+      if ('why' in got) {
+        diagnostics.push(diag('CAT3004', ins.span, { file: ins.file, why: got.why }));
         continue;
       }
       if (stack.includes(got.file)) {

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CompareJsonSchema } from './compare-run.ts';
 import { RunJsonSchema } from './run.ts';
 import { gpumm, tmpFile } from './testing.ts';
 
@@ -133,6 +134,31 @@ describe('gpumm run with cat models', () => {
   });
 });
 
+describe('cat files that cannot be read', () => {
+  it('an include naming a folder is a diagnostic at the include, not an internal error (exit 70)', () => {
+    const f = tmpFile('dot.cat', '"M"\ninclude "."\n');
+    const r = gpumm('run', '--cat', f, 'litmus/MP+rel+acq.agent.litmus');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/dot\.cat:2:9: error CAT3004: cannot include '\.': it is a directory/);
+    expect(r.stderr).not.toContain('internal error');
+  });
+
+  it('--model and --cat together are refused (--cat won silently)', () => {
+    const f = tmpFile('empty.cat', '"empty"\n');
+    const r = gpumm('run', '--model', 'rc11', '--cat', f, 'litmus/MP+rel+acq.agent.litmus');
+    expect([r.status, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toContain(
+      "error CL1003: option '--model <name>' cannot be used with option '--cat <file>'",
+    );
+  });
+
+  it('a missing cat file gets a hint about cat models, not litmus files', () => {
+    const r = gpumm('run', '--cat', 'no-such-model.cat', 'litmus/MP+rel+acq.agent.litmus');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('hint: check the path; cat models end in .cat');
+  });
+});
+
 describe('gpumm compare', () => {
   it('shows both verdicts and an execution one model allows and the other forbids', () => {
     const r = gpumm(
@@ -150,6 +176,34 @@ describe('gpumm compare', () => {
     expect(r.stdout).toContain('only rc11 allows: P0:r0=0; P1:r1=0;');
     expect(r.stdout).toContain('reads the initial write of @x = 0');
     expect(r.stdout).toContain('both models reach the same final states');
+  });
+
+  it('says which tests the model cannot decide, compares the others and exits 3 (it left them out silently)', () => {
+    const nbn = tmpFile(
+      'named-by-number.litmus',
+      'AMDGPU NBN\n@x = global i32 0\nP0 @ agent 0 {\n  call void @llvm.amdgcn.s.barrier.signal(i32 3)\n}\nexists (@x == 0)\n',
+    );
+    const r = gpumm('compare', '--models', 'amdgpu,rc11', nbn, 'litmus/LB+plain.litmus');
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/named-by-number\.litmus:4:3: error MD004: /);
+    expect(r.stdout).toContain('Test LB+plain');
+    expect(r.stdout).not.toContain('NBN');
+  });
+
+  it('counts final states in words that agree (1 final state, 3 final states)', () => {
+    const r = gpumm('compare', '--models', 'amdgpu,rc11', 'litmus/LB+plain.litmus');
+    expect(r.stdout).toMatch(/amdgpu +condition unknown, 1 final state \(race, undef\)/);
+    expect(r.stdout).toMatch(/rc11 +condition fails, 3 final states \(race\)/);
+  });
+
+  it('--json prints what CompareJsonSchema describes', () => {
+    const r = gpumm('compare', '--json', '--models', 'amdgpu,rc11', 'litmus/LB+plain.litmus');
+    expect(r.status).toBe(0);
+    const out = CompareJsonSchema.parse(JSON.parse(r.stdout));
+    expect(out[0]!.verdicts.map((v) => [v.model, v.verdict, v.states])).toEqual([
+      ['amdgpu', 'unknown', 1],
+      ['rc11', 'fails', 3],
+    ]);
   });
 
   it('rejects an unknown model on the command line', () => {

@@ -43,18 +43,20 @@ export function printAndExit(ds: readonly Diagnostic[], errorLimit: number): nev
  * files) and end the command with status 2.
  */
 export function loadCatFile(file: string, errorLimit = DEFAULT_ERROR_LIMIT): Model {
-  const src = readSource(file);
+  const src = readSource(file, 'cat');
   if ('diagnostic' in src) {
-    process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
+    process.stderr.write(`${formatDiagnostics([src.diagnostic], src.text)}\n`);
     throw new CliExit(2);
   }
   texts.set(file, src.text);
   const { model, diagnostics } = loadModel(src.text, file, (name, from) => {
     for (const p of [resolve(dirname(from), name), join(MODELS_DIR, name)]) {
       if (!existsSync(p)) continue;
-      const text = readFileSync(p, 'utf8');
-      texts.set(p, text);
-      return { file: p, text };
+      // A folder, an unreadable file or one that is not UTF-8: the include's diagnostic says why.
+      const got = readSource(p, 'cat');
+      if ('diagnostic' in got) return { why: got.why };
+      texts.set(p, got.text);
+      return { file: p, text: got.text };
     }
     return null;
   });

@@ -32,8 +32,8 @@ import { PROCESSORS, type Target } from '../lower/targets.ts';
 import { type LowerCtx, lowerDiag, type WaveMode } from '../lower/types.ts';
 import type { LoweredCode } from '../sim/program.ts';
 import { loadTests, stderrPrinter } from './io.ts';
-import { commandLineSpan, contextFromOptions, fail } from './lower.ts';
-import { CliExit, errorLimitOption } from './shared.ts';
+import { contextFromOptions, fail } from './lower.ts';
+import { CliExit, commandLineSpan, errorLimitOption } from './shared.ts';
 
 interface CheckCliOptions {
   errorLimit: number;

@@ -1,8 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gpumm, tmpFile } from './testing.ts';
-
-const CATALOGUE = join(import.meta.dirname, '..', '..', 'litmus');
+import { CATALOGUE, gpumm, tmpFile } from './testing.ts';
 
 describe('gpumm CLI', () => {
   it('--help lists the commands', () => {
@@ -78,6 +77,39 @@ describe('gpumm CLI', () => {
     expect(wrong.stderr).toMatch(/<command-line>:1:21: error CL1003: .*--error-limit/);
   });
 
+  it('a file that is not UTF-8 (binary, Latin-1) is one diagnostic at its first bad byte, exit 2, for every command', () => {
+    const f = tmpFile('latin1.litmus', '');
+    writeFileSync(
+      f,
+      Buffer.concat([
+        Buffer.from('AMDGPU X\n@x = global i32 0 ; caf'),
+        Buffer.from([0xe9, 0xff]),
+        Buffer.from('\n'),
+      ]),
+    );
+    for (const cmd of ['parse', 'run', 'lower']) {
+      const r = gpumm(cmd, f);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/latin1\.litmus:2:24: error CL1005: .* byte 0xe9 /);
+      // One diagnostic, not one "unexpected character" per byte.
+      expect(r.stderr.match(/error/g)).toHaveLength(1);
+    }
+  });
+
+  it("a command-line diagnostic keeps gpumm's sentence whole and cuts only the input it quotes", () => {
+    // The message was cut at 120 characters in its middle ("separated by a co… amdgpu,rc11").
+    const r = gpumm('compare', '--models', 'amdgpu,rc11,amdgpu-cat', 'litmus/LB+plain.litmus');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      "argument 'amdgpu,rc11,amdgpu-cat' is invalid. expected two models separated by a comma, e.g. amdgpu,rc11\n",
+    );
+    const long = '9'.repeat(400);
+    const l = gpumm('run', '--max-states', `${long}x`, 'litmus/LB+plain.litmus');
+    expect(l.status).toBe(2);
+    expect(l.stderr).toMatch(/argument '9+…9+x' is invalid\. expected a positive integer\n/);
+  });
+
   it('a hostile file cannot write control sequences to the terminal', () => {
     const f = tmpFile(
       'hostile.litmus',
@@ -98,6 +130,13 @@ describe('gpumm CLI', () => {
     const m = /(\d+) tests, (\d+) as expected, 0 not, 0 undecided/.exec(r.stdout);
     expect(m?.[1]).toBe(m?.[2]);
     expect(Number(m?.[1])).toBeGreaterThanOrEqual(80);
+  });
+
+  it('demo --only matching no test is a diagnostic with the nearest names, exit 2 (it printed "0 tests" and exited 0)', () => {
+    const r = gpumm('demo', '--only', 'IRIW+rlx.agnt');
+    expect([r.status, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toContain("error CL1003: no catalogue test's name contains 'IRIW+rlx.agnt'");
+    expect(r.stderr).toContain('hint: did you mean IRIW+rlx.agent');
   });
 
   it('demo --only narrows to matching tests', () => {

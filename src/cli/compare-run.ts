@@ -11,6 +11,7 @@
  * branch conditions, which the other side does not observe).
  */
 import { join } from 'node:path';
+import * as z from 'zod';
 import type { Model } from '../cat/ast.ts';
 import { CatEnumeration, DEFAULT_CAT } from '../cat/enumerate.ts';
 import { explainCat, variantsOf } from '../cat/report.ts';
@@ -19,7 +20,7 @@ import type { Collector } from '../enumerate/collector.ts';
 import { enumerate, variantSkeleton } from '../enumerate/enumerate.ts';
 import { describeEvent } from '../enumerate/explain.ts';
 import { evalCond, termLabel } from '../enumerate/outcomes.ts';
-import { buildReport, type Report, stateText } from '../enumerate/report.ts';
+import { buildReport, type Report, ReportSchema, stateText } from '../enumerate/report.ts';
 import { runTestSync } from '../enumerate/verdict.ts';
 import { isUndef } from '../events/program.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
@@ -31,19 +32,31 @@ import { asAmdgpuAssuming, asVulkan, isVulkanModel, VULKAN_CAT, vkRunOptions } f
 import type { VulkanCliOptions } from './vulkan-options.ts';
 
 /** A final state only one model reaches, with one of its executions in words. */
-export interface OnlyIn {
-  model: string;
-  state: string;
-  execution: string[];
+const OnlyInSchema = z.object({
+  model: z.string(),
+  state: z.string(),
+  execution: z.array(z.string()),
   /** Why the other model forbids that state: its `--explain` lines for candidates reaching it. */
-  forbidden: string[];
-}
+  forbidden: z.array(z.string()),
+});
+export type OnlyIn = z.infer<typeof OnlyInSchema>;
 
-export interface Comparison {
-  test: string;
-  verdicts: { model: string; verdict: string; states: number; flags: Report['flags'] }[];
-  only: OnlyIn[];
-}
+const ComparisonSchema = z.object({
+  test: z.string(),
+  verdicts: z.array(
+    z.object({
+      model: z.string(),
+      verdict: z.enum(['holds', 'fails', 'unknown', 'no condition']),
+      states: z.number().int().nonnegative(),
+      flags: ReportSchema.shape.flags,
+    }),
+  ),
+  only: z.array(OnlyInSchema),
+});
+export type Comparison = z.infer<typeof ComparisonSchema>;
+
+/** JSON schema of `gpumm compare --json` output (one comparison per test, in an array). */
+export const CompareJsonSchema = ComparisonSchema.array();
 
 export interface Runner {
   name: string;
@@ -303,7 +316,7 @@ export function formatComparison(c: Comparison): string {
       .filter(Boolean)
       .join(', ');
     lines.push(
-      `  ${v.model.padEnd(w)}  condition ${v.verdict}, ${v.states} final states${flags ? ` (${flags})` : ''}`,
+      `  ${v.model.padEnd(w)}  condition ${v.verdict}, ${v.states} final state${v.states === 1 ? '' : 's'}${flags ? ` (${flags})` : ''}`,
     );
   }
   if (c.only.length === 0) lines.push('  both models reach the same final states');
@@ -355,7 +368,7 @@ export function runCompare(
         errorLimit,
       );
   const out = pairs.map((p) => compareOn(p, a, b));
-  if (json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  if (json) process.stdout.write(`${JSON.stringify(CompareJsonSchema.parse(out), null, 2)}\n`);
   else process.stdout.write(out.map(formatComparison).join('\n'));
   return true;
 }

@@ -4,12 +4,16 @@
  * A model is `amdgpu` (the fast search), `vulkan` (the fast Vulkan search), a cat model of
  * `models/` (`amdgpu-cat`, `rc11`, `vulkan-cat`), or the path of an AMDGPU `.cat` file. Tests may
  * be in either language: each model gets the test translated into its own (docs/model-vulkan.md).
+ *
+ * Exit status: 0 when every test was compared, 2 on bad input, 3 when the model cannot decide a test
+ * (its diagnostic is printed; the other tests are still compared).
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { modelDiagnostics } from '../enumerate/verdict.ts';
+import type { Test } from '../core/types.ts';
 import { isVulkan } from '../vulkan/ast.ts';
 import { CAT_MODELS } from './cat-models.ts';
-import { loadAnyTests, stderrPrinter } from './io.ts';
+import { decidableTests } from './decidable.ts';
+import { type LoadedTest, loadAnyTests, stderrPrinter } from './io.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
 import { addVulkanOptions, type VulkanCliOptions } from './vulkan-options.ts';
 
@@ -45,12 +49,20 @@ export function registerCompare(program: Command): void {
       files: string[],
       opts: { models: string[]; json?: boolean; errorLimit: number } & VulkanCliOptions,
     ) => {
-      const { loaded, ok } = loadAnyTests(files, stderrPrinter(opts.errorLimit));
-      if (!ok) throw new CliExit(2);
-      const tests = loaded.filter((l) => isVulkan(l.test) || modelDiagnostics(l.test).length === 0);
+      const printer = stderrPrinter(opts.errorLimit);
+      const { loaded, ok } = loadAnyTests(files, printer);
+      // An AMDGPU test the model cannot decide is said so, never silently left out.
+      const amdgpu = loaded.flatMap(({ file, text, test }): LoadedTest[] =>
+        isVulkan(test) ? [] : [{ file, text, test }],
+      );
+      const { tests: decidable, bad, undecidable } = decidableTests(amdgpu, printer);
+      printer.finish();
+      if (!ok || bad) throw new CliExit(2);
+      const tests = loaded.filter((l) => isVulkan(l.test) || decidable.includes(l.test as Test));
       // The engines load only when the command runs.
       const { runCompare } = await import('./compare-run.ts');
       if (!runCompare(tests, opts.models, opts.json === true, opts, opts.errorLimit)) throw new CliExit(2);
+      if (undecidable) throw new CliExit(3);
     },
   );
 }

@@ -9,11 +9,13 @@
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { nearestNames } from '../core/nearest.ts';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../enumerate/verdict.ts';
+import { clipQuote } from '../syntax/diagnostics.ts';
 import { litmusFilesIn, loadTests, stderrPrinter } from './io.ts';
-import { CliExit } from './shared.ts';
+import { CliExit, usageError } from './shared.ts';
 
 /** The catalogue folder shipped with gpumm. */
 export const CATALOGUE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'litmus');
@@ -36,6 +38,18 @@ export function registerDemo(program: Command): void {
       const tests = loaded
         .map((l) => l.test)
         .filter((t) => opts.only === undefined || t.name.includes(opts.only));
+      // A typo in --only is not an empty success.
+      if (tests.length === 0 && opts.only !== undefined) {
+        const near = nearestNames(
+          opts.only,
+          loaded.map((l) => l.test.name),
+        );
+        usageError(
+          `no catalogue test's name contains '${clipQuote(opts.only)}'`,
+          near.length > 0 ? `did you mean ${near.join(', ')}?` : 'the catalogue is listed by gpumm demo',
+          opts.only,
+        );
+      }
 
       const rows: string[][] = [];
       let failed = 0;

@@ -14,23 +14,92 @@ export function fileSpan(file: string): Span {
   return { file, offset: 0, line: 1, col: 1, len: 0 };
 }
 
-/** Reads a litmus file; a missing or unreadable file becomes a diagnostic. */
-export function readSource(file: string): { text: string } | { diagnostic: Diagnostic } {
+/** Why a file operation failed, in words: those given for its error code, else `what (CODE)`. */
+export function failureWhy(e: unknown, words: Readonly<Record<string, string>>, what: string): string {
+  const code = (e as NodeJS.ErrnoException).code ?? 'error';
+  return words[code] ?? `${what} (${code})`;
+}
+
+/** What a file read by gpumm holds: a litmus test, a cat model, or where an output goes. */
+export type FileKind = 'litmus' | 'cat';
+
+/**
+ * Index of the first byte of `bytes` that is not part of a well-formed UTF-8 sequence (RFC 3629:
+ * no overlong forms, no surrogates, nothing above U+10FFFF), or -1 when every byte is.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const c = bytes[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    // The length of the sequence, and the range its second byte must be in (RFC 3629, section 4).
+    let n: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) n = 2;
+    else if (c >= 0xe0 && c <= 0xef) {
+      n = 3;
+      if (c === 0xe0) lo = 0xa0;
+      if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 4;
+      if (c === 0xf0) lo = 0x90;
+      if (c === 0xf4) hi = 0x8f;
+    } else return i;
+    if (i + n > bytes.length) return i;
+    const second = bytes[i + 1]!;
+    if (second < lo || second > hi) return i;
+    for (let k = 2; k < n; k++) {
+      const b = bytes[i + k]!;
+      if (b < 0x80 || b > 0xbf) return i;
+    }
+    i += n;
+  }
+  return -1;
+}
+
+/**
+ * Reads a file as UTF-8 text. A missing, unreadable or directory path, or bytes that are not UTF-8
+ * (a binary file, a Latin-1 one), become a diagnostic and a short reason (`why`, for a message about
+ * another file, such as an include); for the last, `text` is the file decoded with replacement
+ * characters, for the line the diagnostic quotes.
+ */
+export function readSource(
+  file: string,
+  kind: FileKind = 'litmus',
+): { text: string } | { diagnostic: Diagnostic; why: string; text?: string } {
+  let bytes: Buffer;
   try {
     if (statSync(file).isDirectory()) {
-      return { diagnostic: diag('CL1002', fileSpan(file), { file }) };
+      return { diagnostic: diag('CL1002', fileSpan(file), { file, kind }), why: 'it is a directory' };
     }
-    return { text: readFileSync(file, 'utf8') };
+    bytes = readFileSync(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : `cannot be read (${code ?? 'error'})`;
-    return { diagnostic: diag('CL1001', fileSpan(file), { file, why }) };
+    const why = failureWhy(e, { ENOENT: 'no such file', EACCES: 'permission denied' }, 'cannot be read');
+    return { diagnostic: diag('CL1001', fileSpan(file), { file, why, kind }), why };
   }
+  const text = bytes.toString('utf8');
+  const bad = firstInvalidUtf8(bytes);
+  if (bad < 0) return { text };
+  // The place of the bad byte in the decoded text: the valid prefix decodes the same either way.
+  const before = bytes.subarray(0, bad).toString('utf8');
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const span: Span = {
+    file,
+    offset: before.length,
+    line: (before.match(/\n/g)?.length ?? 0) + 1,
+    col: before.length - lineStart + 1,
+    len: 1,
+  };
+  const byte = `0x${bytes[bad]!.toString(16).padStart(2, '0')}`;
+  return {
+    diagnostic: diag('CL1005', span, { file, byte, kind }),
+    why: `it is not UTF-8 text (byte ${byte} at ${span.line}:${span.col})`,
+    text,
+  };
 }
 
 /** The `.litmus` files under a folder, sorted, searched recursively. */
@@ -75,7 +144,7 @@ function loadWith<P extends { test: unknown; diagnostics: Diagnostic[] }, L>(
   for (const file of files) {
     const src = readSource(file);
     if ('diagnostic' in src) {
-      printer.print([src.diagnostic]);
+      printer.print([src.diagnostic], src.text);
       ok = false;
       continue;
     }

@@ -46,7 +46,7 @@ import { isVulkan } from '../vulkan/ast.ts';
 import { parseAnyTest } from '../vulkan/detect.ts';
 import { formatDiagnostics, type Printable } from './format.ts';
 import { readSource, stderrPrinter } from './io.ts';
-import { CliExit, errorLimitOption } from './shared.ts';
+import { CliExit, commandLineSpan, commandLineText, errorLimitOption } from './shared.ts';
 
 interface LowerOptions {
   target?: string;
@@ -77,17 +77,10 @@ function printable(d: LowerDiagnostic): Printable {
   };
 }
 
-/** A span pointing at `word` inside the command line (arguments joined by spaces). */
-export function commandLineSpan(word: string): Span {
-  const joined = process.argv.slice(2).join(' ');
-  const at = joined.indexOf(word);
-  const col = at >= 0 ? at + 1 : 1;
-  return { file: '<command-line>', offset: col - 1, line: 1, col, len: word.length };
-}
-
-/** Prints a lowering diagnostic about the command line and exits 2. */
+/** Prints a lowering diagnostic and exits 2; one about the command line quotes it, as every command's do. */
 export function fail(d: LowerDiagnostic, source?: string): never {
-  process.stderr.write(`${formatDiagnostics([printable(d)], source)}\n`);
+  const text = d.span === null || d.span.file === '<command-line>' ? commandLineText() : source;
+  process.stderr.write(`${formatDiagnostics([printable(d)], text)}\n`);
   throw new CliExit(2);
 }
 
@@ -187,6 +180,8 @@ function tgsplitFails(targets: readonly Target[]): never {
  */
 export function contextsFromOptions(opts: Omit<LowerOptions, 'errorLimit'>): LowerCtx[] {
   const names = (opts.target ?? DEFAULT_TARGET).split(',').map((n) => n.trim());
+  if (names.includes(''))
+    fail(lowerDiag('LW2016', [opts.target ?? ''], commandLineSpan(opts.target ?? ''), 'targets.ts'));
   if (names.length === 1) return [contextFromOptions(opts)];
   const seen = new Set<string>();
   const targets: Target[] = [];
@@ -465,7 +460,7 @@ export function registerLower(program: Command): void {
       if (file === undefined) fail(lowerDiag('LW2011', [], null, ''));
       const src = readSource(file);
       if ('diagnostic' in src) {
-        process.stderr.write(`${formatDiagnostics([src.diagnostic])}\n`);
+        process.stderr.write(`${formatDiagnostics([src.diagnostic], src.text)}\n`);
         throw new CliExit(2);
       }
       const parsed = parseAnyTest(src.text, file);

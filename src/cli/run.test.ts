@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunJsonSchema } from './run.ts';
@@ -94,6 +95,9 @@ exists (@x == 0)
     expect(r.stdout).toContain('Incomplete (max-executions)');
     expect(r.stdout).toContain('\n??\n');
     expect(r.stderr).toContain('undecided (max-executions)');
+    // Not a failure: it said "FAILED (got holds, incomplete)" under "expect: condition holds".
+    expect(r.stdout).toMatch(/\nExpect condition holds: undecided \(the run stopped; \w+ so far\)\n/);
+    expect(r.stdout).not.toContain('FAILED');
   });
 
   it('--max-states stops a run with too many final states: exit 3, a hint, no partial list', () => {
@@ -203,6 +207,34 @@ exists (@x == 0)
     expect(gpumm('run', '--graph', 'dot', '--state=9', f).stderr).toMatch(
       /^<command-line>:1:25: error CL1004: /,
     );
+  });
+
+  it('graph options that would be ignored or lose output are refused up front, exit 2, nothing printed', () => {
+    const f = tmpFile('sb.litmus', SB('monotonic', ''));
+    const cases: [string[], string][] = [
+      // Each was ignored: the report printed as if the option were not there.
+      [['--state', '1', f], '--state chooses the execution --graph draws'],
+      [['--out', 'x.dot', f], '--out is where --graph writes its graph'],
+      // The graph was dropped and the JSON reports printed.
+      [['--graph', 'dot', '--json', f], '--graph prints a graph and --json the reports'],
+      // The second test's graph overwrote the first's.
+      [['--graph', 'dot', '--out', 'x.dot', f, f], '--out holds the graph of one test; 2 files were given'],
+    ];
+    for (const [args, what] of cases) {
+      const r = gpumm('run', ...args);
+      expect([r.status, r.stdout]).toEqual([2, '']);
+      expect(r.stderr).toContain(`error CL1003: ${what}`);
+      expect(r.stderr).toContain('^');
+    }
+  });
+
+  it('--out that cannot be written is a diagnostic with exit 2, not an internal error (exit 70)', () => {
+    const f = tmpFile('sb.litmus', SB('monotonic', ''));
+    const out = join(tmpdir(), 'gpumm-no-such-folder', 'g.dot');
+    const r = gpumm('run', '--graph', 'dot', '--out', out, f);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${out}:1:1: error CL1006: cannot write '${out}': no such folder`);
+    expect(r.stderr).not.toContain('internal error');
   });
 
   it('--graph svg draws the graph as SVG with no Graphviz installed (an empty PATH)', () => {

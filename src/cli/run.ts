@@ -18,22 +18,19 @@ import { runTestParallel } from '../enumerate/run-parallel.ts';
 import {
   DEFAULT_MAX_STATES,
   MICROS_PER_CANDIDATE,
-  MODEL_HINTS,
-  modelDiagnostics,
   PROGRESS_MS,
   runTest,
   type SearchProgress,
-  UNDECIDED_CODES,
 } from '../enumerate/verdict.ts';
-import type { ModelDiagnostic } from '../events/skeleton.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { diag } from '../syntax/diagnostics.ts';
 import { isVulkan, type VulkanTest } from '../vulkan/ast.ts';
 import { CAT_MODELS } from './cat-models.ts';
-import { formatDiagnostic, type Printable } from './format.ts';
-import { fileSpan, loadAnyTests, stderrPrinter } from './io.ts';
+import { decidableTests } from './decidable.ts';
+import { formatDiagnostic } from './format.ts';
+import { failureWhy, fileSpan, loadAnyTests, stderrPrinter } from './io.ts';
 import { roughDuration, startProgress } from './progress.ts';
-import { CliExit, errorLimitOption, optionValueDiagnostic } from './shared.ts';
+import { CliExit, errorLimitOption, optionValueDiagnostic, usageError } from './shared.ts';
 import { addVulkanOptions, type VulkanCliOptions } from './vulkan-options.ts';
 
 interface RunCliOptions extends VulkanCliOptions {
@@ -87,17 +84,6 @@ const STOP_HINTS: Record<string, string> = {
   bound: 'a loop of the test needs more iterations than --unroll allows: raise --unroll',
 };
 
-/** A model diagnostic in the shape the terminal formatter prints (a test-wide one points at line 1). */
-function printableModelDiagnostic(d: ModelDiagnostic, file: string): Printable {
-  return {
-    code: d.code,
-    severity: 'error',
-    message: d.message,
-    hint: MODEL_HINTS[d.code],
-    span: d.span ?? fileSpan(file),
-  };
-}
-
 /** `JSON.stringify(items, null, 2)` and a newline on stdout, written one element at a time. */
 function writeJsonArray(items: readonly unknown[]): void {
   if (items.length === 0) {
@@ -111,7 +97,6 @@ function writeJsonArray(items: readonly unknown[]): void {
   });
   process.stdout.write(']\n');
 }
-
 /** JSON schema of `gpumm run --json` output (one report per file, in an array). */
 export const RunJsonSchema = ReportSchema.array();
 
@@ -140,6 +125,21 @@ function graphOf(
   ws.setCandidate(rec.example.rf, rec.example.co);
   checkCandidate(ws, report.model);
   return toDot(ws, `${test.name}: ${text}`);
+}
+
+/** Writes `--out`; a path that cannot be written is a diagnostic (exit 2), not an internal error. */
+function writeOut(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (e) {
+    const why = failureWhy(
+      e,
+      { ENOENT: 'no such folder', EACCES: 'permission denied', EISDIR: 'it is a folder' },
+      'cannot be written',
+    );
+    process.stderr.write(`${formatDiagnostic(diag('CL1006', fileSpan(file), { file, why }))}\n`);
+    throw new CliExit(2);
+  }
 }
 
 export function registerRun(program: Command): void {
@@ -212,10 +212,38 @@ export function registerRun(program: Command): void {
       new Option(
         '--model <name>',
         "the model: the fast AMDGPU or Vulkan search, or a cat model of models/ (docs/cat.md); default: the model of the test's syntax (a test of the other model's syntax is translated, docs/model-vulkan.md)",
-      ).choices(['amdgpu', 'vulkan', ...Object.keys(CAT_MODELS)]),
+      )
+        .choices(['amdgpu', 'vulkan', ...Object.keys(CAT_MODELS)])
+        // Both name the model: one of them was silently ignored (--cat won).
+        .conflicts('cat'),
     );
   addVulkanOptions(cmd);
   cmd.action(async (files: string[], opts: RunCliOptions) => {
+    // Options that would be silently ignored, or would lose output, are refused up front.
+    if (!opts.graph && opts.state !== undefined)
+      usageError(
+        '--state chooses the execution --graph draws',
+        'add --graph dot (or svg), or drop --state',
+        '--state',
+      );
+    if (!opts.graph && opts.out !== undefined)
+      usageError(
+        '--out is where --graph writes its graph',
+        'add --graph dot (or svg), or drop --out',
+        '--out',
+      );
+    if (opts.graph && opts.json)
+      usageError(
+        '--graph prints a graph and --json the reports: give one of them',
+        'drop --json or --graph',
+        '--json',
+      );
+    if (opts.out !== undefined && files.length > 1)
+      usageError(
+        `--out holds the graph of one test; ${files.length} files were given`,
+        'give one litmus file with --out, or drop --out to print each graph',
+        '--out',
+      );
     const model: ModelOptions = {
       ...DEFAULT_OPTIONS,
       noThinAir: opts.thinAir !== false,
@@ -248,14 +276,10 @@ export function registerRun(program: Command): void {
         bad = true;
         continue;
       }
-      const md = modelDiagnostics(at);
-      printer.print(
-        md.map((d) => printableModelDiagnostic(d, file)),
-        text,
-      );
-      const fatal = md.filter((d) => !UNDECIDED_CODES.includes(d.code));
-      if (fatal.length > 0) bad = true;
-      else if (md.length > 0) undecidable = true;
+      // A test the model cannot decide is said so (exit 3), never silently left out.
+      const d = decidableTests([{ file, text, test: at }], printer);
+      if (d.bad) bad = true;
+      else if (d.undecidable) undecidable = true;
       else items.push({ kind: 'amdgpu', test: at });
     }
     printer.finish();
@@ -431,7 +455,7 @@ export function registerRun(program: Command): void {
           const dot = graphOf(test, report, en, opts.state);
           if (dot) {
             const out = opts.graph === 'svg' ? await dotToSvg(dot) : dot;
-            if (opts.out) writeFileSync(opts.out, out);
+            if (opts.out) writeOut(opts.out, out);
             else texts.push(out);
           }
         } else if (!opts.json) texts.push(formatReport(report));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLlc } from '../lower/llc.ts';
-import { isLoopback, MAX_BODY, MAX_URL, type RunningServer, startServer } from './serve.ts';
+import { isLoopback, LLC_QUEUE, MAX_BODY, MAX_URL, type RunningServer, startServer } from './serve.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'gpumm.js');
@@ -138,6 +138,49 @@ describe('gpumm serve', () => {
       (await raw(port, `GET / HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`)).status,
     ).toBe(421);
     expect((await raw(port, 'NOT HTTP\r\n\r\n')).status).toBe(400);
+  });
+
+  it('llc runs one request at a time with LLC_QUEUE more waiting their turn; beyond them, 503 with Retry-After', async () => {
+    // An llc that says it is llc-22 with an AMDGPU backend, then takes its time and fails.
+    const fake = join(dir, 'slow-llc');
+    writeFileSync(
+      fake,
+      '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "LLVM version 22.1.8"; echo "  amdgcn - AMD GCN GPUs"; exit 0; fi\nsleep 0.4\nexit 1\n',
+      { mode: 0o755 },
+    );
+    const s = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      hostGiven: false,
+      llc: fake,
+      webDir: join(dir, 'web'),
+    });
+    try {
+      const text = readFileSync(join(ROOT, 'litmus', 'MP+rel+acq.agent.litmus'), 'utf8');
+      const post = () =>
+        fetch(`${s.url}api/llc`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ text, target: 'gfx900', mode: 'cu', lang: 'hsa', tgsplit: false }),
+        });
+      const answers = await Promise.all(Array.from({ length: LLC_QUEUE + 3 }, post));
+      const busy = answers.filter((r) => r.status === 503);
+      // One running and LLC_QUEUE waiting (it was LLC_QUEUE in all: one running, three waiting).
+      expect(busy).toHaveLength(2);
+      expect(busy[0]!.headers.get('retry-after')).toBe('1');
+      // tgsplit on a processor without the mode is refused, as gpumm lower --tgsplit refuses it.
+      const tg = await fetch(`${s.url}api/llc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text, target: 'gfx900', mode: 'cu', lang: 'hsa', tgsplit: true }),
+      });
+      expect(tg.status).toBe(400);
+      expect(await tg.json()).toEqual({
+        error: 'TgSplit execution mode exists on gfx90a, gfx942 and gfx950',
+      });
+    } finally {
+      await s.close();
+    }
   });
 
   it('refuses a non-loopback address unless the user named it with --host', async () => {

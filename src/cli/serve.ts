@@ -18,7 +18,7 @@ import { causeById } from '../lower/causes.ts';
 import { compareWithLlc, findLlc } from '../lower/llc.ts';
 import { findTarget } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
-import { diag, hasErrors } from '../syntax/diagnostics.ts';
+import { clipQuote, diag, hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
 import { printInstr } from '../syntax/printer.ts';
 import { formatDiagnostic } from './format.ts';
@@ -199,7 +199,10 @@ function llcContext(body: Record<string, unknown>): LowerCtx {
   const mode = body.mode === 'cu' ? 'cu' : body.mode === 'wgp' ? 'wgp' : null;
   const lang = body.lang === 'opencl' ? 'opencl' : body.lang === 'hsa' ? 'hsa' : null;
   if (!mode || !lang) throw new HttpError(400, 'mode must be cu or wgp, lang hsa or opencl');
-  return { target, mode, lang, tgsplit: body.tgsplit === true };
+  const tgsplit = body.tgsplit === true;
+  if (tgsplit && !target.processor.features.tgsplit)
+    throw new HttpError(400, 'TgSplit execution mode exists on gfx90a, gfx942 and gfx950');
+  return { target, mode, lang, tgsplit };
 }
 
 /** A running server: its address and how to stop it. */
@@ -263,7 +266,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       const ctx = llcContext(body);
       const parsed = parse(body.text, 'test.litmus');
       if (!parsed.test || hasErrors(parsed.diagnostics)) throw new HttpError(400, 'the test has errors');
-      if (llcWaiting >= LLC_QUEUE)
+      // The one running and LLC_QUEUE waiting their turn.
+      if (llcWaiting > LLC_QUEUE)
         throw new HttpError(503, 'llc-22 is busy with other requests', { 'retry-after': '1' });
       llcWaiting++;
       const turn = llcQueue.then(() => compareWithLlc(parsed.test!, ctx, llc.path, LLC_TIMEOUT_MS));
@@ -371,7 +375,7 @@ export async function ensurePage(log: (s: string) => void): Promise<string | nul
     const why = e instanceof Error ? e.message.split('\n')[0]! : String(e);
     return formatDiagnostic(
       diag('CL1003', fileSpan('<command-line>'), {
-        what: `the explorer page could not be built: ${why}`,
+        what: `the explorer page could not be built: ${clipQuote(why)}`,
         fix: 'run npm ci (it installs Vite and builds the page), then gpumm serve again',
       }),
     );
@@ -433,9 +437,7 @@ export function registerServe(program: Command): void {
               ? `${host} is not an address of this machine`
               : code === 'EACCES'
                 ? `no permission to listen on port ${opts.port}`
-                : e instanceof Error
-                  ? e.message
-                  : String(e);
+                : clipQuote(e instanceof Error ? e.message : String(e));
         process.stderr.write(
           `${formatDiagnostic(
             diag('CL1003', fileSpan('<command-line>'), {

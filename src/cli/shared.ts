@@ -1,7 +1,7 @@
 /** Helpers shared by the subcommands: exit handling and command-line diagnostics. */
 import { type CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Span } from '../core/types.ts';
-import { type DiagnosticCode, diag } from '../syntax/diagnostics.ts';
+import { clipQuote, type DiagnosticCode, diag } from '../syntax/diagnostics.ts';
 import { DEFAULT_ERROR_LIMIT, formatDiagnostic } from './format.ts';
 
 /** Thrown by a subcommand to end with a status after it has printed what it had to say. */
@@ -31,7 +31,8 @@ export function commandLineDiagnostic(e: CommanderError, argv: readonly string[]
     from = at + word.length;
   }
   const span: Span = { file: '<command-line>', offset: col - 1, line: 1, col, len: bad?.length ?? 0 };
-  const what = e.message.replace(/^error: /, '');
+  // Commander's sentence is kept whole; only the command-line text it quotes is cut.
+  const what = e.message.replace(/^error: /, '').replace(/'([^']*)'/g, (_, q: string) => `'${clipQuote(q)}'`);
   const fix =
     e.code === 'commander.unknownCommand'
       ? 'commands are listed by gpumm --help'
@@ -67,6 +68,41 @@ export function optionValueDiagnostic(
   }
   const span: Span = { file: '<command-line>', offset: col - 1, line: 1, col, len };
   return formatDiagnostic(diag(code, span, args), joined);
+}
+
+/** The command line as diagnostics quote it: the arguments after `gpumm`, joined by spaces. */
+export function commandLineText(argv: readonly string[] = process.argv.slice(2)): string {
+  return argv.join(' ');
+}
+
+/**
+ * A span pointing at `word` in the command line: at the first argument that is `word` (or starts
+ * with `word=`), else at its first occurrence, else at the start.
+ */
+export function commandLineSpan(word: string, argv: readonly string[] = process.argv.slice(2)): Span {
+  let offset = 0;
+  let at = -1;
+  for (const a of argv) {
+    if (a === word || (word.startsWith('-') && a.startsWith(`${word}=`))) {
+      at = offset;
+      break;
+    }
+    offset += a.length + 1;
+  }
+  if (at < 0 && word !== '') at = commandLineText(argv).indexOf(word);
+  const col = Math.max(at, 0) + 1;
+  return { file: '<command-line>', offset: col - 1, line: 1, col, len: at < 0 ? 0 : word.length };
+}
+
+/**
+ * Ends the command with a CL1003 diagnostic about how options are combined, the caret under `word`
+ * in the command line.
+ */
+export function usageError(what: string, fix: string, word: string): never {
+  process.stderr.write(
+    `${formatDiagnostic(diag('CL1003', commandLineSpan(word), { what, fix }), commandLineText())}\n`,
+  );
+  throw new CliExit(2);
 }
 
 /** An internal error is a bug in gpumm: say so plainly, with where to report it, and exit 70. */

@@ -39,7 +39,7 @@ import {
   racePairs,
 } from './outcomes.ts';
 import { StateIndex } from './state-index.ts';
-import { factorial, findSymmetry, type Symmetry } from './symmetry.ts';
+import { findSymmetry, type Symmetry } from './symmetry.ts';
 
 export { Collector, type ExecutionRecord, NO_EXAMPLE, type StateRecord } from './collector.ts';
 
@@ -436,6 +436,12 @@ export class Enumeration {
     if (this.stop) return true;
     let budget = maxNodes;
     while (budget > 0) {
+      // A search that has visited everything is complete, whatever budget it reached on the way
+      // (--max-states 1 on a test of 16 states found all 16 and was called undecided).
+      if (!this.current && this.variant >= this.variantCount) {
+        this.stop = 'done';
+        return true;
+      }
       if (this.interrupted) {
         this.stop = 'interrupted';
         return true;
@@ -453,10 +459,6 @@ export class Enumeration {
         return true;
       }
       if (!this.current) {
-        if (this.variant >= this.variantCount) {
-          this.stop = 'done';
-          return true;
-        }
         this.current = this.makeVariant(this.variant);
         const sym = this.current.sym;
         if (sym) this.symmetric = sym.relabelled.some((r) => r) ? 'relabelled' : 'identical';
@@ -1215,6 +1217,21 @@ export function enumerate(test: Test, opts: Partial<EnumerateOptions> = {}): Enu
  * Size of the candidate space the optimised enumerator searches before pruning: per variant, the
  * product of per-location co orders respecting po and per-read rf domains.
  */
+/**
+ * (Σ k)! / ∏ k! for the counts k, as a product of binomials so that it grows to Infinity rather than
+ * dividing Infinity by Infinity (171 writes to a location in one thread made the estimate NaN).
+ */
+export function multinomial(counts: Iterable<number>): number {
+  let out = 1;
+  let n = 0;
+  for (const k of counts) {
+    // C(n + k, k) = ∏_{j=1..k} (n + j) / j
+    for (let j = 1; j <= k; j++) out = (out * (n + j)) / j;
+    n += k;
+  }
+  return out;
+}
+
 export function estimateCandidates(test: Test): number {
   let total = 0;
   const variants = variantCount(test);
@@ -1227,8 +1244,7 @@ export function estimateCandidates(test: Test): number {
       const perThread = new Map<number, number>();
       for (const w of writes)
         perThread.set(sk.events[w]!.thread, (perThread.get(sk.events[w]!.thread) ?? 0) + 1);
-      c *= factorial(writes.length);
-      for (const k of perThread.values()) c /= factorial(k);
+      c *= multinomial(perThread.values());
     });
     for (const r of sk.reads) c *= rfDomain(sk, r).length;
     total += c;

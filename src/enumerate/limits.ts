@@ -12,3 +12,12 @@ export const DEFAULT_MAX_STATES = 1_000_000;
 
 /** After this long, `runTest` reports the projected total time of a run. */
 export const PROGRESS_MS = 300;
+
+/**
+ * Most events (instructions, and the initial write of each location copy) a test the model decides
+ * may have. Relations are n×n bitsets and some checks are cubic in n: a test of 2,048 events takes
+ * a few seconds and about 0.5 GB before the search starts, one of 200,000 events would need tens of
+ * GB and could not be stopped by `--timeout` (the budgets apply to the search, which had not begun).
+ * Past it the model refuses the test up front (MD007, exit 3).
+ */
+export const MAX_MODEL_EVENTS = 2048;

@@ -12,6 +12,7 @@ import type { ModelOptions } from '../models/amdgpu.ts';
 import { printCondition } from '../syntax/printer.ts';
 import type { Collector } from './collector.ts';
 import type { Enumeration, StopReason } from './enumerate.ts';
+import { expectationText } from './expectations.ts';
 import { condLabels, herdCondition, herdNames, herdTestName, testHash } from './herd.ts';
 import {
   type ConditionVerdict,
@@ -406,9 +407,7 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
   if (r.complete && r.condition && word !== 'Ok' && word !== 'No') out.push(`Verdict ${r.condition.verdict}`);
   for (const why of r.ubReasons ?? []) out.push(`Undefined behaviour: ${why}`);
   for (const e of r.expectations)
-    out.push(
-      `Expect ${e.key} ${e.expected}: ${e.ok ? 'ok' : `FAILED (got ${e.actual}${r.complete ? '' : ', incomplete'})`}`,
-    );
+    out.push(`Expect ${e.key} ${e.expected}: ${expectationText(e, r.complete)}`);
   out.push(
     `Candidates ${r.stats.explored} explored, ${r.stats.consistent} consistent (${r.stats.nodes} search nodes)`,
   );

@@ -21,9 +21,19 @@ import {
 } from '../events/build.ts';
 import { states } from '../models/testutil.ts';
 import { parse } from '../syntax/parser.ts';
+import { estimateCandidates, multinomial } from './enumerate.ts';
+import { MAX_MODEL_EVENTS } from './limits.ts';
 import { formatReport } from './report.ts';
 import { runTestParallel } from './run-parallel.ts';
-import { DEFAULT_RUN, explain, modelDiagnostics, runTestSync, type SearchProgress } from './verdict.ts';
+import {
+  DEFAULT_RUN,
+  eventBound,
+  explain,
+  modelDiagnostics,
+  runTestSync,
+  type SearchProgress,
+  UNDECIDED_CODES,
+} from './verdict.ts';
 
 const mpRelaxed = (c: ReturnType<typeof cond>) =>
   makeTest({
@@ -36,6 +46,35 @@ const mpRelaxed = (c: ReturnType<typeof cond>) =>
   });
 
 describe('verdicts', () => {
+  it('the up-front estimate stays a number for many writes to a location (it was NaN past 170)', () => {
+    const chains = (n: number, per: number) =>
+      makeTest({
+        locs: { x: 0 },
+        threads: threads(
+          Array.from({ length: n }, () => Array.from({ length: per }, (_, i) => st('x', i + 1))),
+        ),
+      });
+    // One thread: one coherence order of its writes, whatever their number.
+    expect(estimateCandidates(chains(1, 200))).toBe(1);
+    // Two threads of 2 writes: the 4!/(2!·2!) = 6 interleavings.
+    expect(estimateCandidates(chains(2, 2))).toBe(6);
+    expect(multinomial([200, 200])).toBeCloseTo(1.0295e119, -115);
+    expect(Number.isNaN(estimateCandidates(chains(2, 200)))).toBe(false);
+  });
+
+  it('refuses a test of more events than the model decides, before building anything (MD007, undecided)', () => {
+    const stores = (n: number) =>
+      makeTest({ locs: { x: 0 }, threads: threads([Array.from({ length: n }, (_, i) => st('x', i + 1))]) });
+    // One instruction per event, and the initial write of @x.
+    expect(eventBound(stores(10))).toBe(11);
+    expect(modelDiagnostics(stores(MAX_MODEL_EVENTS - 1))).toEqual([]);
+    // 200,000 stores: building the relations took tens of GB and could not be stopped by --timeout.
+    const md = modelDiagnostics(stores(200_000));
+    expect(md.map((d) => d.code)).toEqual(['MD007']);
+    expect(md[0]!.message).toContain('200001 events');
+    expect(UNDECIDED_CODES).toContain('MD007');
+  });
+
   it('a condition over an undef value is unknown (three-valued), never silently true or false', () => {
     const r = runTestSync(mpRelaxed(cond('exists', eq(reg('P1', 'd'), 0))));
     expect(r.condition?.verdict).toBe('unknown');
@@ -162,6 +201,14 @@ describe('verdicts', () => {
       ]),
     });
     expect(states(withAv).filter((s) => s.includes('P1:b=1'))).toEqual(['P0:a=0 P1:b=1 P1:d=1']);
+  });
+
+  it('a search that visited everything is complete, even past a budget on the way', () => {
+    // Relaxed MP has 4 final states, all found in the search's first slice: --max-states 1 stopped
+    // it only at the next check, after the end, and called the complete answer undecided.
+    const r = runTestSync(mpRelaxed(cond('exists', eq(reg('P1', 'a'), 1))), { ...DEFAULT_RUN, maxStates: 1 });
+    expect(r.states.length).toBeGreaterThan(1);
+    expect([r.complete, r.stop]).toEqual([true, 'done']);
   });
 
   it('reports budgets honestly: a stopped run is incomplete and its expectations do not hold', () => {

@@ -8,7 +8,7 @@ import { buildSkeleton, type ModelDiagnostic, type ModelDiagnosticCode } from '.
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { DEFAULT_ENUMERATE, Enumeration, estimateCandidates, prepareVariant } from './enumerate.ts';
 import { explainWitness } from './explain.ts';
-import { PROGRESS_MS } from './limits.ts';
+import { MAX_MODEL_EVENTS, PROGRESS_MS } from './limits.ts';
 import { type ObserveMode, observables, observe } from './outcomes.ts';
 import { buildReport, explanationGroups, type Report, selectedState } from './report.ts';
 
@@ -35,7 +35,7 @@ export const DEFAULT_RUN: RunOptions = {
 };
 
 /** Model diagnostics that mean "cannot decide yet" (exit 3) rather than bad input (exit 2). */
-export const UNDECIDED_CODES: readonly ModelDiagnosticCode[] = ['MD004'];
+export const UNDECIDED_CODES: readonly ModelDiagnosticCode[] = ['MD004', 'MD007'];
 
 /** The hint of each model diagnostic (the CLI and the explorer print them). */
 export const MODEL_HINTS: Record<ModelDiagnosticCode, string> = {
@@ -44,10 +44,33 @@ export const MODEL_HINTS: Record<ModelDiagnosticCode, string> = {
   MD004: 'docs/model.md (choice 7) lists the barrier operations the model decides',
   MD005: 'assign the register in an earlier instruction of the same thread',
   MD006: 'name the copy with a thread whose workgroup owns it, e.g. P0:@x',
+  MD007: `litmus tests of the model have at most ${MAX_MODEL_EVENTS} events: split the test into smaller ones (gpumm lower and gpumm parse take tests of any size)`,
 };
+
+/**
+ * An upper bound of the events of `test` without building them: every instruction, and an initial
+ * write per location, per thread for LDS and private memory (one copy per workgroup or thread).
+ */
+export function eventBound(test: Test): number {
+  let n = 0;
+  for (const t of test.threads) n += t.body.length;
+  for (const l of test.locations)
+    n += l.space === 'local' || l.space === 'private' ? Math.max(1, test.threads.length) : 1;
+  return n;
+}
 
 /** Diagnostics that stop the model from deciding a test (unsupported features, bad references). */
 export function modelDiagnostics(test: Test): ModelDiagnostic[] {
+  // Refused before any relation is built: building them is what would take the memory and time.
+  const size = eventBound(test);
+  if (size > MAX_MODEL_EVENTS)
+    return [
+      {
+        code: 'MD007',
+        message: `the test has ${size} events (instructions and initial writes); the model decides tests of at most ${MAX_MODEL_EVENTS}`,
+        span: null,
+      },
+    ];
   const sk = buildSkeleton(test);
   const errors: { message: string }[] = [];
   const { ws } = prepareVariant(test, 0);

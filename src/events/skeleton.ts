@@ -121,7 +121,8 @@ export type ModelDiagnosticCode =
   // now decides such tests (docs/model.md, choice 6). The code is not reused.
   | 'MD004' // barrier operation the model cannot decide (trap/cluster ids, host threads, too many executions)
   | 'MD005' // unknown register
-  | 'MD006'; // ambiguous location in condition
+  | 'MD006' // ambiguous location in condition
+  | 'MD007'; // more events than the model decides (MAX_MODEL_EVENTS)
 
 export interface Skeleton {
   test: Test;

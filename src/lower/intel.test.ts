@@ -165,6 +165,18 @@ describe('fences (barrier.cl __intel_atomic_work_item_fence → EmitVISAPass.cpp
     // -one-as changes nothing: each fence orders one memory already.
     expect(xe('pvc', 'fence acq_rel agent-one-as')).toEqual(xe('pvc', 'fence acq_rel agent'));
   });
+  it("a fence tagged with one memory keeps that memory's fence and only its notes", () => {
+    const rowsOf = (target: string, desc: string) => {
+      const r = lowerInstr(instrOf(desc), ctxOf(target, 'cu', 'opencl'));
+      return 'diagnostic' in r ? [] : r.rows;
+    };
+    expect(xe('dg2', 'fence release agent none as:local')).toEqual(['lsc_fence.slm.none.group']);
+    expect(xe('dg2', 'fence release agent none as:global')).toEqual(['lsc_fence.ugm.evict.tile']);
+    // The ugm fence left out is not explained: its "gpu scope narrowed to tile" note was shown beside
+    // the lone slm fence.
+    expect(rowsOf('dg2', 'fence release agent none as:local').join('\n')).not.toContain('narrowed to tile');
+    expect(rowsOf('dg2', 'fence release agent none as:global').join('\n')).toContain('narrowed to tile');
+  });
   it('cluster scope is Device scope (no workgroup clusters), with its rule', () => {
     expect(xe('pvc', 'fence release cluster')).toEqual(xe('pvc', 'fence release agent'));
     const r = lowerInstr(instrOf('fence release cluster'), ctxOf('pvc', 'cu', 'opencl'));

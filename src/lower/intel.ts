@@ -29,7 +29,6 @@
 
 import type { BarrierInstr, Instr, Ordering, RmwOp, Scope } from '../core/types.ts';
 import { isAcquire, isRelease } from '../core/types.ts';
-import type { IsaInstr } from './isa.ts';
 import {
   type LscAtomicOp,
   type LscFenceInstr,
@@ -479,9 +478,11 @@ export function lowerXeCell(cell: Cell, ctx: LowerCtx): LowerResult {
   const env: RowEnv = { proc, mode: 'cu', lang: 'opencl', tgsplit: false };
   const built = makeLookup(XE_TABLE, env, XE_TABLE_NAME)(key);
   if (cell.instr === 'fence' && cell.syncAs !== undefined && cell.syncAs.length > 0) {
-    const keep = (i: IsaInstr): boolean =>
-      i.kind !== 'lsc_fence' || cell.syncAs!.includes(i.sfid === 'slm' ? 'local' : 'global');
-    return { seq: built.seq.filter(keep), rows: [...built.rows, ...pre, R_SYNC_AS] };
+    // The fences of the memory the tag names, with their own notes only (a dropped ugm fence's
+    // "narrowed to tile" note stayed beside a lone slm fence).
+    const memory = { local: cell.syncAs.includes('local'), global: cell.syncAs.includes('global') };
+    const f = workItemFence(ordering, SPIRV_SCOPE[scope], memory, proc);
+    return { seq: f.seq, rows: [built.rows[0]!, ...f.rows, ...pre, R_SYNC_AS] };
   }
   return { seq: built.seq, rows: [...built.rows, ...pre] };
 }

@@ -73,7 +73,8 @@ export type LowerCode =
   | 'LW2012'
   | 'LW2013'
   | 'LW2014'
-  | 'LW2015';
+  | 'LW2015'
+  | 'LW2016';
 
 /** A problem with the input to lowering (never an internal error). */
 export interface LowerDiagnostic {
@@ -147,6 +148,10 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
   LW2015: {
     message: 'target "{0}" is listed more than once',
     hint: 'list each target once: --target gfx942,pvc',
+  },
+  LW2016: {
+    message: 'the --target list "{0}" has an empty name',
+    hint: 'separate target names by single commas, with none at either end: --target gfx942,pvc',
   },
   LW2011: {
     message: 'no litmus file given',

@@ -21,6 +21,11 @@ interface Entry {
   severity: Severity;
   message: (a: Args) => string;
   hint: (a: Args) => string;
+  /**
+   * Arguments that are gpumm's own sentences rather than text from the input, left whole (cutting
+   * one in its middle loses what it says); whoever builds one cuts the input it quotes.
+   */
+  prose?: readonly string[];
 }
 
 const ORDERINGS_TEXT = 'unordered, monotonic, acquire, release, acq_rel, seq_cst';
@@ -582,17 +587,22 @@ export const DIAGNOSTICS = {
   CL1001: {
     severity: 'error',
     message: (a) => `'${a.file}': ${a.why}`,
-    hint: () => 'check the path; litmus files end in .litmus',
+    hint: (a) =>
+      a.kind === 'cat'
+        ? "check the path; cat models end in .cat (gpumm's own: --model amdgpu-cat, --model rc11)"
+        : 'check the path; litmus files end in .litmus',
   },
   CL1002: {
     severity: 'error',
     message: (a) => `'${a.file}' is a directory`,
-    hint: () => 'pass litmus files, e.g. litmus/*.litmus',
+    hint: (a) =>
+      a.kind === 'cat' ? 'give the path of a .cat file' : 'pass litmus files, e.g. litmus/*.litmus',
   },
   CL1003: {
     severity: 'error',
     message: (a) => a.what ?? '',
     hint: (a) => a.fix ?? 'see gpumm --help',
+    prose: ['what', 'fix'],
   },
   CL1004: {
     severity: 'error',
@@ -602,6 +612,17 @@ export const DIAGNOSTICS = {
       a.count === '0'
         ? 'the test has no final state to draw'
         : `choose a state from 0 to ${Number(a.count) - 1}, in the order \`gpumm run\` lists them`,
+  },
+  CL1005: {
+    severity: 'error',
+    message: (a) => `'${a.file}' is not UTF-8 text: byte ${a.byte} here is not part of a UTF-8 character`,
+    hint: (a) =>
+      `gpumm reads ${a.kind === 'cat' ? 'cat models' : 'litmus files'} as UTF-8: save the file as UTF-8 (a binary file is not a ${a.kind === 'cat' ? 'cat model' : 'test'})`,
+  },
+  CL1006: {
+    severity: 'error',
+    message: (a) => `cannot write '${a.file}': ${a.why}`,
+    hint: () => 'give --out a path in a folder that exists and that you may write to',
   },
 } satisfies Record<string, Entry>;
 
@@ -639,7 +660,8 @@ function isLowSurrogate(c: number): boolean {
 export function diag(code: DiagnosticCode, span: Span, args: Args = {}): Diagnostic {
   const e: Entry = DIAGNOSTICS[code];
   const clipped: Args = {};
-  for (const [k, v] of Object.entries(args)) clipped[k] = v === undefined ? v : clipQuote(v);
+  for (const [k, v] of Object.entries(args))
+    clipped[k] = v === undefined || e.prose?.includes(k) ? v : clipQuote(v);
   return { code, severity: e.severity, message: e.message(clipped), hint: e.hint(clipped), span };
 }
 

@@ -11,7 +11,7 @@ import { EngineClient } from './client.ts';
 import { type LlcStatus, MachineCode } from './code.tsx';
 import { createEditor, relint, setText } from './editor.ts';
 import { modelNames, targetInfos } from './engine/choices.ts';
-import { analyse } from './engine/diagnostics.ts';
+import { shownDiagnostics } from './engine/diagnostics.ts';
 import type {
   EditorDiagnostic,
   ModelChoice,
@@ -78,7 +78,9 @@ function App() {
   const [text, setTextState] = useState('');
   const [catText, setCatText] = useState(STARTER_CAT);
   const [catalogue, setCatalogue] = useState<CatalogueEntry[]>([]);
-  const [picked, setPicked] = useState('');
+  // The catalogue test loaded last and its text: once the editor's text differs, the test is the
+  // user's own, and choosing that catalogue entry again loads it afresh.
+  const [picked, setPicked] = useState({ file: '', text: '' });
   const [model, setModel] = useState('amdgpu');
   const [settings, setSettings] = useState<RunSettings>({
     noThinAir: true,
@@ -115,7 +117,7 @@ function App() {
     const ed = createEditor(
       editorBox.current!,
       '',
-      (t) => [...analyse(t).diagnostics, ...(runDiags.current.text === t ? runDiags.current.test : [])],
+      (t) => shownDiagnostics(t, runDiags.current),
       setTextState,
       'litmus',
       clickRun,
@@ -166,10 +168,11 @@ function App() {
   }, [run.kind]);
 
   async function load(file: string) {
-    setPicked(file);
     const res = await fetch(`catalogue/${file.split('/').map(encodeURIComponent).join('/')}`);
     if (res.ok && editor.current) {
-      setText(editor.current, await res.text());
+      const loaded = await res.text();
+      setPicked({ file, text: loaded });
+      setText(editor.current, loaded);
       setRun({ kind: 'idle' });
     }
   }
@@ -234,8 +237,8 @@ function App() {
     setTimeout(() => setShared(false), 2000);
   }
 
-  const parseDiags = analyse(text).diagnostics;
   const elapsed = run.kind === 'running' ? performance.now() - run.started : 0;
+  const edited = picked.file !== '' && text !== picked.text;
   const result = run.kind === 'done' ? run.result : null;
   return (
     <div class="app">
@@ -245,9 +248,15 @@ function App() {
         </h1>
         <label>
           test{' '}
-          <select value={picked} onChange={(e) => load(e.currentTarget.value)} data-testid="catalogue">
+          <select
+            value={edited ? '' : picked.file}
+            onChange={(e) => load(e.currentTarget.value)}
+            data-testid="catalogue"
+          >
             <option value="" disabled>
-              catalogue ({catalogue.length})
+              {edited
+                ? `${picked.file.replace(/\.litmus$/, '')} (edited)`
+                : `catalogue (${catalogue.length})`}
             </option>
             {catalogue.map((c) => (
               <option key={c.file} value={c.file} title={c.description}>
@@ -286,13 +295,7 @@ function App() {
       <main>
         <section class="left">
           <div class="editor" ref={editorBox} data-testid="editor" />
-          <DiagnosticList
-            ds={[
-              ...parseDiags,
-              ...(run.kind === 'diagnostics' ? run.diagnostics.filter((d) => d.source === 'test') : []),
-            ]}
-            title="Problems in the test"
-          />
+          <DiagnosticList ds={shownDiagnostics(text, runDiags.current)} title="Problems in the test" />
           {model === USER_CAT && (
             <div class="cat-model">
               <b>Your cat model</b>{' '}
@@ -300,7 +303,7 @@ function App() {
               <div class="editor small" ref={catBox} data-testid="cat-editor" />
               {run.kind === 'diagnostics' && (
                 <DiagnosticList
-                  ds={run.diagnostics.filter((d) => d.source === 'cat')}
+                  ds={catText === runDiags.current.catText ? runDiags.current.cat : []}
                   title="Problems in the cat file"
                 />
               )}

@@ -1,4 +1,5 @@
 /** The verdict of a run: summary, the allowed final states as a table, and the outcome histogram. */
+import { expectationText } from '../../src/enumerate/expectations.ts';
 import type { Category, RunResult } from './engine/protocol.ts';
 
 export const CATEGORY_WORDS: Record<Category, string> = {
@@ -53,8 +54,8 @@ function Verdict({ r }: { r: RunResult }) {
       {rep.expectations.length > 0 && (
         <ul class="expect">
           {rep.expectations.map((e) => (
-            <li key={e.key} class={e.ok ? 'ok' : 'no'}>
-              expect {e.key} {e.expected}: {e.ok ? 'ok' : `FAILED (got ${e.actual})`}
+            <li key={e.key} class={e.ok ? 'ok' : rep.complete ? 'no' : 'undecided'}>
+              expect {e.key} {e.expected}: {expectationText(e, rep.complete)}
             </li>
           ))}
         </ul>

@@ -21,7 +21,8 @@ function fromBase64Url(s: string): Uint8Array {
 }
 
 async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
-  const out = new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(stream));
+  // A copy: its buffer is an ArrayBuffer, which Blob takes (a view of any buffer it does not).
+  const out = new Response(new Blob([bytes.slice()]).stream().pipeThrough(stream));
   return new Uint8Array(await out.arrayBuffer());
 }
 
@@ -40,7 +41,8 @@ export async function encodeShare(s: Shared): Promise<string> {
 export async function decodeShare(hash: string): Promise<Shared | null> {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const data = params.get('t');
-  if (!data) return null;
+  // Only the two forms encodeShare writes: anything else is a damaged link, not a test.
+  if (!data || !(data.startsWith('z.') || data.startsWith('b.'))) return null;
   params.delete('t');
   try {
     const bytes = fromBase64Url(data.slice(2));

@@ -40,3 +40,20 @@ export function analyse(text: string): { test: Test | null; diagnostics: EditorD
   const out = diagnostics.map((d) => editorDiagnostic(d, 'test'));
   return { test: test && !hasErrors(diagnostics) ? test : null, diagnostics: out };
 }
+
+/**
+ * The test's diagnostics the page shows for `text`: the parser's, and those the last Run found for
+ * this same text that the parser does not report (the model's). A Run of a test that does not parse
+ * reports the parser's own diagnostics, which must not show twice; a Run of an older text shows
+ * nothing of its own.
+ */
+export function shownDiagnostics(
+  text: string,
+  run: { text: string; test: readonly EditorDiagnostic[] },
+): EditorDiagnostic[] {
+  const parsed = analyse(text).diagnostics;
+  if (run.text !== text) return parsed;
+  const key = (d: EditorDiagnostic) => `${d.code}|${d.offset}|${d.len}`;
+  const seen = new Set(parsed.map(key));
+  return [...parsed, ...run.test.filter((d) => !seen.has(key(d)))];
+}
