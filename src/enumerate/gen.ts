@@ -225,8 +225,7 @@ function referenceCandidates(bodies: ChainOp[][]): number {
   const ops = bodies.flat();
   let n = 1;
   for (const l of ['x', 'y']) {
-    const writes =
-      ops.filter((o) => o.k === `rmw-${l}` || (o.k.startsWith('st-') && o.k.endsWith(l))).length + 1;
+    const writes = ops.filter((o) => [`rmw-${l}`, `st-${l}`, `fence-st-${l}`].includes(o.k)).length + 1;
     const reads = ops.filter((o) => o.k === `rmw-${l}` || o.k === `ld-${l}`).length;
     for (let k = 2; k <= writes; k++) n *= k;
     n *= (writes + 1) ** reads;
