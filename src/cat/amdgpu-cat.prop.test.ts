@@ -2,8 +2,9 @@
  * models/amdgpu.cat against the fast search on random tests: the same final states, execution
  * counts and race / undef flags. Each generator exercises a corner of the model: plain and atomic
  * accesses of every ordering and scope (value rules, races, undef), RMWs, cmpxchg, av intrinsics and
- * `amdgcn-av none` (availability and visibility), barriers, LDS with `-one-as` (per-class hb), both
- * value-rule modes. A disagreement is a bug in one of the two models.
+ * `amdgcn-av none` (availability and visibility), barriers, LDS with `-one-as` (per-class hb), RMW
+ * chains whose release sequences decide hb beside racy data, both value-rule modes. A disagreement
+ * is a bug in one of the two models.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import type { Ordering, Scope, Test } from '../core/types.ts';
 import { enumerate } from '../enumerate/enumerate.ts';
 import {
   arbMpSpaces,
+  arbRmwChains,
   arbShape,
   arbTest,
   CLASSIC_SHAPES,
@@ -95,6 +97,15 @@ describe('models/amdgpu.cat against the fast search on random tests', () => {
     fc.assert(
       fc.property(arbMpSpaces(), (t) => agree(t)),
       { numRuns: RUNS },
+    );
+  });
+
+  it('RMW chains with release and acquire on one location beside plain and atomic accesses to another', () => {
+    // hb depends on which write of the chain the acquire reads (`arbRmwChains`); two locations and
+    // at most 10 000 reference candidates keep each test quick, so twice the runs.
+    fc.assert(
+      fc.property(arbRmwChains(), (t) => agree(t)),
+      { numRuns: 2 * RUNS },
     );
   });
 });

@@ -103,6 +103,8 @@ const PINNED: Record<string, string> = {
   'MP+rel+rmw+acq.agent|gfx1200|wgp': 'P2:r1=1; P2:r2=0; P1:r0=1;',
   'MP+rel.agent+acq.wg|gfx1200|wgp': 'P1:r0=1; P1:r1=0;',
   'MP+rel.wg+acq.agent|gfx1200|wgp': 'P1:r0=1; P1:r1=0;',
+  'MP+rmw-before-rel+acq-rmw.agent|gfx1200|cu': 'P1:r0=10; P1:r1=0; P0:r0=0;',
+  'MP+rmw-before-rel+acq-rmw.agent|gfx1200|wgp': 'P1:r0=10; P1:r1=0; P0:r0=0;',
   'MP+sc+sc.agent|gfx1200|cu': 'P1:r0=1; P1:r1=0;',
   'MP+sc+sc.agent|gfx1200|wgp': 'P1:r0=1; P1:r1=0;',
   'RMW-lo.write-clause-only|gfx1200|cu': 'P1:r0=1; P1:r1=0;',
