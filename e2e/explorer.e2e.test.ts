@@ -254,6 +254,30 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     for (let k = 0; k < 4; k++) await page.click('[data-testid=step-next]');
     expect(await page.textContent('[data-testid=step-counter]')).toMatch(/^4 \//);
     await page.screenshot({ path: artifact('08-check.png') });
+    // The Intel Xe groups and TgSplit are checked too; pvc's picture names the level behind its
+    // caches as its traces do (one agent: the GPU-wide level folded into memory).
+    const modes = await page.$$eval('[data-testid=check-verdicts] tbody tr', (trs) =>
+      trs.map((tr) =>
+        [...tr.querySelectorAll('td')]
+          .slice(0, 2)
+          .map((td) => td.textContent)
+          .join(' '),
+      ),
+    );
+    expect(modes).toEqual(expect.arrayContaining(['gfx942 TgSplit', 'pvc —', 'dg2 —']));
+    await page.locator('[data-testid=check-verdicts] tbody tr', { hasText: 'pvc' }).first().click();
+    await page.locator('[data-testid=trace-button]').last().click();
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=check-detail]')?.textContent?.includes('pvc'),
+    );
+    await page.waitForSelector('[data-testid=machine]');
+    await page.click('text=last »');
+    const head = await page.$$eval('[data-testid=machine] table.caches thead th', (ths) =>
+      ths.map((t) => t.textContent),
+    );
+    expect(head.at(-1)).toBe('GPU');
+    expect(await page.textContent('[data-testid=check-detail]')).not.toMatch(/\bmemory\b/);
+    await page.screenshot({ path: artifact('08a-check-pvc.png') });
   });
 
   it('an unsound check opens on the machine run to the forbidden outcome', async () => {
