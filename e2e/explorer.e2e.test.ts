@@ -422,6 +422,44 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     await page.screenshot({ path: artifact('13-side-by-side.png') });
   });
 
+  it('a fresh page shows no diagnostic before its first test; a Khronos test is read, coloured and run', async () => {
+    const fresh = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      // Records every error marker the editor's gutter ever shows, from the first paint on.
+      await fresh.addInitScript(() => {
+        const w = window as unknown as { markers: number };
+        w.markers = 0;
+        new MutationObserver(() => {
+          w.markers += document.querySelectorAll('.cm-lint-marker-error').length;
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await fresh.goto(server.url);
+      await fresh.waitForFunction(() =>
+        document.querySelector('.cm-content')?.textContent?.includes('AMDGPU MP+rel+acq.agent'),
+      );
+      await fresh.waitForTimeout(300);
+      expect(await fresh.evaluate(() => (window as unknown as { markers: number }).markers)).toBe(0);
+      await fresh.selectOption('[data-testid=catalogue]', 'litmus-vulkan/SSW.avvis.test');
+      await fresh.waitForFunction(() =>
+        document.querySelector('.cm-content')?.textContent?.includes('NEWTHREAD'),
+      );
+      expect(await fresh.textContent('[data-testid=syntax]')).toContain(
+        'the Khronos .test format (Vulkan test)',
+      );
+      expect(await fresh.locator('[data-testid=editor] .tok-thread', { hasText: 'NEWWG' }).count()).toBe(2);
+      expect(await fresh.locator('[data-testid=editor] .tok-comment').count()).toBeGreaterThan(0);
+      await fresh.selectOption('[data-testid=model]', 'vulkan-cat');
+      await fresh.click('[data-testid=run]');
+      await fresh.waitForSelector('[data-testid=states]');
+      // Its NOSOLUTION line is checked, as gpumm run checks it.
+      expect(await fresh.textContent('.results')).toMatch(/NOSOLUTION consistent\[X\]/);
+      expect(await fresh.textContent('[data-testid=states]')).toContain('the model allows no execution');
+      await fresh.screenshot({ path: artifact('14-khronos.png') });
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('asked nothing of any other host (no CDN: the page works offline)', () => {
     const origin = new URL(server.url).origin;
     const foreign = requests.filter(

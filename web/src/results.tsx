@@ -106,6 +106,15 @@ function StatesTable({ r }: { r: RunResult }) {
         </tr>
       </thead>
       <tbody>
+        {rep.states.length === 0 && (
+          <tr>
+            <td colSpan={rep.observables.length + 3} class="muted">
+              {rep.complete
+                ? 'none: the model allows no execution of this test'
+                : `none found before the run stopped (${rep.stop})`}
+            </td>
+          </tr>
+        )}
         {rep.states.map((s) => (
           <tr key={JSON.stringify(s.values)} class={s.condition === 'true' ? 'selected' : ''}>
             {rep.observables.map((o) => (
