@@ -73,11 +73,61 @@ describe('gpumm serve', () => {
     expect(r.head).toMatch(/content-security-policy: default-src 'self'/i);
     expect((await get(port, '/assets/app-1234.js')).head).toMatch(/immutable/);
     const idx = JSON.parse((await get(port, '/catalogue/index.json')).body);
+    const group = { group: 'litmus', groupTitle: 'AMDGPU tests (litmus/)' };
     expect(idx).toEqual([
-      { file: 'A.litmus', name: 'A', description: 'first' },
-      { file: 'sub/B.litmus', name: 'B', description: '' },
+      { file: 'A.litmus', name: 'A', description: 'first', ...group },
+      { file: 'sub/B.litmus', name: 'B', description: '', ...group },
     ]);
     expect((await get(port, '/catalogue/sub/B.litmus')).body).toBe('AMDGPU B\n');
+  });
+
+  it("the catalogue's Vulkan folders: Dartagnan's syntax and Khronos .test files, by their names in the index only", async () => {
+    const vk = join(dir, 'vk');
+    mkdirSync(join(vk, 'Manual'), { recursive: true });
+    writeFileSync(join(vk, 'Manual', 'MP.litmus'), 'VULKAN MP-x\n"message passing"\n');
+    writeFileSync(join(vk, 'SSW.test'), '// first line\n// second line\nNEWWG\nNEWSG\nNEWTHREAD\n');
+    writeFileSync(join(vk, 'README.md'), 'not a test');
+    const s = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      hostGiven: false,
+      llc: null,
+      webDir: join(dir, 'web'),
+      catalogue: [
+        { group: 'litmus', title: 'AMDGPU', dir: join(dir, 'litmus'), prefix: '' },
+        { group: 'vk', title: 'Vulkan', dir: vk, prefix: 'vk/' },
+        { group: 'none', title: 'missing', dir: join(dir, 'no-such-folder'), prefix: 'none/' },
+      ],
+    });
+    try {
+      const p = Number(new URL(s.url).port);
+      const idx = JSON.parse((await get(p, '/catalogue/index.json')).body) as { file: string }[];
+      expect(idx.slice(2)).toEqual([
+        {
+          file: 'vk/Manual/MP.litmus',
+          name: 'MP-x',
+          description: 'message passing',
+          group: 'vk',
+          groupTitle: 'Vulkan',
+        },
+        {
+          file: 'vk/SSW.test',
+          name: 'SSW',
+          description: 'first line second line',
+          group: 'vk',
+          groupTitle: 'Vulkan',
+        },
+      ]);
+      expect((await get(p, '/catalogue/vk/SSW.test')).body).toContain('NEWTHREAD');
+      for (const bad of [
+        '/catalogue/vk/README.md',
+        '/catalogue/Manual/MP.litmus',
+        '/catalogue/vk/../secret.txt',
+      ])
+        expect([400, 404], bad).toContain((await get(p, bad)).status);
+    } finally {
+      await s.close();
+    }
   });
 
   it('refuses every path outside the built page and the catalogue', async () => {
@@ -224,6 +274,17 @@ describe.skipIf('reason' in LLC)(
         ).toBe(400);
         expect((await post({ text, target: 'gfx9999', mode: 'cu', lang: 'hsa' })).status).toBe(400);
         expect((await post({ text, target: 'gfx900', mode: 'sideways', lang: 'hsa' })).status).toBe(400);
+        // A Vulkan test: llc-22's code of its AMDGPU translation, as gpumm lower lowers it.
+        const vk = readFileSync(join(ROOT, 'litmus-vulkan', 'MP.sw-atomic.dv.litmus'), 'utf8');
+        const vr = await post({ text: vk, target: 'gfx900', mode: 'cu', lang: 'hsa', deviceScope: 'agent' });
+        expect(vr.status).toBe(200);
+        const vrows = ((await vr.json()) as { rows: { ir: string }[] }).rows;
+        expect(vrows.map((r) => r.ir)).toContain(
+          'store atomic i32 1, ptr addrspace(1) @y syncscope("agent") release, !mmra !{!"amdgcn-av", !"none"}',
+        );
+        expect(
+          (await post({ text: vk, target: 'gfx900', mode: 'cu', lang: 'hsa', deviceScope: 'x' })).status,
+        ).toBe(400);
         // Several at once: they wait their turn (one llc-22 at a time), none is refused.
         const many = await Promise.all(
           [0, 1, 2].map(() => post({ text, target: 'gfx1200', mode: 'wgp', lang: 'hsa', tgsplit: false })),
