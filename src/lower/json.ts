@@ -37,6 +37,8 @@ export const IsaInstrSchema = z.discriminatedUnion('kind', [
     kind: z.literal('vmem'),
     op: MemOp,
     enc: z.enum(['buffer', 'global', 'flat', 'scratch']),
+    /** The data-size suffix of a 128-bit access (the av intrinsics); null: a table cell's 32 bits. */
+    wide: z.enum(['dwordx4', 'b128']).nullable(),
     returns: z.boolean(),
     glc: z.boolean(),
     slc: z.boolean(),
