@@ -12,6 +12,7 @@ import { baseCells, expandCell, syncAsText } from './grid.ts';
 import {
   barrierKernel,
   cellKernel,
+  LLC_AV_FAILS,
   MODULE_TAIL,
   namedBarrierDecls,
   normaliseAsm,
@@ -375,6 +376,8 @@ export function comparisonModule(test: Test, ctx: LowerCtx): { module: string; i
       const rejected = cell === null ? null : llcRejects(cell);
       if ('diagnostic' in r) note = `not compared (${r.diagnostic.code})`;
       else if (rejected !== null) note = `llc-22 error: ${rejected}`;
+      else if (instr.kind === 'avload' || instr.kind === 'avstore')
+        note = `not compared: llc-22 ${LLC_AV_FAILS}`;
       else if (cell) {
         fn = `i${n++}`;
         const ir = ctx.lang === 'opencl' ? openclCell(cell) : cell;
