@@ -219,6 +219,11 @@ exists (@x == 0)
       [['--graph', 'dot', '--json', f], '--graph prints a graph and --json the reports'],
       // The second test's graph overwrote the first's.
       [['--graph', 'dot', '--out', 'x.dot', f, f], '--out holds the graph of one test; 2 files were given'],
+      // Two SVG documents one after the other on stdout: not one valid file.
+      [
+        ['--graph', 'svg', f, f],
+        '--graph svg prints one SVG document, and two in a row are not a valid file',
+      ],
     ];
     for (const [args, what] of cases) {
       const r = gpumm('run', ...args);
@@ -250,5 +255,12 @@ exists (@x == 0)
     // The title and the edges of the DOT graph, drawn.
     expect(r.stdout).toContain('<title>SB: P0:r0=0; P1:r0=0;</title>');
     expect(r.stdout).toMatch(/<text[^>]*>rf<\/text>/);
+  });
+
+  it('--graph dot of several tests prints one DOT file of their graphs, as Graphviz reads several', () => {
+    const f = tmpFile('sb.litmus', SB('monotonic', ''));
+    const r = gpumm('run', '--graph', 'dot', f, f);
+    expect(r.status).toBe(0);
+    expect(r.stdout.match(/^digraph /gm)).toHaveLength(2);
   });
 });

@@ -154,7 +154,12 @@ export function registerRun(program: Command): void {
       '--explain',
       'for each forbidden candidate the condition selects, say which axiom rejects it and why',
     )
-    .addOption(new Option('--graph <format>', 'print one execution as a graph').choices(['dot', 'svg']))
+    .addOption(
+      new Option(
+        '--graph <format>',
+        "print one execution of each test as a graph (dot: the graphs one after another, as Graphviz reads them; svg: one test's document)",
+      ).choices(['dot', 'svg']),
+    )
     .option(
       '--state <k>',
       'with --graph: the k-th state of the report (default: first the condition selects)',
@@ -243,6 +248,13 @@ export function registerRun(program: Command): void {
         `--out holds the graph of one test; ${files.length} files were given`,
         'give one litmus file with --out, or drop --out to print each graph',
         '--out',
+      );
+    // DOT graphs may follow one another in a file (Graphviz draws each); SVG documents may not.
+    if (opts.graph === 'svg' && opts.out === undefined && files.length > 1)
+      usageError(
+        `--graph svg prints one SVG document, and two in a row are not a valid file; ${files.length} files were given`,
+        'draw one test per run (with --out FILE.svg for each), or use --graph dot, whose graphs can follow one another',
+        '--graph',
       );
     const model: ModelOptions = {
       ...DEFAULT_OPTIONS,
