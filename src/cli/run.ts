@@ -173,7 +173,7 @@ export function registerRun(program: Command): void {
     )
     .option(
       '--max-states <n>',
-      'stop once n distinct final states are found (the verdict is then undecided)',
+      'keep at most n distinct final states: stop on finding one more (the verdict is then undecided)',
       positiveInt,
       DEFAULT_MAX_STATES,
     )

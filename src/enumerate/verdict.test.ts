@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadModel } from '../cat/load.ts';
+import { runCat } from '../cat/report.ts';
 import { CATALOGUE_DIR } from '../cli/demo.ts';
 import { litmusFilesIn } from '../cli/io.ts';
 import {
@@ -19,11 +21,15 @@ import {
   st,
   threads,
 } from '../events/build.ts';
+import { DEFAULT_OPTIONS } from '../models/amdgpu.ts';
 import { states } from '../models/testutil.ts';
 import { parse } from '../syntax/parser.ts';
-import { estimateCandidates, multinomial } from './enumerate.ts';
+import type { VulkanTest } from '../vulkan/ast.ts';
+import { parseAnyTest } from '../vulkan/detect.ts';
+import { DEFAULT_VK_RUN, runVulkan } from '../vulkan/run.ts';
+import { enumerate, estimateCandidates, multinomial } from './enumerate.ts';
 import { MAX_MODEL_EVENTS } from './limits.ts';
-import { formatReport } from './report.ts';
+import { buildReport, formatReport, type Report } from './report.ts';
 import { runTestParallel } from './run-parallel.ts';
 import {
   DEFAULT_RUN,
@@ -44,6 +50,16 @@ const mpRelaxed = (c: ReturnType<typeof cond>) =>
     ]),
     cond: c,
   });
+
+/** The report of an enumeration run with options of its own. */
+const reportOf = (t: Parameters<typeof buildReport>[0], en: ReturnType<typeof enumerate>): Report =>
+  buildReport(t, en, DEFAULT_OPTIONS, { estimate: 0, ms: 0 });
+
+/** models/vulkan.cat. */
+function vkCat() {
+  const f = join(CATALOGUE_DIR, '..', 'models', 'vulkan.cat');
+  return loadModel(readFileSync(f, 'utf8'), f, () => null).model;
+}
 
 describe('verdicts', () => {
   it('the up-front estimate stays a number for many writes to a location (it was NaN past 170)', () => {
@@ -203,13 +219,54 @@ describe('verdicts', () => {
     expect(states(withAv).filter((s) => s.includes('P1:b=1'))).toEqual(['P0:a=0 P1:b=1 P1:d=1']);
   });
 
-  it('a search that visited everything is complete, even past a budget on the way', () => {
-    // Relaxed MP has 4 final states, all found in the search's first slice: --max-states 1 stopped
-    // it only at the next check, after the end, and called the complete answer undecided.
-    const r = runTestSync(mpRelaxed(cond('exists', eq(reg('P1', 'a'), 1))), { ...DEFAULT_RUN, maxStates: 1 });
-    expect(r.states.length).toBeGreaterThan(1);
+  it('a search that visited everything is complete, even at a budget on the way', () => {
+    // Relaxed MP has 2 final states: --max-states 2 keeps them both, and the search is complete.
+    const r = runTestSync(mpRelaxed(cond('exists', eq(reg('P1', 'a'), 1))), { ...DEFAULT_RUN, maxStates: 2 });
+    expect(r.states).toHaveLength(2);
     expect([r.complete, r.stop]).toEqual([true, 'done']);
   });
+
+  it('--max-states n keeps n states and stops at the next one, in every search (it was checked per slice of 4,096 nodes)', async () => {
+    // CO n (every thread stores its value, then loads x): the fast search takes its tails as
+    // products, with and without thread symmetry (the first slice found 1,881 states of CO 6
+    // whatever the limit), or leaf by leaf; the cat enumerator, the fast Vulkan search and the
+    // merge of worker slices step in their own ways.
+    const co = (n: number) =>
+      makeTest({
+        locs: { x: 0 },
+        threads: threads(
+          Array.from({ length: n }, (_, i) => [st('x', i + 1, 'monotonic'), ld('r', 'x', 'monotonic')]),
+        ),
+      });
+    const co5 = co(5);
+    const co4 = co(4);
+    const catFile = join(CATALOGUE_DIR, '..', 'models', 'amdgpu.cat');
+    const cat = loadModel(readFileSync(catFile, 'utf8'), catFile, () => null).model;
+    const vkFile = join(CATALOGUE_DIR, '..', 'corpus', 'vulkan-dat3m', 'Manual', 'asmo-atom-inscope.litmus');
+    const vk = parseAnyTest(readFileSync(vkFile, 'utf8'), vkFile).test as VulkanTest;
+    const runs: [string, (maxStates: number) => Promise<Report> | Report][] = [
+      ['fast', (maxStates) => runTestSync(co5, { ...DEFAULT_RUN, maxStates })],
+      ['fast, no symmetry', (maxStates) => reportOf(co5, enumerate(co5, { maxStates, symmetry: false }))],
+      ['fast, no products', (maxStates) => reportOf(co4, enumerate(co4, { maxStates, prune: false }))],
+      ['cat', (maxStates) => runCat(co4, cat, DEFAULT_OPTIONS, { maxStates })],
+      ['vulkan', (maxStates) => runVulkan(vk, { ...DEFAULT_VK_RUN, maxStates })],
+      [
+        'vulkan cat',
+        (maxStates) => runVulkan(vk, { ...DEFAULT_VK_RUN, engine: 'cat', model: vkCat(), maxStates }),
+      ],
+      [
+        'workers',
+        async (maxStates) => (await runTestParallel(co5, { ...DEFAULT_RUN, maxStates }, 2, 0)).report,
+      ],
+    ];
+    for (const [name, run] of runs) {
+      const all = (await run(Number.POSITIVE_INFINITY)).states.length;
+      for (const n of [1, 10, all - 1, all]) {
+        const r = await run(n);
+        expect([name, n, r.states.length, r.stop]).toEqual([name, n, n, n < all ? 'max-states' : 'done']);
+      }
+    }
+  }, 60_000);
 
   it('reports budgets honestly: a stopped run is incomplete and its expectations do not hold', () => {
     const t = mpRelaxed(cond('exists', eq(reg('P1', 'a'), 1)));

@@ -18,7 +18,7 @@ export interface RunOptions {
   model: ModelOptions;
   maxExecutions: number;
   timeoutMs: number;
-  /** Stop once this many distinct final states are found. */
+  /** Keep at most this many distinct final states: stop on finding one more. */
   maxStates?: number;
   explain: boolean;
   /** Keep one example execution per final state (for graphs). */
