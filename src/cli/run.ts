@@ -13,7 +13,7 @@ import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
 import { dotToSvg, toDot } from '../enumerate/graph.ts';
 import type { ObserveMode } from '../enumerate/outcomes.ts';
-import { formatReport, type Report, ReportSchema } from '../enumerate/report.ts';
+import { formatReport, type Report, ReportSchema, undecidedNeeds } from '../enumerate/report.ts';
 import { runTestParallel } from '../enumerate/run-parallel.ts';
 import {
   DEFAULT_MAX_STATES,
@@ -346,6 +346,19 @@ export function registerRun(program: Command): void {
     const progress = opts.quiet ? null : await startProgress(process.stderr, items.length);
     // Lines for stderr while the bars are drawn go above them.
     const say = (text: string) => (progress ? progress.log(text) : process.stderr.write(text));
+    /** Says why a run stopped early; true when that left something needed undecided (exit 3). */
+    const stopped = (report: Report, more: string): boolean => {
+      if (report.complete) return false;
+      const found = `after ${report.stats.consistent} executions and ${report.states.length} final states${more}`;
+      if (!undecidedNeeds(report)) {
+        say(`${report.test}: stopped (${report.stop}) ${found}; the states found decide what was asked\n`);
+        return false;
+      }
+      say(
+        `${report.test}: undecided (${report.stop}) ${found}\n  hint: ${STOP_HINTS[report.stop] ?? 'raise the budget'}\n`,
+      );
+      return true;
+    };
     try {
       for (const item of items) {
         if (interrupted) break;
@@ -372,13 +385,7 @@ export function registerRun(program: Command): void {
             },
           );
           reports.push(report);
-          if (!report.complete) {
-            undecidable = true;
-            say(
-              `${item.test.name}: undecided (${report.stop}) after ${report.stats.consistent} executions and ${report.states.length} final states\n` +
-                `  hint: ${STOP_HINTS[report.stop] ?? 'raise the budget'}\n`,
-            );
-          }
+          if (stopped(report, '')) undecidable = true;
           if (!opts.json) texts.push(formatReport(report));
           progress?.done();
           continue;
@@ -444,14 +451,8 @@ export function registerRun(program: Command): void {
           en = par.merged;
         } else report = await runTest(test, runOpts, hooks);
         reports.push(report);
-        if (!report.complete) {
+        if (stopped(report, `; estimate ${report.stats.estimate.toExponential(2)} candidates before pruning`))
           undecidable = true;
-          say(
-            `${test.name}: undecided (${report.stop}) after ${report.stats.consistent} executions and ` +
-              `${report.states.length} final states; estimate ${report.stats.estimate.toExponential(2)} candidates before pruning\n` +
-              `  hint: ${STOP_HINTS[report.stop] ?? 'raise the budget'}\n`,
-          );
-        }
         if (opts.graph && en) {
           // The state numbers are known only now: one out of range is a command-line error.
           if (opts.state !== undefined && opts.state >= report.states.length) {
@@ -484,7 +485,8 @@ export function registerRun(program: Command): void {
         process.stdout.write(k === 0 ? t : `\n${t}`);
       });
     if (interrupted) throw new CliExit(130);
+    // An expectation proved false is a definite answer, even beside a test left undecided.
+    if (reports.some((r) => r.expectations.some((e) => e.decided && !e.ok))) throw new CliExit(1);
     if (undecidable) throw new CliExit(3);
-    if (reports.some((r) => r.expectations.some((e) => !e.ok))) throw new CliExit(1);
   });
 }

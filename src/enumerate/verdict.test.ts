@@ -5,6 +5,7 @@ import { loadModel } from '../cat/load.ts';
 import { runCat } from '../cat/report.ts';
 import { CATALOGUE_DIR } from '../cli/demo.ts';
 import { litmusFilesIn } from '../cli/io.ts';
+import type { Expectation } from '../core/types.ts';
 import {
   and,
   cas,
@@ -268,18 +269,81 @@ describe('verdicts', () => {
     }
   }, 60_000);
 
-  it('reports budgets honestly: a stopped run is incomplete and its expectations do not hold', () => {
-    const t = mpRelaxed(cond('exists', eq(reg('P1', 'a'), 1)));
-    t.expects = [{ key: 'condition', value: 'holds', span: t.threads[0]!.span }];
-    const r = runTestSync(t, {
-      model: { noThinAir: true, valueRules: 'literal' },
-      maxExecutions: 1,
-      timeoutMs: Number.POSITIVE_INFINITY,
-      explain: false,
+  it('reports budgets honestly: a stopped run keeps what it proved and leaves the rest undecided', () => {
+    // MP with a relaxed flag and plain data: every execution races (and its racy read is undef).
+    // One execution, then stop.
+    const stopped = (
+      c: ReturnType<typeof cond>,
+      expects: Report['expectations'][number]['key'][],
+      values: string[],
+    ) => {
+      const t = mpRelaxed(c);
+      t.expects = expects.map(
+        (key, i) => ({ key, value: values[i], span: t.threads[0]!.span }) as Expectation,
+      );
+      return runTestSync(t, { ...DEFAULT_RUN, maxExecutions: 1 });
+    };
+    const first = stopped(cond('exists', eq(reg('P1', 'a'), 0)), [], []);
+    expect([first.complete, first.stop, first.states.length]).toEqual([false, 'max-executions', 1]);
+    const a = first.states[0]!.values['P1:a'] as number;
+    // A witness of `exists` proves it; `~exists` fails on it; `forall` is not proved by it.
+    const ex = stopped(cond('exists', eq(reg('P1', 'a'), a)), ['condition', 'race'], ['holds', 'race-free']);
+    expect([ex.condition!.verdict, ex.decided.condition]).toEqual(['holds', true]);
+    expect(ex.expectations.map((e) => [e.key, e.actual, e.ok, e.decided])).toEqual([
+      ['condition', 'holds', true, true],
+      // A race found is final: race-free is proved false.
+      ['race', 'racy', false, true],
+    ]);
+    const text = formatReport(ex);
+    expect(text).toContain('\nOk\n');
+    expect(text).toContain('Incomplete (max-executions)');
+    expect(text).toContain('Decided: the condition holds (a state found proves it)');
+    expect(text).toContain('Expect condition holds: ok (proved before the run stopped)');
+    expect(text).toContain('Expect race race-free: FAILED (got racy, proved before the run stopped)');
+    expect(text).toContain('Flag data-race');
+    expect(text).toContain('Flag undef-read');
+    expect(text).toContain('Undecided flags: undef-final (none found so far)');
+    const nex = stopped(cond('not exists', eq(reg('P1', 'a'), a)), ['condition'], ['holds']);
+    expect([nex.condition!.verdict, nex.decided.condition, nex.expectations[0]!.ok]).toEqual([
+      'fails',
+      true,
+      false,
+    ]);
+    expect(formatReport(nex)).toContain('\nNo\n');
+    const all = stopped(cond('forall', eq(reg('P1', 'a'), a)), ['condition'], ['holds']);
+    expect([all.decided.condition, all.expectations[0]!.ok, all.expectations[0]!.decided]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    // No state shows P1:a == 7: `exists` stays open. So does race-freedom while no race is found.
+    const open = stopped(cond('exists', eq(reg('P1', 'a'), 7)), ['condition'], ['fails']);
+    expect(open.decided).toEqual({ condition: false, race: true, undef: true, undefFinal: false, ub: true });
+    expect(open.expectations.map((e) => [e.ok, e.decided])).toEqual([[false, false]]);
+    const atomic = makeTest({
+      locs: { x: 0 },
+      threads: threads([
+        [st('x', 1, 'monotonic'), ld('r', 'x', 'monotonic')],
+        [st('x', 2, 'monotonic'), ld('r', 'x', 'monotonic')],
+      ]),
     });
-    expect(r.complete).toBe(false);
-    expect(r.stop).toBe('max-executions');
-    expect(r.expectations[0]!.ok).toBe(false);
+    atomic.expects = [{ key: 'race', value: 'race-free', span: atomic.threads[0]!.span }];
+    const raceFree = runTestSync(atomic, { ...DEFAULT_RUN, maxExecutions: 1 });
+    expect([raceFree.complete, raceFree.decided.race, raceFree.expectations[0]!.decided]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(formatReport(raceFree)).toContain('Undecided flags: data-race, undef-read, undef-final');
+    expect(runTestSync(atomic).expectations[0]).toMatchObject({ ok: true, decided: true });
+    const openText = formatReport(open);
+    expect(openText).toContain('\n??\n');
+    expect(openText).toContain('Undecided: the condition (no state found so far proves it either way)');
+    expect(openText).toContain('Expect condition fails: undecided (the run stopped; fails so far)');
+    // The same run to the end decides everything.
+    const whole = runTestSync(mpRelaxed(cond('exists', eq(reg('P1', 'a'), 7))));
+    expect(whole.decided).toEqual({ condition: true, race: true, undef: true, undefFinal: true, ub: true });
+    expect(formatReport(whole)).not.toMatch(/Decided|Undecided/);
   });
 
   it('--workers: a test done within the in-process head start never starts the pool; a pooled run reports the same', async () => {
