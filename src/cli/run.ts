@@ -25,6 +25,14 @@ import {
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { diag } from '../syntax/diagnostics.ts';
 import { isVulkan, type VulkanTest } from '../vulkan/ast.ts';
+import {
+  addBudgetOptions,
+  type BudgetCliOptions,
+  budgetsOf,
+  onCtrlC,
+  positiveInt,
+  STOP_HINTS,
+} from './budgets.ts';
 import { CAT_MODELS } from './cat-models.ts';
 import { decidableTests } from './decidable.ts';
 import { formatDiagnostic } from './format.ts';
@@ -33,16 +41,13 @@ import { roughDuration, startProgress } from './progress.ts';
 import { CliExit, errorLimitOption, optionValueDiagnostic, usageError } from './shared.ts';
 import { addVulkanOptions, type VulkanCliOptions } from './vulkan-options.ts';
 
-interface RunCliOptions extends VulkanCliOptions {
+interface RunCliOptions extends VulkanCliOptions, BudgetCliOptions {
   json?: boolean;
   explain?: boolean;
   graph?: 'dot' | 'svg';
   state?: number;
   out?: string;
-  maxExecutions?: number;
-  maxStates: number;
   observe: ObserveMode;
-  timeout?: number;
   thinAir?: boolean;
   valueRules: 'literal' | 'repaired';
   workers?: number;
@@ -53,18 +58,6 @@ interface RunCliOptions extends VulkanCliOptions {
   model?: string;
 }
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
-
-function positiveNumber(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
-  return n;
-}
-
 function nonNegativeInt(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a state number (0, 1, …)');
@@ -73,16 +66,6 @@ function nonNegativeInt(v: string): number {
 
 /** Default `--max-states` (defined beside the search, so the explorer shares it). */
 export { DEFAULT_MAX_STATES };
-
-/** What to try when a run stops on a budget. */
-const STOP_HINTS: Record<string, string> = {
-  'max-states':
-    "the test has more final states than --max-states allows: list states over the condition's terms only (--observe condition), raise --max-states (about 1 KB of memory per state), or shrink the test",
-  'max-executions': 'raise --max-executions, or leave it out to enumerate every execution',
-  timeout: 'raise --timeout, or try --workers n for a test of many seconds',
-  interrupted: 'the states printed are those found so far',
-  bound: 'a loop of the test needs more iterations than --unroll allows: raise --unroll',
-};
 
 /** `JSON.stringify(items, null, 2)` and a newline on stdout, written one element at a time. */
 function writeJsonArray(items: readonly unknown[]): void {
@@ -165,23 +148,8 @@ export function registerRun(program: Command): void {
       'with --graph: the k-th state of the report (default: first the condition selects)',
       nonNegativeInt,
     )
-    .option('--out <file>', 'with --graph: write the graph to a file instead of stdout')
-    .option(
-      '--max-executions <n>',
-      'stop after n consistent executions (the verdict is then undecided)',
-      positiveInt,
-    )
-    .option(
-      '--max-states <n>',
-      'keep at most n distinct final states: stop on finding one more (the verdict is then undecided)',
-      positiveInt,
-      DEFAULT_MAX_STATES,
-    )
-    .option(
-      '--timeout <seconds>',
-      'stop after this many seconds per test (the verdict is then undecided)',
-      positiveNumber,
-    )
+    .option('--out <file>', 'with --graph: write the graph to a file instead of stdout');
+  addBudgetOptions(cmd)
     .option(
       '--workers <n>',
       'split each test over n worker threads (pays only for tests of seconds; one done within 0.25 s in-process never starts them)',
@@ -334,13 +302,7 @@ export function registerRun(program: Command): void {
     if (vkCli && vkCatModel && vkCatFile && vkBase)
       vkCli.checkCatAgainstVulkan(vkCatModel, vtests, vkBase, opts.errorLimit);
 
-    let current: { interrupt(): void } | null = null;
-    let interrupted = false;
-    const onSigint = () => {
-      interrupted = true;
-      current?.interrupt();
-    };
-    process.on('SIGINT', onSigint);
+    const ctrlC = onCtrlC();
     const reports: Report[] = [];
     const texts: string[] = [];
     const progress = opts.quiet ? null : await startProgress(process.stderr, items.length);
@@ -361,7 +323,7 @@ export function registerRun(program: Command): void {
     };
     try {
       for (const item of items) {
-        if (interrupted) break;
+        if (ctrlC.interrupted) break;
         progress?.test(item.test.name);
         if (item.kind === 'vulkan') {
           if (!vkBase) throw new Error('Vulkan options missing');
@@ -372,15 +334,11 @@ export function registerRun(program: Command): void {
               ...vkBase,
               engine: opts.cat || opts.model === 'vulkan-cat' ? 'cat' : 'fast',
               model: vkCatModel,
-              maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
-              maxStates: opts.maxStates,
-              timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
+              ...budgetsOf(opts),
               explain: opts.explain === true,
             },
             {
-              register: (s) => {
-                current = s;
-              },
+              register: (s) => ctrlC.register(s),
               onProgress: (p) => progress?.update(p),
             },
           );
@@ -394,10 +352,8 @@ export function registerRun(program: Command): void {
         let en: Pick<Enumeration, 'collector'> | null = null;
         const runOpts = {
           model,
-          maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
-          maxStates: opts.maxStates,
+          ...budgetsOf(opts),
           observe: opts.observe,
-          timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
           explain: opts.explain === true,
           keepExamples: opts.graph !== undefined,
         };
@@ -411,7 +367,7 @@ export function registerRun(program: Command): void {
           },
           register: (e: Enumeration) => {
             en = e;
-            current = e;
+            ctrlC.register(e);
           },
           onSlow: (projectedMs: number, fraction: number) => {
             // The bars show as much, and keep it current.
@@ -440,9 +396,7 @@ export function registerRun(program: Command): void {
               explain: runOpts.explain,
               estimate: estimateCandidates(test),
             },
-            (e) => {
-              current = e;
-            },
+            (e) => ctrlC.register(e),
           );
         } else if (opts.workers && opts.workers > 1) {
           hooks.onStart(estimateCandidates(test));
@@ -476,7 +430,7 @@ export function registerRun(program: Command): void {
       }
     } finally {
       progress?.stop();
-      process.off('SIGINT', onSigint);
+      ctrlC.dispose();
     }
     // Report by report: the whole output of a run can exceed the longest string V8 allows.
     if (opts.json) writeJsonArray(RunJsonSchema.parse(reports));
@@ -484,7 +438,7 @@ export function registerRun(program: Command): void {
       texts.forEach((t, k) => {
         process.stdout.write(k === 0 ? t : `\n${t}`);
       });
-    if (interrupted) throw new CliExit(130);
+    if (ctrlC.interrupted) throw new CliExit(130);
     // An expectation proved false is a definite answer, even beside a test left undecided.
     if (reports.some((r) => r.expectations.some((e) => e.decided && !e.ok))) throw new CliExit(1);
     if (undecidable) throw new CliExit(3);

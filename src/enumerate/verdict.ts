@@ -25,6 +25,11 @@ export interface RunOptions {
   keepExamples?: boolean;
   /** What a final state shows (default `all`). */
   observe?: ObserveMode;
+  /**
+   * Reduce by thread symmetry (default on). Off where each state's own example execution is needed
+   * (`gpumm compare` describes one): a relabelled state's example is its class representative's.
+   */
+  symmetry?: boolean;
 }
 
 export const DEFAULT_RUN: RunOptions = {
@@ -177,6 +182,7 @@ export function enumerationFor(test: Test, opts: RunOptions): Enumeration {
     maxStates: opts.maxStates ?? Number.POSITIVE_INFINITY,
     keepExamples: opts.keepExamples ?? true,
     observe: opts.observe ?? 'all',
+    symmetry: opts.symmetry ?? DEFAULT_ENUMERATE.symmetry,
   });
 }
 
