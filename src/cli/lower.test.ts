@@ -306,7 +306,19 @@ describe('gpumm lower, Intel Xe targets and several targets side by side', () =>
     expect(u.stderr).toContain('hint: nearest known names: pvc');
     const d = gpumm('lower', MP, '--target', 'pvc,gfx942,pvc');
     expect([d.status, d.stdout]).toEqual([2, '']);
-    expect(d.stderr).toContain('error LW2015: target "pvc" is listed more than once');
+    expect(d.stderr).toContain('error LW2015: processor pvc is listed more than once (as "pvc" twice)');
+    // Aliases name one processor: two identical columns (fiji is gfx803; kaveri and bonaire, gfx700).
+    for (const [list, proc, as] of [
+      ['fiji,gfx803', 'gfx803', '"fiji" and "gfx803"'],
+      ['gfx700,kaveri', 'gfx700', '"gfx700" and "kaveri"'],
+      ['bonaire,KAVERI', 'gfx700', '"bonaire" and "kaveri"'],
+      ['bmg,bmg-g21', 'bmg', '"bmg" and "bmg-g21"'],
+    ]) {
+      const a = gpumm('lower', MP, '--target', list!);
+      expect([a.status, a.stdout]).toEqual([2, '']);
+      expect(a.stderr).toContain(`error LW2015: processor ${proc} is listed more than once (as ${as})`);
+      expect(a.stderr).toContain('hint: list each processor once: an alias (fiji for gfx803');
+    }
     const c = gpumm('lower', MP, '--target', 'pvc', '--compare-llc');
     expect([c.status, c.stdout]).toEqual([2, '']);
     expect(c.stderr).toMatch(

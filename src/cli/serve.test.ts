@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLlc } from '../lower/llc.ts';
-import { isLoopback, LLC_QUEUE, MAX_BODY, MAX_URL, type RunningServer, startServer } from './serve.ts';
+import {
+  isLoopback,
+  LLC_QUEUE,
+  MAX_BODY,
+  MAX_URL,
+  type RunningServer,
+  SERVER_TIMEOUTS,
+  startServer,
+} from './serve.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'gpumm.js');
@@ -167,6 +175,46 @@ describe('gpumm serve', () => {
     expect(chunked.status).toBe(413);
     expect((await get(port, `/${'a'.repeat(MAX_URL)}`)).status).toBe(414);
     expect((await get(port, '/', `X-Big: ${'b'.repeat(16 * 1024)}\r\n`)).status).toBe(431);
+  });
+
+  it('closes a slow client with 408 in seconds: an incomplete head, a partial body (slowloris)', async () => {
+    // A few seconds for a local tool, looked for twice a second (Node's defaults kept such a client
+    // about a minute: a 30 s request timeout, checked every 30 s).
+    expect(srv.server.headersTimeout).toBe(SERVER_TIMEOUTS.headersMs);
+    expect(srv.server.requestTimeout).toBe(SERVER_TIMEOUTS.requestMs);
+    expect(SERVER_TIMEOUTS.requestMs + SERVER_TIMEOUTS.checkEveryMs).toBeLessThanOrEqual(6_000);
+    // The same server with shorter timeouts, so that the test takes a moment: each client is
+    // answered 408 and closed long before Node's 30 s check would have come round.
+    const quick = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      hostGiven: false,
+      llc: null,
+      webDir: join(dir, 'web'),
+      litmusDir: join(dir, 'litmus'),
+      timeouts: { headersMs: 300, requestMs: 600, checkEveryMs: 50 },
+    });
+    try {
+      const p = Number(new URL(quick.url).port);
+      const timed = async (request: string) => {
+        const t0 = performance.now();
+        const r = await raw(p, request);
+        return { status: r.status, ms: performance.now() - t0 };
+      };
+      const [head, body] = await Promise.all([
+        timed(`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: `),
+        timed(
+          `POST /api/llc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"text": "AMD`,
+        ),
+      ]);
+      expect(head.status).toBe(408);
+      expect(body.status).toBe(408);
+      expect(head.ms).toBeGreaterThanOrEqual(250);
+      expect(body.ms).toBeGreaterThanOrEqual(550);
+      expect(Math.max(head.ms, body.ms)).toBeLessThan(10_000);
+    } finally {
+      await quick.close();
+    }
   });
 
   it('answers bad requests with HTTP errors', async () => {

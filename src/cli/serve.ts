@@ -45,6 +45,14 @@ export const MAX_HEADER = 8 * 1024;
 export const LLC_QUEUE = 4;
 /** llc-22 is killed after this long. */
 export const LLC_TIMEOUT_MS = 10_000;
+/**
+ * How long a client may take to send a request's head, and its whole request (head and body, at
+ * most MAX_HEADER + MAX_BODY bytes over loopback: milliseconds for a browser), before the server
+ * answers 408 and closes the connection; and how often Node looks for such clients. Node's own
+ * defaults (60 s, 300 s, every 30 s) are for servers on slow networks: a slowloris client kept a
+ * connection of this local tool for about a minute.
+ */
+export const SERVER_TIMEOUTS = { headersMs: 3_000, requestMs: 5_000, checkEveryMs: 500 };
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -214,6 +222,8 @@ export interface ServeOptions {
   webDir?: string;
   litmusDir?: string;
   catalogue?: CatalogueDir[];
+  /** Default SERVER_TIMEOUTS. */
+  timeouts?: typeof SERVER_TIMEOUTS;
 }
 
 /** A bad request's status and message (the API answers JSON, the rest plain text). */
@@ -411,8 +421,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     });
   };
 
+  const timeouts = opts.timeouts ?? SERVER_TIMEOUTS;
   const server = createServer(
-    { maxHeaderSize: MAX_HEADER, requestTimeout: 30_000, headersTimeout: 10_000 },
+    {
+      maxHeaderSize: MAX_HEADER,
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs,
+    },
     (req, res) => {
       handle(req, res).catch((e: unknown) => {
         const err = e instanceof HttpError ? e : new HttpError(500, 'internal error');

@@ -37,6 +37,11 @@ export class Collector {
   size = 0;
   /** Consistent executions recorded (the sum of the counts). */
   executions = 0;
+  /**
+   * A state beyond `maxStates` was found and not kept (nor its executions): the search filling this
+   * collector stops on it (`max-states`), with at most `maxStates` states.
+   */
+  overflow = false;
   private readonly k: number;
   private vals: Float64Array;
   private counts: Float64Array;
@@ -47,10 +52,14 @@ export class Collector {
   private mask: number;
   private readonly examples: ExecutionRecord[] = [];
 
-  /** `keepExamples: false` records no example execution per state (saves memory on huge runs). */
+  /**
+   * `keepExamples: false` records no example execution per state (saves memory on huge runs).
+   * `maxStates`: a new state beyond so many is not kept (`overflow`).
+   */
   constructor(
     readonly labels: string[],
     readonly keepExamples = true,
+    readonly maxStates = Number.POSITIVE_INFINITY,
   ) {
     this.k = labels.length;
     const cap = 64;
@@ -70,7 +79,8 @@ export class Collector {
 
   /**
    * Records `count` executions reaching the state with these values (a copy is kept); returns its
-   * id. `example` is called only for a new state, and only when examples are kept.
+   * id, or -1 for a new state beyond `maxStates` (not kept: `overflow`). `example` is called only
+   * for a new state, and only when examples are kept.
    */
   record(
     values: Float64Array,
@@ -81,12 +91,13 @@ export class Collector {
   ): number {
     if (!this.images) return this.put(values, count, race, undef, example);
     const id = this.put(values, 0, race, undef, example);
-    this.spread(id, count, race, undef);
+    if (id >= 0) this.spread(id, count, race, undef);
     return id;
   }
 
-  /** Counts `count` more executions reaching state `id`. */
+  /** Counts `count` more executions reaching state `id` (none for -1: a state not kept). */
   bump(id: number, count: number, race: boolean, undef: boolean): void {
+    if (id < 0) return;
     if (this.images) this.spread(id, count, race, undef);
     else this.add(id, count, race, undef);
   }
@@ -115,7 +126,7 @@ export class Collector {
     }
     const k = count * this.imageMult[id]!;
     this.add(id, k, race, undef);
-    for (let i = 0; i < ids.length; i++) this.add(ids[i]!, k, race, undef);
+    for (let i = 0; i < ids.length; i++) if (ids[i]! >= 0) this.add(ids[i]!, k, race, undef);
   }
 
   private put(
@@ -133,6 +144,10 @@ export class Collector {
       return found;
     }
     const id = this.size;
+    if (id >= this.maxStates) {
+      this.overflow = true;
+      return -1;
+    }
     if (id === this.counts.length) this.growStore();
     this.vals.set(values, id * this.k);
     this.counts[id] = count;

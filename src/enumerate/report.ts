@@ -12,7 +12,7 @@ import type { ModelOptions } from '../models/amdgpu.ts';
 import { printCondition } from '../syntax/printer.ts';
 import type { Collector } from './collector.ts';
 import type { Enumeration, StopReason } from './enumerate.ts';
-import { expectationText } from './expectations.ts';
+import { decidedAnswers, expectationOutcome, expectationText } from './expectations.ts';
 import { condLabels, herdCondition, herdNames, herdTestName, testHash } from './herd.ts';
 import {
   type ConditionVerdict,
@@ -58,6 +58,18 @@ export const ReportSchema = z.object({
     .nullable(),
   witnesses: z.object({ positive: z.number().int(), negative: z.number().int(), unknown: z.number().int() }),
   flags: z.object({ race: z.boolean(), undef: z.boolean(), undefFinal: z.boolean(), ub: z.boolean() }),
+  /**
+   * Which answers are final (all of them when `complete`): on a stopped run, a verdict a state found
+   * already proves (a witness of `exists`, a counterexample of `~exists`/`forall`) and each flag
+   * found; a flag not found, or a verdict still open, is undecided (src/enumerate/expectations.ts).
+   */
+  decided: z.object({
+    condition: z.boolean(),
+    race: z.boolean(),
+    undef: z.boolean(),
+    undefFinal: z.boolean(),
+    ub: z.boolean(),
+  }),
   /** Flags a cat model raised (`flag … as NAME`) on some execution, beyond gpumm's own (docs/cat.md). */
   modelFlags: z.array(z.string()).optional(),
   /** Why some barrier execution has undefined behaviour (src/events/barriers.ts). */
@@ -69,6 +81,8 @@ export const ReportSchema = z.object({
       expected: z.string(),
       actual: z.string(),
       ok: z.boolean(),
+      /** `actual` is final: `ok` is false and `decided` true for an expectation proved false. */
+      decided: z.boolean(),
     }),
   ),
   stats: z.object({
@@ -286,6 +300,14 @@ export function buildReport(
   const ub = sk.barrierUb;
   const stop: StopReason = en.stop ?? 'interrupted';
   const complete = stop === 'done';
+  const flags = { race, undef, undefFinal, ub };
+  // The barrier analysis is of the test, not of the executions: its answer is final either way.
+  const decided = decidedAnswers(
+    complete,
+    test.condition && verdict ? { quantifier: test.condition.quantifier, verdict } : null,
+    flags,
+    true,
+  );
   const actual = (e: Expectation): string => {
     switch (e.key) {
       case 'condition':
@@ -314,13 +336,11 @@ export function buildReport(
         }
       : null,
     witnesses: { positive, negative, unknown },
-    flags: { race, undef, undefFinal, ub },
+    flags,
+    decided,
     ...(extra.modelFlags ? { modelFlags: extra.modelFlags } : {}),
     ubReasons: ub ? analyseBarriers(test).ubReasons : [],
-    expectations: test.expects.map((e) => {
-      const a = actual(e);
-      return { key: e.key, expected: e.value, actual: a, ok: complete && a === e.value };
-    }),
+    expectations: test.expects.map((e) => expectationOutcome(e, actual(e), decided[e.key])),
     stats: { ...en.stats, estimate: extra.estimate, ms: extra.ms },
     explanations: extra.explanations ?? [],
     herd: {
@@ -334,13 +354,24 @@ export function buildReport(
 }
 
 /**
+ * A run leaves something it was asked open (exit 3): it stopped before deciding an `expect:` line,
+ * or, for a test without any, its condition's verdict (the states, for a test without a condition).
+ */
+export function undecidedNeeds(r: Report): boolean {
+  if (r.complete) return false;
+  if (r.expectations.length > 0) return r.expectations.some((e) => !e.decided);
+  return !(r.condition && r.decided.condition);
+}
+
+/**
  * The validation word herd prints after the states: `Ok` / `No` for the condition's verdict, `Undef`
  * when some execution has undefined behaviour (herd's word for a flagged-undefined test), `??` when
  * there is no answer (the run stopped early, or the verdict depends on undef values) — the words
  * herd's log reader knows (`validation` in tools/lexLog_tools.mll).
  */
 function validationWord(r: Report): string {
-  if (!r.complete) return '??';
+  // A stopped run whose verdict a state it found already proves gives it (`decided`).
+  if (!r.complete && !(r.condition && r.decided.condition)) return '??';
   if (r.flags.ub) return 'Undef';
   const v = r.condition?.verdict ?? 'holds';
   return v === 'holds' ? 'Ok' : v === 'fails' ? 'No' : '??';
@@ -402,6 +433,23 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
         ? `Incomplete (max-states): ${r.states.length} states found, not listed (--json lists them)`
         : `Incomplete (${r.stop}): the states above are those found so far`,
     );
+  if (!r.complete) {
+    // Three-valued: what the states found prove, and what only the whole search could.
+    const d = r.decided;
+    if (r.condition)
+      out.push(
+        d.condition
+          ? `Decided: the condition ${r.condition.verdict} (a state found proves it)`
+          : 'Undecided: the condition (no state found so far proves it either way)',
+      );
+    const open = [
+      d.race ? '' : 'data-race',
+      d.undef ? '' : 'undef-read',
+      d.undefFinal ? '' : 'undef-final',
+      d.ub ? '' : 'undefined-behaviour',
+    ].filter(Boolean);
+    if (open.length > 0) out.push(`Undecided flags: ${open.join(', ')} (none found so far)`);
+  }
   if (unknown > 0) out.push(`Unknown (depends on undef): ${unknown}`);
   // The verdict, when the word after the states does not give it (Undef, ??).
   if (r.complete && r.condition && word !== 'Ok' && word !== 'No') out.push(`Verdict ${r.condition.verdict}`);

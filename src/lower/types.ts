@@ -165,8 +165,8 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
     hint: '{2}',
   },
   LW2015: {
-    message: 'target "{0}" is listed more than once',
-    hint: 'list each target once: --target gfx942,pvc',
+    message: 'processor {0} is listed more than once (as {1})',
+    hint: 'list each processor once: an alias (fiji for gfx803, bmg-g21 for bmg) is the same processor and lowers alike; --target gfx942,pvc',
   },
   LW2016: {
     message: 'the --target list "{0}" has an empty name',

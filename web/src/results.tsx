@@ -76,7 +76,7 @@ function Verdict({ r }: { r: RunResult }) {
       {rep.expectations.length > 0 && (
         <ul class="expect">
           {rep.expectations.map((e) => (
-            <li key={e.key} class={e.ok ? 'ok' : rep.complete ? 'no' : 'undecided'}>
+            <li key={e.key} class={e.ok ? 'ok' : (e.decided ?? rep.complete) ? 'no' : 'undecided'}>
               expect {e.key} {e.expected}: {expectationText(e, rep.complete)}
             </li>
           ))}
