@@ -261,9 +261,12 @@ describe('gpumm compare', () => {
       out += d;
     });
     // Signalled once the first model's search says it is under way.
+    let signalled = false;
     child.stderr.on('data', (d) => {
       err += d;
-      if (err.includes('(Ctrl-C prints the comparisons so far)')) child.kill('SIGINT');
+      // Once: a second Ctrl-C while the answer is printed ends the process, as it should.
+      if (!signalled && err.includes('(Ctrl-C prints the comparisons so far)'))
+        signalled = child.kill('SIGINT');
     });
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(status).toBe(130);
