@@ -239,8 +239,17 @@ export class Collector {
   /** The values of state `id` (a copy). */
   valuesOf(id: number): Float64Array {
     const out = new Float64Array(this.k);
-    for (let j = 0; j < this.k; j++) out[j] = this.valueAt(id, j);
+    this.readValues(id, out);
     return out;
+  }
+
+  /** Writes the values of state `id` into `out` (undef as NaN). */
+  readValues(id: number, out: Float64Array): void {
+    const { k, vals, undefCode } = this;
+    for (let j = 0, at = id * k; j < k; j++) {
+      const x = vals[at + j]!;
+      out[j] = x === undefCode ? Number.NaN : x;
+    }
   }
 
   countOf(id: number): number {

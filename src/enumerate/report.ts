@@ -378,7 +378,7 @@ export function tallyStates(
   };
   for (let i = 0; i < n; i++) {
     const id = order[i]!;
-    for (let j = 0; j < k; j++) vals[j] = c.valueAt(id, j);
+    c.readValues(id, vals);
     const count = c.countOf(id);
     const tr = truthOf(vals);
     const code = tr === 'true' ? 0 : tr === 'false' ? 1 : tr === 'unknown' ? 2 : 3;
