@@ -13,7 +13,14 @@ import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
 import { dotToSvg, toDot } from '../enumerate/graph.ts';
 import type { ObserveMode } from '../enumerate/outcomes.ts';
-import { formatReport, type Report, ReportSchema, undecidedNeeds } from '../enumerate/report.ts';
+import {
+  formatReport,
+  type Report,
+  ReportSchema,
+  stateCount,
+  undecidedNeeds,
+  writeReport,
+} from '../enumerate/report.ts';
 import { runTestParallel } from '../enumerate/run-parallel.ts';
 import {
   DEFAULT_MAX_STATES,
@@ -67,18 +74,31 @@ function nonNegativeInt(v: string): number {
 /** Default `--max-states` (defined beside the search, so the explorer shares it). */
 export { DEFAULT_MAX_STATES };
 
-/** `JSON.stringify(items, null, 2)` and a newline on stdout, written one element at a time. */
-function writeJsonArray(items: readonly unknown[]): void {
-  if (items.length === 0) {
-    process.stdout.write('[]\n');
-    return;
-  }
-  process.stdout.write('[\n');
-  items.forEach((item, k) => {
-    const text = JSON.stringify(item, null, 2).replace(/\n/g, '\n  ');
-    process.stdout.write(`  ${text}${k < items.length - 1 ? ',' : ''}\n`);
-  });
-  process.stdout.write(']\n');
+/**
+ * stdout of `gpumm run`: the reports, text or `--json`, one at a time, each in pieces (the whole
+ * output of a run can exceed the longest string V8 allows). The JSON is `JSON.stringify(reports,
+ * null, 2)` and a newline, each report checked against the schema as it is written.
+ */
+function reportWriter(json: boolean): { add(r: Report): void; end(): void } {
+  const write = (text: string) => {
+    process.stdout.write(text);
+  };
+  let k = 0;
+  return {
+    add(r) {
+      if (json) {
+        const text = JSON.stringify(ReportSchema.parse(r), null, 2).replace(/\n/g, '\n  ');
+        write(`${k === 0 ? '[\n' : ',\n'}  ${text}`);
+      } else {
+        if (k > 0) write('\n');
+        writeReport(r, write);
+      }
+      k++;
+    },
+    end() {
+      if (json) write(k === 0 ? '[]\n' : '\n]\n');
+    },
+  };
 }
 /** JSON schema of `gpumm run --json` output (one report per file, in an array). */
 export const RunJsonSchema = ReportSchema.array();
@@ -303,15 +323,29 @@ export function registerRun(program: Command): void {
       vkCli.checkCatAgainstVulkan(vkCatModel, vtests, vkBase, opts.errorLimit);
 
     const ctrlC = onCtrlC();
-    const reports: Report[] = [];
-    const texts: string[] = [];
+    // An expectation proved false: a definite answer, even beside a test left undecided.
+    let expectFailed = false;
+    const failedIn = (r: Report) => {
+      expectFailed ||= r.expectations.some((e) => e.decided && !e.ok);
+    };
+    // With --graph: the graphs (or reports with no execution to draw), written at the end.
+    const graphs: string[] = [];
     const progress = opts.quiet ? null : await startProgress(process.stderr, items.length);
     // Lines for stderr while the bars are drawn go above them.
     const say = (text: string) => (progress ? progress.log(text) : process.stderr.write(text));
+    // Each report goes to stdout as its test ends, except while live bars are drawn on the terminal
+    // stdout writes to as well: the reports then follow the bars, at the end.
+    const writer = reportWriter(opts.json === true);
+    const pending: Report[] | null = progress && process.stdout.isTTY ? [] : null;
+    const emit = (r: Report) => {
+      failedIn(r);
+      if (pending) pending.push(r);
+      else writer.add(r);
+    };
     /** Says why a run stopped early; true when that left something needed undecided (exit 3). */
     const stopped = (report: Report, more: string): boolean => {
       if (report.complete) return false;
-      const found = `after ${report.stats.consistent} executions and ${report.states.length} final states${more}`;
+      const found = `after ${report.stats.consistent} executions and ${stateCount(report)} final states${more}`;
       if (!undecidedNeeds(report)) {
         say(`${report.test}: stopped (${report.stop}) ${found}; the states found decide what was asked\n`);
         return false;
@@ -342,9 +376,8 @@ export function registerRun(program: Command): void {
               onProgress: (p) => progress?.update(p),
             },
           );
-          reports.push(report);
           if (stopped(report, '')) undecidable = true;
-          if (!opts.json) texts.push(formatReport(report));
+          emit(report);
           progress?.done();
           continue;
         }
@@ -404,17 +437,16 @@ export function registerRun(program: Command): void {
           report = par.report;
           en = par.merged;
         } else report = await runTest(test, runOpts, hooks);
-        reports.push(report);
         if (stopped(report, `; estimate ${report.stats.estimate.toExponential(2)} candidates before pruning`))
           undecidable = true;
         if (opts.graph && en) {
           // The state numbers are known only now: one out of range is a command-line error.
-          if (opts.state !== undefined && opts.state >= report.states.length) {
+          if (opts.state !== undefined && opts.state >= stateCount(report)) {
             process.stderr.write(
               `${optionValueDiagnostic('CL1004', process.argv.slice(2), '--state', {
                 state: String(opts.state),
                 test: test.name,
-                count: String(report.states.length),
+                count: String(stateCount(report)),
               })}\n`,
             );
             throw new CliExit(2);
@@ -423,24 +455,31 @@ export function registerRun(program: Command): void {
           if (dot) {
             const out = opts.graph === 'svg' ? await dotToSvg(dot) : dot;
             if (opts.out) writeOut(opts.out, out);
-            else texts.push(out);
+            else graphs.push(out);
           }
-        } else if (!opts.json) texts.push(formatReport(report));
+          // The graphs are written at the end: a later test's --state may still be refused (exit 2).
+          failedIn(report);
+        } else if (opts.graph) {
+          // No execution to draw (none kept): the report in its place, in order with the graphs.
+          graphs.push(formatReport(report));
+          failedIn(report);
+        } else emit(report);
         progress?.done();
       }
     } finally {
       progress?.stop();
       ctrlC.dispose();
     }
-    // Report by report: the whole output of a run can exceed the longest string V8 allows.
-    if (opts.json) writeJsonArray(RunJsonSchema.parse(reports));
-    else
-      texts.forEach((t, k) => {
+    if (opts.graph)
+      graphs.forEach((t, k) => {
         process.stdout.write(k === 0 ? t : `\n${t}`);
       });
+    else {
+      for (const r of pending ?? []) writer.add(r);
+      writer.end();
+    }
     if (ctrlC.interrupted) throw new CliExit(130);
-    // An expectation proved false is a definite answer, even beside a test left undecided.
-    if (reports.some((r) => r.expectations.some((e) => e.decided && !e.ok))) throw new CliExit(1);
+    if (expectFailed) throw new CliExit(1);
     if (undecidable) throw new CliExit(3);
   });
 }

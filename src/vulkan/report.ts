@@ -11,7 +11,7 @@ import type { EnumerationStats } from '../enumerate/enumerate.ts';
 import { decidedAnswers, expectationOutcome } from '../enumerate/expectations.ts';
 import { herdNames, herdTestName } from '../enumerate/herd.ts';
 import { conditionVerdict } from '../enumerate/outcomes.ts';
-import { type Report, tallyStates } from '../enumerate/report.ts';
+import { type Report, tallyStates, withStateTable } from '../enumerate/report.ts';
 import { isUndef } from '../events/program.ts';
 import type { KhronosAssertion, KhronosPred, VkCond, VkTerm, VulkanTest } from './ast.ts';
 import { UNSET } from './events.ts';
@@ -112,12 +112,12 @@ export function buildVulkanReport(
 ): Report {
   const c = main.collector;
   const labels = c.labels;
-  const written = labels.map((l) => l.startsWith('@'));
+  const written = labels.flatMap((l, k) => (l.startsWith('@') ? [k] : []));
   const cond = test.condition ? condOnValues(test.condition.cond, labels) : () => 'true' as const;
   const tally = tallyStates(
     c,
     cond,
-    (vals) => written.some((w, k) => w && isUndef(vals[k]!)),
+    (vals) => written.some((k) => isUndef(vals[k]!)),
     (v) => (v === UNSET ? null : isUndef(v) ? 'undef' : v),
   );
   const verdict = test.condition ? conditionVerdict(test, tally.truths) : null;
@@ -162,14 +162,14 @@ export function buildVulkanReport(
   }
   const herdText = test.condition ? herdVkCond(test.condition.cond, names) : 'true';
   const q = test.condition?.quantifier;
-  return {
+  const report: Report = {
     test: test.name,
     file: test.file,
     complete,
     stop,
     model: extra.model,
     observables: labels,
-    states: tally.states,
+    states: [],
     condition: test.condition
       ? {
           text: `${q === 'not exists' ? '~exists' : q} (${printVkCond(test.condition.cond)})`,
@@ -198,4 +198,5 @@ export function buildVulkanReport(
       hash: vkTestHash(test),
     },
   };
+  return withStateTable(report, tally.table);
 }
