@@ -402,8 +402,10 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     await page.click('[data-testid=tab-code]');
     await page.selectOption('[data-testid=target]', 'gfx942');
     await page.selectOption('[data-testid=add-target]', 'pvc');
+    // Two columns in one thread's table (counting over every table, one column per thread already
+    // makes two before pvc's code arrives).
     await page.waitForFunction(
-      () => document.querySelectorAll('table.lowered thead [data-testid=target-column]').length >= 2,
+      () => document.querySelectorAll('[data-testid=lowered-P0] [data-testid=target-column]').length >= 2,
     );
     const heads = await page.$$eval('[data-testid=lowered-P0] [data-testid=target-column]', (ths) =>
       ths.map((t) => t.textContent),
