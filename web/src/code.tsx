@@ -22,6 +22,33 @@ export interface LlcRow {
 
 export type LlcStatus = { available: true; version: string } | { available: false; reason: string };
 
+/** The targets grouped by vendor and generation, as `<option>`s; those in `skip` left out. */
+function TargetOptions({
+  targets,
+  gens,
+  skip = [],
+}: {
+  targets: TargetInfo[];
+  gens: string[];
+  skip?: readonly string[];
+}) {
+  return (
+    <>
+      {gens.map((g) => (
+        <optgroup label={g} key={g}>
+          {targets
+            .filter((t) => `${t.vendor} ${t.generation}` === g && !skip.includes(t.name))
+            .map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name}
+              </option>
+            ))}
+        </optgroup>
+      ))}
+    </>
+  );
+}
+
 /**
  * The targets to lower for, as chips (× removes one; one always stays) and a picker that adds
  * another, with the settings they share: wavefront mode, address-space rules, TgSplit.
@@ -74,17 +101,7 @@ export function TargetPicker({
           }
           data-testid="target"
         >
-          {gens.map((g) => (
-            <optgroup label={g} key={g}>
-              {targets
-                .filter((t) => `${t.vendor} ${t.generation}` === g)
-                .map((t) => (
-                  <option key={t.name} value={t.name}>
-                    {t.name}
-                  </option>
-                ))}
-            </optgroup>
-          ))}
+          <TargetOptions targets={targets} gens={gens} />
         </select>
       </label>
       <label title="lower for several targets side by side, as gpumm lower --target a,b">
@@ -98,17 +115,7 @@ export function TargetPicker({
           data-testid="add-target"
         >
           <option value="">+ add a target…</option>
-          {gens.map((g) => (
-            <optgroup label={g} key={g}>
-              {targets
-                .filter((t) => `${t.vendor} ${t.generation}` === g && !choice.targets.includes(t.name))
-                .map((t) => (
-                  <option key={t.name} value={t.name}>
-                    {t.name}
-                  </option>
-                ))}
-            </optgroup>
-          ))}
+          <TargetOptions targets={targets} gens={gens} skip={choice.targets} />
         </select>
       </label>
       <label title={anyWgp ? 'for the GFX10–GFX12 targets' : 'CU/WGP modes exist on GFX10 to GFX12'}>

@@ -4,9 +4,10 @@
  * histogram built from a report and the outcomes only rejected candidates reach.
  */
 
+import type { EdgeKind } from '../../../src/enumerate/graph.ts';
 import type { Truth } from '../../../src/enumerate/outcomes.ts';
 import { type Report, stateText } from '../../../src/enumerate/report.ts';
-import type { CandidateInfo, OutcomeBar } from './protocol.ts';
+import type { CandidateInfo, EditorDiagnostic, OutcomeBar } from './protocol.ts';
 
 /** At most this many candidates are listed (the list says when there are more). */
 export const MAX_LISTED = 2000;
@@ -99,3 +100,8 @@ export function drain(
     });
   return en.stop === 'done';
 }
+
+/** What a run gives the page: the diagnostics that stopped it, or its report and listing. */
+export type ModelRun<L> =
+  | { diagnostics: EditorDiagnostic[] }
+  | { report: Report; listing: L; edgeKinds: EdgeKind[] };

@@ -62,6 +62,7 @@ import {
   LIST_MS,
   type Listing,
   MAX_LISTED,
+  type ModelRun,
   type Progress,
   valuesRecord,
 } from './listing.ts';
@@ -229,9 +230,7 @@ export class Session {
     settings: RunSettings,
     budgets: Budgets,
     onProgress: (p: Progress) => void,
-  ): Promise<
-    { diagnostics: EditorDiagnostic[] } | { report: Report; listing: Listing; edgeKinds: EdgeKind[] }
-  > {
+  ): Promise<ModelRun<Listing>> {
     // The fast search's candidates are listed by models/vulkan.cat, as `--explain` asks it.
     const loaded = loadCat(
       choice.kind === 'cat' || choice.kind === 'user-cat' ? choice : { kind: 'cat', name: VULKAN_CAT_NAME },
@@ -258,9 +257,7 @@ export class Session {
     settings: RunSettings,
     budgets: Budgets,
     onProgress: (p: Progress) => void,
-  ): Promise<
-    { diagnostics: EditorDiagnostic[] } | { report: Report; listing: Listing; edgeKinds: EdgeKind[] }
-  > {
+  ): Promise<ModelRun<Listing>> {
     const md = modelDiagnostics(test);
     if (md.length > 0) {
       const undecided = md.every((d) => UNDECIDED_CODES.includes(d.code));

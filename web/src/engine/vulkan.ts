@@ -12,7 +12,7 @@ import { catRejection, catValues } from '../../../src/cat/report.ts';
 import { buildVulkanPrimitives } from '../../../src/cat/vulkan-primitives.ts';
 import type { Test } from '../../../src/core/types.ts';
 import type { EdgeKind, Highlight } from '../../../src/enumerate/graph.ts';
-import { type Report, stateText } from '../../../src/enumerate/report.ts';
+import { stateText } from '../../../src/enumerate/report.ts';
 import { isUndef } from '../../../src/events/program.ts';
 import { print } from '../../../src/syntax/printer.ts';
 import { type AnyTest, isVulkan, type VulkanTest } from '../../../src/vulkan/ast.ts';
@@ -31,6 +31,7 @@ import {
   LIST_MS,
   type Listing,
   MAX_LISTED,
+  type ModelRun,
   type Progress,
   valuesRecord,
 } from './listing.ts';
@@ -91,9 +92,7 @@ export async function runVulkanTest(
   settings: RunSettings,
   budgets: Budgets,
   onProgress: (p: Progress) => void,
-): Promise<
-  { diagnostics: EditorDiagnostic[] } | { report: Report; listing: VulkanListing; edgeKinds: EdgeKind[] }
-> {
+): Promise<ModelRun<VulkanListing>> {
   const vs = settings.vulkan;
   const variants = vkVariants({ literalFr: vs.fr === 'literal' }, vs.chains);
   const front = vulkanFront(test, { unroll: vs.unroll, observe: settings.observe });
