@@ -450,8 +450,9 @@ const DATA_PREDS: IcmpPred[] = ['eq', 'ne', 'ult', 'sgt'];
  * Small tests whose stores, RMWs and cmpxchg take values computed from loads (data dependencies,
  * arithmetic, comparisons and selects): load buffering through them builds value cycles, whose
  * values are solved (`Evaluator.solve`, docs/model.md "Values out of thin air") when no-thin-air
- * is off. Each thread starts with a load into `r0`; the condition, when there is one, compares
- * `P0:r0` with a constant (a constant of the solving domain).
+ * is off. Each thread starts with a load into `r0` (even threads of `x`, odd ones of `y`) and, half
+ * the time, ends storing its newest register to the other location (the LB shape); the condition,
+ * when there is one, compares `P0:r0` with a constant (a constant of the solving domain).
  */
 export function arbDataTest(): fc.Arbitrary<Test> {
   // Operand choices: below 0 a constant (-1 → 0 … -4 → 3), else a register.
@@ -468,16 +469,17 @@ export function arbDataTest(): fc.Arbitrary<Test> {
   return fc
     .record({
       bodies: fc.array(fc.array(op, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 3 }),
-      firstAtomic: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+      firstAtomic: fc.array(fc.constantFrom(true, true, true, false), { minLength: 3, maxLength: 3 }),
       inits: fc.constantFrom<[number, number]>([0, 0], [0, 1], [2, 0]),
       watch: fc.option(fc.constantFrom(0, 1, 2, 42), { nil: null }),
+      lb: fc.boolean(),
     })
     .filter(({ bodies }) => {
       const writes = bodies.flat().filter((o) => ['store', 'rmw', 'cas'].includes(o.kind)).length;
       const rmws = bodies.flat().filter((o) => o.kind === 'rmw' || o.kind === 'cas').length;
       return bodies.reduce((n, b) => n + b.length, bodies.length) <= 8 && writes <= 4 && rmws <= 1;
     })
-    .map(({ bodies, firstAtomic, inits, watch }) => {
+    .map(({ bodies, firstAtomic, inits, watch, lb }) => {
       const built = bodies.map((ops, t) => {
         const regs: string[] = [];
         let next = 0;
@@ -534,6 +536,10 @@ export function arbDataTest(): fc.Arbitrary<Test> {
             }
           }
         }
+        // `lb`: the thread ends storing its newest register to the location the other threads
+        // load first (load buffering through data dependencies: a value cycle when the loads
+        // read each other's stores).
+        if (lb) out.push(st(loc0 === 'x' ? 'y' : 'x', regs[regs.length - 1]!, 'monotonic'));
         return out;
       });
       return makeTest({
