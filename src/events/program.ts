@@ -384,10 +384,17 @@ export class Evaluator {
   private readonly constants: number[];
   /** Per event: the global index of the step that computes its value (-1: an initial write). */
   private readonly producer: Int32Array;
-  /** Per thread and register: the index of the step that defines it (-1: none). */
-  private readonly regDef: Int32Array[];
-  /** Global step index of each thread's first step. */
-  private readonly stepBase: Int32Array;
+  /** Per global step (the threads' steps one after the other): its thread and the step. */
+  private readonly stepThread: Int32Array;
+  private readonly flatSteps: ProgramStep[];
+  /**
+   * Per global step: its register inputs that some step defines, as pairs (register, global index
+   * of the defining step).
+   */
+  private readonly regInputs: Int32Array[];
+  /** Scratch of `onCycle`. */
+  private readonly seen: Uint8Array;
+  private readonly stack: number[] = [];
   /** Per read event: its width in bits. */
   private readonly readWidth: Uint8Array;
   /** Per event: whether a read takes `seedVal` instead of its source's value (a guess). */
@@ -423,14 +430,16 @@ export class Evaluator {
     this.seedVal = new Float64Array(sk.n);
     this.readWidth = new Uint8Array(sk.n);
     this.producer = new Int32Array(sk.n).fill(-1);
-    this.stepBase = new Int32Array(programs.length);
+    this.stepThread = new Int32Array(this.totalSteps);
+    this.flatSteps = programs.flatMap((p) => p.steps);
+    this.seen = new Uint8Array(this.totalSteps);
     const consts = new Set<number>(extra);
     for (const v of this.initValues) consts.add(v);
     let base = 0;
-    this.regDef = programs.map((p, t) => {
-      this.stepBase[t] = base;
+    const defs = programs.map((p, t) => {
       const def = new Int32Array(p.regs.length).fill(-1);
       p.steps.forEach((s, i) => {
+        this.stepThread[base + i] = t;
         for (const o of operandsOf(s)) if (o.c) consts.add(o.v);
         if ((s.k === 'read' || s.k === 'store' || s.k === 'rmw') && s.ev >= 0) this.producer[s.ev] = base + i;
         if (s.k === 'read' && s.ev >= 0) this.readWidth[s.ev] = s.width;
@@ -438,10 +447,15 @@ export class Evaluator {
           (s.k === 'read' || s.k === 'bin' || s.k === 'icmp' || s.k === 'select' || s.k === 'copy') &&
           s.dst >= 0
         )
-          def[s.dst] = i;
+          def[s.dst] = base + i;
       });
       base += p.steps.length;
       return def;
+    });
+    this.regInputs = this.flatSteps.map((s, g) => {
+      const def = defs[this.stepThread[g]!]!;
+      const ins = s.k === 'copy' ? [{ c: false as const, r: s.src }] : operandsOf(s);
+      return Int32Array.from(ins.flatMap((o) => (!o.c && def[o.r]! >= 0 ? [o.r, def[o.r]!] : [])));
     });
     this.constants = [...consts].filter((v) => !isUndef(v));
   }
@@ -657,13 +671,19 @@ export class Evaluator {
   domain(width: number): Float64Array {
     let d = this.domains[width];
     if (!d) {
-      const vs = new Set<number>();
-      for (const x of this.domainBase)
-        for (const y of [x - 1, x, x + 1]) {
-          const v = wrap(y, width);
-          if (v >= 0 && v < 2 ** Math.min(width, 53)) vs.add(v);
+      const base = this.domainBase;
+      const all = new Float64Array(3 * base.length);
+      let n = 0;
+      const top = 2 ** Math.min(width, 53);
+      for (let i = 0; i < base.length; i++)
+        for (let dv = -1; dv <= 1; dv++) {
+          const v = wrap(base[i]! + dv, width);
+          if (v >= 0 && v < top) all[n++] = v;
         }
-      d = Float64Array.from([...vs].sort((a, b) => a - b));
+      const sorted = all.subarray(0, n).sort();
+      let m = 0;
+      for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[m++] = sorted[i]!;
+      d = sorted.slice(0, m);
       this.domains[width] = d;
     }
     return d;
@@ -671,20 +691,24 @@ export class Evaluator {
 
   /** The constants and every value known at the stall (what the candidate computes apart from the cycles). */
   private knownValues(): number[] {
-    const vs = new Set(this.constants);
-    for (let e = 0; e < this.known.length; e++) if (this.known[e] === 1) vs.add(this.writeVal[e]!);
-    this.regs.forEach((r, t) => {
+    const vs = this.constants.slice();
+    const add = (v: number) => {
+      if (!isUndef(v)) vs.push(v);
+    };
+    for (let e = 0; e < this.known.length; e++) if (this.known[e] === 1) add(this.writeVal[e]!);
+    for (let t = 0; t < this.regs.length; t++) {
+      const r = this.regs[t]!;
       const k = this.regKnown[t]!;
-      for (let i = 0; i < r.length; i++) if (k[i] === 1) vs.add(r[i]!);
-    });
-    return [...vs].filter((v) => !isUndef(v));
+      for (let i = 0; i < r.length; i++) if (k[i] === 1) add(r[i]!);
+    }
+    return vs;
   }
 
   /** Guesses reads on cycles depth-first; records each complete evaluation that reproduces its guesses. */
   private explore(): void {
     this.reset();
     const st = this.propagate();
-    if (st === 'cas-mismatch' || st === 'assume') return;
+    if (st === 'cas-mismatch' || st === 'assume' || this.contradicted()) return;
     if (st === 'cycle') {
       const r = this.cutRead();
       if (r < 0) return;
@@ -697,15 +721,23 @@ export class Evaluator {
       this.seeded[r] = 0;
       return;
     }
-    const reads = this.cycleReads;
-    for (const r of reads) {
+    for (const r of this.cycleReads) this.solutions.push(this.writeVal[r]!);
+  }
+
+  /**
+   * Whether what the guesses so far computed already fails: a guess its source's value contradicts
+   * (NaN, undef, equals nothing), or a read on a cycle whose value lies outside the domain. Known
+   * values stay what they are whatever the later guesses, so the branch has no solution.
+   */
+  private contradicted(): boolean {
+    for (const r of this.cycleReads) {
+      if (this.known[r] === 0) continue;
       const v = this.writeVal[r]!;
-      // A guess must be what its source computes (NaN, undef, equals nothing); every read on a
-      // cycle takes a value of the domain.
-      if (this.seeded[r] === 1 && this.writeVal[this.rf[r]!] !== v) return;
-      if (!this.inDomain(r, v)) return;
+      const src = this.rf[r]!;
+      if (this.seeded[r] === 1 && this.known[src] === 1 && this.writeVal[src] !== v) return true;
+      if (!this.inDomain(r, v)) return true;
     }
-    for (const r of reads) this.solutions.push(this.writeVal[r]!);
+    return false;
   }
 
   private inDomain(r: number, v: number): boolean {
@@ -723,40 +755,22 @@ export class Evaluator {
 
   /** The not-done steps step `g` (global index) waits for, at the current stall. */
   private waitsFor(g: number, out: number[]): void {
-    let t = this.stepBase.length - 1;
-    while (this.stepBase[t]! > g) t--;
-    const s = this.programs[t]!.steps[g - this.stepBase[t]!]!;
-    const reg = (o: Op) => {
-      if (!o.c && this.regKnown[t]![o.r] !== 1 && this.regDef[t]![o.r]! >= 0)
-        out.push(this.stepBase[t]! + this.regDef[t]![o.r]!);
-    };
-    const ev = (e: number) => {
-      if (e >= 0 && this.known[e] === 0 && this.producer[e]! >= 0) out.push(this.producer[e]!);
-    };
-    switch (s.k) {
-      case 'read':
-        if (s.ev >= 0 && this.seeded[s.ev] === 0) ev(this.rf[s.ev]!);
-        break;
-      case 'rmw':
-        if (s.op !== 'xchg') ev(s.read);
-        reg(s.a);
-        break;
-      case 'cas':
-        ev(s.read);
-        reg(s.expected);
-        break;
-      case 'copy':
-        reg({ c: false, r: s.src });
-        break;
-      default:
-        for (const o of operandsOf(s)) reg(o);
-    }
+    const rk = this.regKnown[this.stepThread[g]!]!;
+    const ins = this.regInputs[g]!;
+    for (let i = 0; i < ins.length; i += 2) if (rk[ins[i]!] !== 1) out.push(ins[i + 1]!);
+    const s = this.flatSteps[g]!;
+    let e = -1;
+    if (s.k === 'read') e = s.ev >= 0 && this.seeded[s.ev] === 0 ? this.rf[s.ev]! : -1;
+    else if (s.k === 'rmw') e = s.op !== 'xchg' ? s.read : -1;
+    else if (s.k === 'cas') e = s.read;
+    if (e >= 0 && this.known[e] === 0 && this.producer[e]! >= 0) out.push(this.producer[e]!);
   }
 
   /** Whether the not-done step `g` waits, through other waiting steps, for itself. */
   private onCycle(g: number): boolean {
-    const seen = new Uint8Array(this.totalSteps);
-    const stack: number[] = [];
+    const { seen, stack } = this;
+    seen.fill(0);
+    stack.length = 0;
     this.waitsFor(g, stack);
     while (stack.length > 0) {
       const x = stack.pop()!;
@@ -773,10 +787,7 @@ export class Evaluator {
     const out: number[] = [];
     for (let e = 0; e < this.producer.length; e++) {
       const g = this.producer[e]!;
-      if (g < 0 || this.known[e] === 1) continue;
-      let t = this.stepBase.length - 1;
-      while (this.stepBase[t]! > g) t--;
-      if (this.programs[t]!.steps[g - this.stepBase[t]!]!.k === 'read' && this.onCycle(g)) out.push(e);
+      if (g >= 0 && this.known[e] === 0 && this.flatSteps[g]!.k === 'read' && this.onCycle(g)) out.push(e);
     }
     return out;
   }
