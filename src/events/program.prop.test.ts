@@ -194,6 +194,11 @@ function bruteForce(
   sk: Skeleton,
   rf: Int32Array,
 ): { cycle: number[]; states: string[] } {
+  // The read of an RMW or a successful cmpxchg reading the operation's own write: no valuation.
+  for (const p of programs)
+    for (const s of p.steps)
+      if ((s.k === 'rmw' && rf[s.read] === s.ev) || (s.k === 'cas' && s.write >= 0 && rf[s.read] === s.write))
+        return { cycle: [], states: [] };
   const cycle = cycleReads(programs, sk, rf);
   const events = (e: Eval) => (x: number) => e.val.get(x) ?? Number.NaN;
   const readsOnly = (e: Eval) => (x: number) =>

@@ -50,6 +50,8 @@ type Step =
   | {
       k: 'cas';
       read: number;
+      /** The write of a successful one (-1: a failure). */
+      write: number;
       expected: Op;
       ok: boolean;
       /** `cmpxchg weak`: may fail even when the values match (LLVM LangRef: "may fail spuriously"). */
@@ -159,7 +161,15 @@ export function compile(sk: Skeleton): ThreadProgram[] {
           const dst = ins.dst ? reg(ins.dst, width) : -1;
           const okDst = ins.dst ? reg(`${ins.dst}.1`, 1) : -1;
           steps.push({ k: 'read', ev: r, dst, okDst: -1, width });
-          steps.push({ k: 'cas', read: r, expected: op(ins.expected), ok: w >= 0, weak: ins.weak, width });
+          steps.push({
+            k: 'cas',
+            read: r,
+            write: w,
+            expected: op(ins.expected),
+            ok: w >= 0,
+            weak: ins.weak,
+            width,
+          });
           // A success stores the new value whatever it read, also an undef (choice 26; whether an
           // undef read succeeds is the variant's choice, choice 11).
           if (w >= 0) steps.push({ k: 'store', ev: w, a: op(ins.desired), width });
@@ -392,6 +402,8 @@ export class Evaluator {
    * of the defining step).
    */
   private readonly regInputs: Int32Array[];
+  /** The read and the write of every RMW and successful cmpxchg, as pairs. */
+  private readonly rmwPairs: Int32Array;
   /** Scratch of `onCycle`. */
   private readonly seen: Uint8Array;
   private readonly stack: number[] = [];
@@ -458,6 +470,15 @@ export class Evaluator {
       return Int32Array.from(ins.flatMap((o) => (!o.c && def[o.r]! >= 0 ? [o.r, def[o.r]!] : [])));
     });
     this.constants = [...consts].filter((v) => !isUndef(v));
+    this.rmwPairs = Int32Array.from(
+      this.flatSteps.flatMap((s) =>
+        s.k === 'rmw' && s.ev >= 0 && s.read >= 0
+          ? [s.read, s.ev]
+          : s.k === 'cas' && s.write >= 0
+            ? [s.read, s.write]
+            : [],
+      ),
+    );
   }
 
   private val(o: Op, t: number): number {
@@ -537,10 +558,29 @@ export class Evaluator {
    * `loadSolution(k)` loads the others.
    */
   valuations(rfSrc: Int32Array): number {
+    if (this.readsOwnWrite(rfSrc)) {
+      this.status = 'cycle';
+      this.cycleReads = [];
+      this.count = 0;
+      return 0;
+    }
     const st = this.run(rfSrc);
     this.status = st;
     this.count = st === 'ok' ? 1 : st === 'cycle' ? this.solve() : 0;
     return this.count;
+  }
+
+  /**
+   * Whether the read of an RMW or a successful cmpxchg reads the operation's own write: a cycle of
+   * one operation, which has no valuation whatever the values (the read of an atomic
+   * read-modify-write precedes its write). The AMDGPU model's axioms reject it first; the Vulkan
+   * model's relations (search.ts, models/vulkan.cat) do not, and leave it to the values
+   * (docs/model-vulkan.md, "Values").
+   */
+  private readsOwnWrite(rfSrc: Int32Array): boolean {
+    const p = this.rmwPairs;
+    for (let i = 0; i < p.length; i += 2) if (rfSrc[p[i]!] === p[i + 1]!) return true;
+    return false;
   }
 
   /** Clears every value but the initial writes'. */
