@@ -390,25 +390,11 @@ export class Evaluator {
   status: EvalStatus = 'ok';
   /** The number of valuations the last `valuations` found. */
   count = 0;
-  /** Every constant of the programs, of the initial values and of `extra`: the domain's base. */
-  private readonly constants: number[];
-  /** Per event: the global index of the step that computes its value (-1: an initial write). */
-  private readonly producer: Int32Array;
-  /** Per global step (the threads' steps one after the other): its thread and the step. */
-  private readonly stepThread: Int32Array;
-  private readonly flatSteps: ProgramStep[];
-  /**
-   * Per global step: its register inputs that some step defines, as pairs (register, global index
-   * of the defining step).
-   */
-  private readonly regInputs: Int32Array[];
+  /** The tables of `solve`, built on its first call (`solverTables`). */
+  private tables: SolverTables | null = null;
   /** The read and the write of every RMW and successful cmpxchg, as pairs. */
   private readonly rmwPairs: Int32Array;
-  /** Scratch of `onCycle`. */
-  private readonly seen: Uint8Array;
   private readonly stack: number[] = [];
-  /** Per read event: its width in bits. */
-  private readonly readWidth: Uint8Array;
   /** Per event: whether a read takes `seedVal` instead of its source's value (a guess). */
   private readonly seeded: Uint8Array;
   private readonly seedVal: Float64Array;
@@ -424,7 +410,7 @@ export class Evaluator {
   constructor(
     sk: EvalLayout,
     readonly programs: ThreadProgram[],
-    extra: readonly number[] = [],
+    private readonly extra: readonly number[] = [],
   ) {
     this.writeVal = new Float64Array(sk.n);
     this.known = new Uint8Array(sk.n);
@@ -440,44 +426,16 @@ export class Evaluator {
     );
     this.seeded = new Uint8Array(sk.n);
     this.seedVal = new Float64Array(sk.n);
-    this.readWidth = new Uint8Array(sk.n);
-    this.producer = new Int32Array(sk.n).fill(-1);
-    this.stepThread = new Int32Array(this.totalSteps);
-    this.flatSteps = programs.flatMap((p) => p.steps);
-    this.seen = new Uint8Array(this.totalSteps);
-    const consts = new Set<number>(extra);
-    for (const v of this.initValues) consts.add(v);
-    let base = 0;
-    const defs = programs.map((p, t) => {
-      const def = new Int32Array(p.regs.length).fill(-1);
-      p.steps.forEach((s, i) => {
-        this.stepThread[base + i] = t;
-        for (const o of operandsOf(s)) if (o.c) consts.add(o.v);
-        if ((s.k === 'read' || s.k === 'store' || s.k === 'rmw') && s.ev >= 0) this.producer[s.ev] = base + i;
-        if (s.k === 'read' && s.ev >= 0) this.readWidth[s.ev] = s.width;
-        if (
-          (s.k === 'read' || s.k === 'bin' || s.k === 'icmp' || s.k === 'select' || s.k === 'copy') &&
-          s.dst >= 0
-        )
-          def[s.dst] = base + i;
-      });
-      base += p.steps.length;
-      return def;
-    });
-    this.regInputs = this.flatSteps.map((s, g) => {
-      const def = defs[this.stepThread[g]!]!;
-      const ins = s.k === 'copy' ? [{ c: false as const, r: s.src }] : operandsOf(s);
-      return Int32Array.from(ins.flatMap((o) => (!o.c && def[o.r]! >= 0 ? [o.r, def[o.r]!] : [])));
-    });
-    this.constants = [...consts].filter((v) => !isUndef(v));
     this.rmwPairs = Int32Array.from(
-      this.flatSteps.flatMap((s) =>
-        s.k === 'rmw' && s.ev >= 0 && s.read >= 0
-          ? [s.read, s.ev]
-          : s.k === 'cas' && s.write >= 0
-            ? [s.read, s.write]
-            : [],
-      ),
+      programs
+        .flatMap((p) => p.steps)
+        .flatMap((s) =>
+          s.k === 'rmw' && s.ev >= 0 && s.read >= 0
+            ? [s.read, s.ev]
+            : s.k === 'cas' && s.write >= 0
+              ? [s.read, s.write]
+              : [],
+        ),
     );
   }
 
@@ -677,6 +635,7 @@ export class Evaluator {
    * computes `undef` has no solution (no guess equals undef).
    */
   solve(): number {
+    this.tables ??= solverTables(this.programs, this.writeVal.length, this.initValues, this.extra);
     this.status = 'cycle';
     this.cycleReads = this.readsOnCycles();
     this.domainBase = this.knownValues();
@@ -731,7 +690,7 @@ export class Evaluator {
 
   /** The constants and every value known at the stall (what the candidate computes apart from the cycles). */
   private knownValues(): number[] {
-    const vs = this.constants.slice();
+    const vs = this.tables!.constants.slice();
     const add = (v: number) => {
       if (!isUndef(v)) vs.push(v);
     };
@@ -752,7 +711,7 @@ export class Evaluator {
     if (st === 'cycle') {
       const r = this.cutRead();
       if (r < 0) return;
-      const dom = this.domain(this.readWidth[r]!);
+      const dom = this.domain(this.tables!.readWidth[r]!);
       this.seeded[r] = 1;
       for (let i = 0; i < dom.length; i++) {
         this.seedVal[r] = dom[i]!;
@@ -781,7 +740,7 @@ export class Evaluator {
   }
 
   private inDomain(r: number, v: number): boolean {
-    const d = this.domain(this.readWidth[r]!);
+    const d = this.domain(this.tables!.readWidth[r]!);
     let lo = 0;
     let hi = d.length - 1;
     while (lo <= hi) {
@@ -795,20 +754,21 @@ export class Evaluator {
 
   /** The not-done steps step `g` (global index) waits for, at the current stall. */
   private waitsFor(g: number, out: number[]): void {
-    const rk = this.regKnown[this.stepThread[g]!]!;
-    const ins = this.regInputs[g]!;
+    const rk = this.regKnown[this.tables!.stepThread[g]!]!;
+    const ins = this.tables!.regInputs[g]!;
     for (let i = 0; i < ins.length; i += 2) if (rk[ins[i]!] !== 1) out.push(ins[i + 1]!);
-    const s = this.flatSteps[g]!;
+    const s = this.tables!.flatSteps[g]!;
     let e = -1;
     if (s.k === 'read') e = s.ev >= 0 && this.seeded[s.ev] === 0 ? this.rf[s.ev]! : -1;
     else if (s.k === 'rmw') e = s.op !== 'xchg' ? s.read : -1;
     else if (s.k === 'cas') e = s.read;
-    if (e >= 0 && this.known[e] === 0 && this.producer[e]! >= 0) out.push(this.producer[e]!);
+    if (e >= 0 && this.known[e] === 0 && this.tables!.producer[e]! >= 0) out.push(this.tables!.producer[e]!);
   }
 
   /** Whether the not-done step `g` waits, through other waiting steps, for itself. */
   private onCycle(g: number): boolean {
-    const { seen, stack } = this;
+    const { stack } = this;
+    const { seen } = this.tables!;
     seen.fill(0);
     stack.length = 0;
     this.waitsFor(g, stack);
@@ -825,9 +785,10 @@ export class Evaluator {
   /** The reads on a value cycle at the current stall (event ids, ascending). */
   private readsOnCycles(): number[] {
     const out: number[] = [];
-    for (let e = 0; e < this.producer.length; e++) {
-      const g = this.producer[e]!;
-      if (g >= 0 && this.known[e] === 0 && this.flatSteps[g]!.k === 'read' && this.onCycle(g)) out.push(e);
+    for (let e = 0; e < this.tables!.producer.length; e++) {
+      const g = this.tables!.producer[e]!;
+      if (g >= 0 && this.known[e] === 0 && this.tables!.flatSteps[g]!.k === 'read' && this.onCycle(g))
+        out.push(e);
     }
     return out;
   }
@@ -835,9 +796,74 @@ export class Evaluator {
   /** The first read on a cycle of the current stall that is not guessed yet (-1: none). */
   private cutRead(): number {
     for (const r of this.cycleReads)
-      if (this.known[r] === 0 && this.seeded[r] === 0 && this.onCycle(this.producer[r]!)) return r;
+      if (this.known[r] === 0 && this.seeded[r] === 0 && this.onCycle(this.tables!.producer[r]!)) return r;
     return -1;
   }
+}
+
+/** What `Evaluator.solve` needs of the programs, built once per evaluator on its first call. */
+interface SolverTables {
+  /** Every constant of the programs, of the initial values and of `extra`: the domain's base. */
+  constants: number[];
+  /** Per event: the global index of the step that computes its value (-1: an initial write). */
+  producer: Int32Array;
+  /** Per read event: its width in bits. */
+  readWidth: Uint8Array;
+  /** Per global step (the threads' steps one after the other): its thread and the step. */
+  stepThread: Int32Array;
+  flatSteps: ProgramStep[];
+  /**
+   * Per global step: its register inputs that some step defines, as pairs (register, global index
+   * of the defining step).
+   */
+  regInputs: Int32Array[];
+  /** Scratch of `onCycle`. */
+  seen: Uint8Array;
+}
+
+function solverTables(
+  programs: ThreadProgram[],
+  n: number,
+  initValues: Float64Array,
+  extra: readonly number[],
+): SolverTables {
+  const flatSteps = programs.flatMap((p) => p.steps);
+  const stepThread = new Int32Array(flatSteps.length);
+  const producer = new Int32Array(n).fill(-1);
+  const readWidth = new Uint8Array(n);
+  const consts = new Set<number>(extra);
+  for (const v of initValues) consts.add(v);
+  let base = 0;
+  const defs = programs.map((p, t) => {
+    const def = new Int32Array(p.regs.length).fill(-1);
+    p.steps.forEach((s, i) => {
+      stepThread[base + i] = t;
+      for (const o of operandsOf(s)) if (o.c) consts.add(o.v);
+      if ((s.k === 'read' || s.k === 'store' || s.k === 'rmw') && s.ev >= 0) producer[s.ev] = base + i;
+      if (s.k === 'read' && s.ev >= 0) readWidth[s.ev] = s.width;
+      if (
+        (s.k === 'read' || s.k === 'bin' || s.k === 'icmp' || s.k === 'select' || s.k === 'copy') &&
+        s.dst >= 0
+      )
+        def[s.dst] = base + i;
+    });
+    base += p.steps.length;
+    return def;
+  });
+  const regInputs = flatSteps.map((s, g) => {
+    const def = defs[stepThread[g]!]!;
+    const ins = s.k === 'copy' ? [{ c: false as const, r: s.src }] : operandsOf(s);
+    return Int32Array.from(ins.flatMap((o) => (!o.c && def[o.r]! >= 0 ? [o.r, def[o.r]!] : [])));
+  });
+  return {
+    constants: [...consts].filter((v) => !isUndef(v)),
+    producer,
+    readWidth,
+    stepThread,
+    flatSteps,
+    regInputs,
+    seen: new Uint8Array(flatSteps.length),
+  };
 }
 
 /** The operands of a step (its register inputs and its constants; a copy's source is no operand). */
