@@ -371,7 +371,9 @@ const NO_RF = new Int32Array(0);
  * from the cycle, each with its two neighbours (v − 1, v + 1, wrapped to the read's width) so that
  * every comparison with a constant can come out either way. It guesses the value of one read on a
  * cycle at a time (each guess breaks the cycles through that read), runs the program, and keeps the
- * guesses that the writes they read reproduce. `valuations` runs and solves in one call.
+ * guesses that the writes they read reproduce, cutting a branch as soon as a source contradicts its
+ * guess. `valuations` runs and solves in one call; an RMW whose read reads its own write has no
+ * valuation at all (`readsOwnWrite`).
  */
 export class Evaluator {
   readonly writeVal: Float64Array;
