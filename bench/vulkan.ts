@@ -1,21 +1,25 @@
 /**
- * Dartagnan's Vulkan suite under the Vulkan model: `npx tsx bench/vulkan.ts [--cat]`, in-process,
- * after one warm-up pass, each file's fastest of three runs.
+ * Dartagnan's Vulkan suite under the Vulkan model: `npx tsx bench/vulkan.ts [--cat] [--each]`.
  *
- * Per file of corpus/vulkan-dat3m/: the fast search alone (`src/vulkan/search.ts`: every
- * consistent execution, its final state and flags collected; the verdicts are decided there) and
- * the whole run (`runVulkan`: the search, then the report object with every final state); the
- * final states and consistent executions. Then the totals, and the end-to-end time of
- * `gpumm run` on the whole suite (one process, the report text written to /dev/null, start-up
- * included). `--cat` adds models/vulkan.cat through the cat enumerator (once per file).
- * The machine's load average is printed first: measurements on a loaded machine say so.
+ * In-process, after one warm-up pass, each file's fastest of three runs: the fast search alone
+ * (`src/vulkan/search.ts`: every consistent execution, its final state and flags collected; the
+ * verdicts are decided there); the run (`runVulkan`: the search, then the report); the text
+ * (`writeReport`: the herd-style text `gpumm run` prints, every final state, to a sink that drops
+ * it). Then the totals, and end to end: `node bin/gpumm.js run --quiet FILE > /dev/null` for each
+ * file whose in-process run and text take over 100 ms (`--each`: every file), best of two, and one
+ * process on the whole suite (start-up included). The end-to-end figures are those of the bundle
+ * (`npm run build`) when it is up to date with the sources, through tsx otherwise: the output says
+ * which. `--cat` adds models/vulkan.cat through the cat enumerator (once per file). The machine's
+ * load average is printed first and last: measurements on a loaded machine say so.
  */
 import { spawnSync } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { freshBundle } from '../bin/bundle.mjs';
 import { loadModel } from '../src/cat/load.ts';
 import { corpusTests, VULKAN_CORPUS } from '../src/cli/vulkan-corpus.ts';
+import { stateCount, writeReport } from '../src/enumerate/report.ts';
 import { isVulkan, type VulkanTest } from '../src/vulkan/ast.ts';
 import { parseAnyTest } from '../src/vulkan/detect.ts';
 import { vulkanFront } from '../src/vulkan/front.ts';
@@ -24,6 +28,7 @@ import { VkSearch } from '../src/vulkan/search.ts';
 
 const root = join(import.meta.dirname, '..');
 const withCat = process.argv.includes('--cat');
+const each = process.argv.includes('--each');
 const { model } = loadModel(
   readFileSync(join(root, 'models', 'vulkan.cat'), 'utf8'),
   'models/vulkan.cat',
@@ -50,45 +55,80 @@ function best(f: () => void, reps = 3): number {
   return b;
 }
 
-const [l1, l5, l15] = loadavg();
-console.log(`load average ${l1!.toFixed(2)} ${l5!.toFixed(2)} ${l15!.toFixed(2)}; ${tests.length} tests`);
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+console.log(`load average ${load()}; ${tests.length} tests`);
 // Warm-up.
-for (const { t } of tests) runVulkan(t, DEFAULT_VK_RUN);
+for (const { t } of tests) writeReport(runVulkan(t, DEFAULT_VK_RUN), () => {});
 
 const rows = tests.map(({ name, t }) => {
   const r = runVulkan(t, DEFAULT_VK_RUN);
   const searchMs = best(() => search(t));
   const runMs = best(() => runVulkan(t, DEFAULT_VK_RUN));
+  let chars = 0;
+  const textMs = best(() => {
+    chars = 0;
+    writeReport(r, (text) => {
+      chars += text.length;
+    });
+  });
   let catMs = Number.NaN;
   if (withCat) {
     const a = performance.now();
     runVulkan(t, { ...DEFAULT_VK_RUN, engine: 'cat', model, timeoutMs: 60_000 });
     catMs = performance.now() - a;
   }
-  return { name, states: r.states.length, executions: r.stats.consistent, searchMs, runMs, catMs };
+  return {
+    name,
+    states: stateCount(r),
+    executions: r.stats.consistent,
+    searchMs,
+    runMs,
+    textMs,
+    chars,
+    catMs,
+    cliMs: Number.NaN,
+  };
 });
+
+// End to end, as a user runs it: one process per file, the report text to /dev/null.
+const gpumm = (files: string[]): number => {
+  const a = performance.now();
+  const p = spawnSync(process.execPath, [join(root, 'bin', 'gpumm.js'), 'run', '--quiet', ...files], {
+    stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'],
+  });
+  if (p.status !== 0 && p.status !== 1) throw new Error(`gpumm run exited ${p.status}: ${p.stderr}`);
+  return performance.now() - a;
+};
+for (const r of rows)
+  if (each || r.runMs + r.textMs > 100) {
+    const file = join(VULKAN_CORPUS, r.name);
+    r.cliMs = Math.min(gpumm([file]), gpumm([file]));
+  }
 
 const pad = (s: string, n: number) => s.padEnd(n);
 const num = (x: number) => (Number.isNaN(x) ? '' : x.toFixed(0)).padStart(8);
 console.log(
-  `${pad('test', 44)}${'states'.padStart(8)}${'execs'.padStart(8)}${'search'.padStart(8)}${'run'.padStart(8)}${withCat ? 'cat'.padStart(8) : ''}`,
+  `${pad('test', 44)}${'states'.padStart(8)}${'execs'.padStart(8)}${'MB'.padStart(6)}${'search'.padStart(8)}${'run'.padStart(8)}${'text'.padStart(8)}${'cli'.padStart(8)}${withCat ? 'cat'.padStart(8) : ''}`,
 );
 for (const r of rows)
   console.log(
-    `${pad(r.name, 44)}${String(r.states).padStart(8)}${String(r.executions).padStart(8)}${num(r.searchMs)}${num(r.runMs)}${withCat ? num(r.catMs) : ''}`,
+    `${pad(r.name, 44)}${String(r.states).padStart(8)}${String(r.executions).padStart(8)}${(r.chars / 1e6).toFixed(1).padStart(6)}${num(r.searchMs)}${num(r.runMs)}${num(r.textMs)}${num(r.cliMs)}${withCat ? num(r.catMs) : ''}`,
   );
-const sum = (k: 'searchMs' | 'runMs' | 'catMs') => rows.reduce((s, r) => s + r[k], 0);
+const sum = (k: 'searchMs' | 'runMs' | 'textMs' | 'catMs') => rows.reduce((s, r) => s + r[k], 0);
 console.log(
-  `${pad('total', 60)}${num(sum('searchMs'))}${num(sum('runMs'))}${withCat ? num(sum('catMs')) : ''}`,
+  `${pad('total', 66)}${num(sum('searchMs'))}${num(sum('runMs'))}${num(sum('textMs'))}${''.padStart(8)}${withCat ? num(sum('catMs')) : ''}`,
 );
-const slow = rows.filter((r) => r.runMs >= 1000).map((r) => r.name);
-console.log(`files over 1 s (whole run): ${slow.length === 0 ? 'none' : slow.join(', ')}`);
+const slow = rows.filter((r) => r.runMs + r.textMs >= 1000).map((r) => r.name);
+console.log(`files over 1 s in-process (run and text): ${slow.length === 0 ? 'none' : slow.join(', ')}`);
+const slowCli = rows.filter((r) => r.cliMs >= 1000).map((r) => r.name);
+console.log(`files over 1 s end to end: ${slowCli.length === 0 ? 'none' : slowCli.join(', ')}`);
 
-// End to end: one gpumm process on the whole suite, the text report to /dev/null.
-const files = tests.map(({ name }) => join(VULKAN_CORPUS, name));
-const a = performance.now();
-const p = spawnSync(process.execPath, [join(root, 'bin', 'gpumm.js'), 'run', '--quiet', ...files], {
-  stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'],
-});
-const wall = performance.now() - a;
-console.log(`gpumm run on the whole suite: ${(wall / 1000).toFixed(2)} s wall (exit ${p.status})`);
+// End to end: one gpumm process on the whole suite.
+const wall = gpumm(tests.map(({ name }) => join(VULKAN_CORPUS, name)));
+console.log(
+  `gpumm run on the whole suite: ${(wall / 1000).toFixed(2)} s wall; gpumm ran ${freshBundle(root) ? 'the bundle' : 'the sources through tsx (the bundle is stale: npm run build)'}`,
+);
+console.log(`load average ${load()}`);

@@ -254,6 +254,30 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     for (let k = 0; k < 4; k++) await page.click('[data-testid=step-next]');
     expect(await page.textContent('[data-testid=step-counter]')).toMatch(/^4 \//);
     await page.screenshot({ path: artifact('08-check.png') });
+    // The Intel Xe groups and TgSplit are checked too; pvc's picture names the level behind its
+    // caches as its traces do (one agent: the GPU-wide level folded into memory).
+    const modes = await page.$$eval('[data-testid=check-verdicts] tbody tr', (trs) =>
+      trs.map((tr) =>
+        [...tr.querySelectorAll('td')]
+          .slice(0, 2)
+          .map((td) => td.textContent)
+          .join(' '),
+      ),
+    );
+    expect(modes).toEqual(expect.arrayContaining(['gfx942 TgSplit', 'pvc —', 'dg2 —']));
+    await page.locator('[data-testid=check-verdicts] tbody tr', { hasText: 'pvc' }).first().click();
+    await page.locator('[data-testid=trace-button]').last().click();
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=check-detail]')?.textContent?.includes('pvc'),
+    );
+    await page.waitForSelector('[data-testid=machine]');
+    await page.click('text=last »');
+    const head = await page.$$eval('[data-testid=machine] table.caches thead th', (ths) =>
+      ths.map((t) => t.textContent),
+    );
+    expect(head.at(-1)).toBe('GPU');
+    expect(await page.textContent('[data-testid=check-detail]')).not.toMatch(/\bmemory\b/);
+    await page.screenshot({ path: artifact('08a-check-pvc.png') });
   });
 
   it('an unsound check opens on the machine run to the forbidden outcome', async () => {
@@ -321,6 +345,119 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     // …and squiggled in the cat editor.
     await page.waitForSelector('[data-testid=cat-editor] .cm-lint-marker-error');
     await page.screenshot({ path: artifact('10-cat.png') });
+  });
+
+  it('runs a Vulkan test of the corpus under vulkan: its states and a forbidden candidate’s check', async () => {
+    const file = 'corpus/vulkan-dat3m/Manual/MP-avvis.litmus';
+    await page.click('[data-testid=tab-results]');
+    await page.selectOption('[data-testid=catalogue]', file);
+    await page.waitForFunction(() =>
+      document.querySelector('.cm-content')?.textContent?.includes('Vulkan MP-avvis'),
+    );
+    expect(await page.textContent('[data-testid=syntax]')).toContain(
+      "Dartagnan's Vulkan syntax (Vulkan test)",
+    );
+    // Coloured by the Vulkan lexer: the scope of `st.av.dv.sc0` is a scope.
+    expect(await page.locator('[data-testid=editor] .tok-scope', { hasText: 'dv' }).count()).toBeGreaterThan(
+      0,
+    );
+    // Under an AMDGPU model the page says the translation runs; under vulkan, the test itself.
+    await page.selectOption('[data-testid=model]', 'amdgpu');
+    await page.waitForSelector('[data-testid=translated-note]');
+    await page.selectOption('[data-testid=model]', 'vulkan');
+    await page.waitForSelector('[data-testid=translated-note]', { state: 'detached' });
+    await page.click('[data-testid=run]');
+    await page.waitForSelector('[data-testid=states]');
+    const rows = await page.$$eval('[data-testid=states] tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent)),
+    );
+    // The states gpumm run --model vulkan prints (1:r0, 1:r1).
+    const cli = spawnSync(
+      process.execPath,
+      [join(ROOT, 'bin', 'gpumm.js'), 'run', '--model', 'vulkan', '--explain', file],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
+    const cliStates = [...cli.stdout.matchAll(/^1:r0=(\d+); 1:r1=(\d+);/gm)].map((m) => [m[1], m[2]]);
+    expect(rows).toEqual(cliStates);
+    expect(await page.textContent('[data-testid=histogram]')).toMatch(/P1:r0=1; P1:r1=0;\s*1\s*forbidden/);
+    await page.screenshot({ path: artifact('11-vulkan-results.png') });
+    await page.click('[data-testid=tab-executions]');
+    await page.selectOption('[data-testid=exec-filter]', 'forbidden');
+    await page.waitForSelector('[data-testid=axiom]');
+    expect(await page.textContent('[data-testid=exec-head]')).toContain('P1:r0=1; P1:r1=0;');
+    await page.waitForSelector('[data-testid=graph] svg');
+    const shown = (await page.textContent('[data-testid=axiom] pre'))!;
+    expect(shown).toContain('consistency');
+    expect(cli.stdout.replace(/\n {2}/g, '\n')).toContain(shown.split('\n')[0]!.trim());
+    expect(await page.locator('[data-testid=graph] svg g.edge-witness').count()).toBeGreaterThan(0);
+    // The Vulkan relations models/vulkan.cat binds are toggles: availability chains drawn when asked.
+    expect(await page.locator('[data-testid=edge-av]').count()).toBe(1);
+    await page.screenshot({ path: artifact('12-vulkan-forbidden.png') });
+  });
+
+  it('lowers side by side for gfx942 and pvc, in a table that fits its panel; a Vulkan test through its translation', async () => {
+    await page.click('[data-testid=tab-code]');
+    await page.selectOption('[data-testid=target]', 'gfx942');
+    await page.selectOption('[data-testid=add-target]', 'pvc');
+    await page.waitForFunction(
+      () => document.querySelectorAll('table.lowered thead [data-testid=target-column]').length >= 2,
+    );
+    const heads = await page.$$eval('[data-testid=lowered-P0] [data-testid=target-column]', (ths) =>
+      ths.map((t) => t.textContent),
+    );
+    expect(heads).toHaveLength(2);
+    expect(heads[0]).toMatch(/^gfx942/);
+    expect(heads[1]).toBe('pvc (Xe-HPC, dGPU, OpenCL/SPIR-V)');
+    expect(await page.textContent('[data-testid=lowered-P0]')).toMatch(/lsc_fence\.ugm\./);
+    // The Vulkan test is lowered as its AMDGPU translation, and says so.
+    await page.waitForSelector('[data-testid=translation]');
+    // No horizontal scrolling: each table fits the panel.
+    const overflow = await page.$$eval('table.lowered', (ts) =>
+      ts.map((t) => t.getBoundingClientRect().width - t.parentElement!.clientWidth),
+    );
+    expect(overflow.every((o) => o <= 1)).toBe(true);
+    await page.screenshot({ path: artifact('13-side-by-side.png') });
+  });
+
+  it('a fresh page shows no diagnostic before its first test; a Khronos test is read, coloured and run', async () => {
+    const fresh = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      // Records every error marker the editor's gutter ever shows, from the first paint on.
+      await fresh.addInitScript(() => {
+        const w = window as unknown as { markers: number };
+        w.markers = 0;
+        new MutationObserver(() => {
+          w.markers += document.querySelectorAll('.cm-lint-marker-error').length;
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await fresh.goto(server.url);
+      await fresh.waitForFunction(() =>
+        document.querySelector('.cm-content')?.textContent?.includes('AMDGPU MP+rel+acq.agent'),
+      );
+      await fresh.waitForTimeout(300);
+      expect(await fresh.evaluate(() => (window as unknown as { markers: number }).markers)).toBe(0);
+      await fresh.selectOption('[data-testid=catalogue]', 'litmus-vulkan/SSW.avvis.test');
+      await fresh.waitForFunction(() =>
+        document.querySelector('.cm-content')?.textContent?.includes('NEWTHREAD'),
+      );
+      expect(await fresh.textContent('[data-testid=syntax]')).toContain(
+        'the Khronos .test format (Vulkan test)',
+      );
+      expect(await fresh.locator('[data-testid=editor] .tok-thread', { hasText: 'NEWWG' }).count()).toBe(2);
+      expect(await fresh.locator('[data-testid=editor] .tok-comment').count()).toBeGreaterThan(0);
+      await fresh.selectOption('[data-testid=model]', 'vulkan-cat');
+      await fresh.click('[data-testid=run]');
+      await fresh.waitForSelector('[data-testid=states]');
+      // Its NOSOLUTION line is checked, as gpumm run checks it.
+      expect(await fresh.textContent('.results')).toMatch(/NOSOLUTION consistent\[X\]/);
+      expect(await fresh.textContent('[data-testid=states]')).toContain('the model allows no execution');
+      await fresh.screenshot({ path: artifact('14-khronos.png') });
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('asked nothing of any other host (no CDN: the page works offline)', () => {

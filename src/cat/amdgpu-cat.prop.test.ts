@@ -2,8 +2,10 @@
  * models/amdgpu.cat against the fast search on random tests: the same final states, execution
  * counts and race / undef flags. Each generator exercises a corner of the model: plain and atomic
  * accesses of every ordering and scope (value rules, races, undef), RMWs, cmpxchg, av intrinsics and
- * `amdgcn-av none` (availability and visibility), barriers, LDS with `-one-as` (per-class hb), both
- * value-rule modes, data dependencies whose value cycles are solved without no-thin-air. A disagreement is a bug in one of the two models.
+ * `amdgcn-av none` (availability and visibility), barriers, LDS with `-one-as` (per-class hb), RMW
+ * chains whose release sequences decide hb beside racy data, both value-rule modes, data
+ * dependencies whose value cycles are solved without no-thin-air. A disagreement is a bug in one
+ * of the two models.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +16,7 @@ import { enumerate } from '../enumerate/enumerate.ts';
 import {
   arbDataTest,
   arbMpSpaces,
+  arbRmwChains,
   arbShape,
   arbTest,
   CLASSIC_SHAPES,
@@ -109,6 +112,15 @@ describe('models/amdgpu.cat against the fast search on random tests', () => {
     fc.assert(
       fc.property(arbMpSpaces(), (t) => agree(t)),
       { numRuns: RUNS },
+    );
+  });
+
+  it('RMW chains with release and acquire on one location beside plain and atomic accesses to another', () => {
+    // hb depends on which write of the chain the acquire reads (`arbRmwChains`); two locations and
+    // at most 10 000 reference candidates keep each test quick, so twice the runs.
+    fc.assert(
+      fc.property(arbRmwChains(), (t) => agree(t)),
+      { numRuns: 2 * RUNS },
     );
   });
 });

@@ -216,6 +216,32 @@ function permutations(xs: number[]): number[][] {
   return out;
 }
 
+/**
+ * `model` evaluated on one complete candidate of a variant, every binding computed (the explorer
+ * draws its relations): rf from `rfSrc` (-1: the read is undef), co from `coRank`. `input` must be
+ * fresh (`CatFront.variant`): its candidate buffers are written here.
+ */
+export function replayCandidate(
+  input: CatVariantInput,
+  model: Model,
+  variants: ReadonlySet<string>,
+  rfSrc: Int32Array,
+  coRank: Int32Array,
+): Compiled {
+  const compiled = compileModel(model, input.prims, variants);
+  const { cand } = input;
+  for (const r of input.reads) {
+    const src = rfSrc[r]!;
+    if (src >= 0) add(cand.rf, src, r);
+    else if (src === -1) cand.undef[r >>> 5]! |= 1 << (r & 31);
+  }
+  for (const ws of input.writesByLoc)
+    for (const a of ws) for (const b of ws) if (coRank[a]! < coRank[b]!) add(cand.co, a, b);
+  cand.refreshFr();
+  for (const s of compiled.steps) runStep(s);
+  return compiled;
+}
+
 /** Compiles `model` for variant 0 of `test` (for its diagnostics, before any search). */
 export function compileFor(test: Test, model: Model, variants: ReadonlySet<string>): Compiled {
   const sk = variantSkeleton(test, 0);

@@ -103,6 +103,8 @@ const PINNED: Record<string, string> = {
   'MP+rel+rmw+acq.agent|gfx1200|wgp': 'P2:r1=1; P2:r2=0; P1:r0=1;',
   'MP+rel.agent+acq.wg|gfx1200|wgp': 'P1:r0=1; P1:r1=0;',
   'MP+rel.wg+acq.agent|gfx1200|wgp': 'P1:r0=1; P1:r1=0;',
+  'MP+rmw-before-rel+acq-rmw.agent|gfx1200|cu': 'P1:r0=10; P1:r1=0; P0:r0=0;',
+  'MP+rmw-before-rel+acq-rmw.agent|gfx1200|wgp': 'P1:r0=10; P1:r1=0; P0:r0=0;',
   'MP+sc+sc.agent|gfx1200|cu': 'P1:r0=1; P1:r1=0;',
   'MP+sc+sc.agent|gfx1200|wgp': 'P1:r0=1; P1:r1=0;',
   'RMW-lo.write-clause-only|gfx1200|cu': 'P1:r0=1; P1:r1=0;',
@@ -119,7 +121,7 @@ const ALLOWED_UNSUPPORTED = [
   /is LDS, and in TgSplit execution mode no LDS is allocated/,
   // llc-22 has no code for it: the av intrinsics, barriers it crashes on before GFX12, atomics on
   // constant memory, generic pointers on GFX6; barrier ids llc-22 compiles but the family lacks.
-  /the av intrinsics have no llc-22 lowering|llc-22 crashes|llc-22 fails: Unsupported atomic address space|llc-22 cannot select a generic access|is not available on this family/,
+  /llc-22 crashes on the av intrinsics: LLVM 22 does not define them|llc-22 crashes|llc-22 fails: Unsupported atomic address space|llc-22 cannot select a generic access|is not available on this family/,
 ];
 
 const llc = findLlc();

@@ -22,7 +22,14 @@ import {
   vmem,
 } from '../lower/isa.ts';
 import { findLlc, llcBarrierFails, llcRejects, pool, runLlc } from '../lower/llc.ts';
-import { locationDecls, MODULE_TAIL, normaliseAsm, splitRegions, threadKernel } from '../lower/llc-ir.ts';
+import {
+  LLC_AV_FAILS,
+  locationDecls,
+  MODULE_TAIL,
+  normaliseAsm,
+  splitRegions,
+  threadKernel,
+} from '../lower/llc-ir.ts';
 import { cellOf } from '../lower/lower.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import type { LoweredCode } from '../sim/program.ts';
@@ -157,11 +164,13 @@ export async function llcCodes(
         const fails =
           i.kind === 'barrier'
             ? llcBarrierFails(i.op, proc)
-            : cell !== null && llcRejects(cell) !== null
-              ? `fails: ${llcRejects(cell)}`
-              : 'ptr' in i && i.ptr.space === 'generic' && !proc.features.flat
-                ? 'cannot select a generic access: no flat instructions on this target'
-                : null;
+            : i.kind === 'avload' || i.kind === 'avstore'
+              ? LLC_AV_FAILS
+              : cell !== null && llcRejects(cell) !== null
+                ? `fails: ${llcRejects(cell)}`
+                : 'ptr' in i && i.ptr.space === 'generic' && !proc.features.flat
+                  ? 'cannot select a generic access: no flat instructions on this target'
+                  : null;
         if (fails !== null) return { error: `${th.name}: line ${i.span.line}: llc-22 ${fails}` };
       }
     for (let t = 0; t < test.threads.length; t++) {

@@ -83,4 +83,33 @@ describe('the mutation matrix', () => {
     expect(bvh.survives).toMatch(/no memory instruction of the tests is counted on bvhcnt/);
     expect(formatMutationReport(r)).toMatch(/Surviving mutants:/);
   }, 60_000);
+
+  it('mutates the av rows like the others; their cache policy survives, covered by the release and acquire rows (docs/hardware.md, "Mutation matrix")', async () => {
+    const ctx = ctxOf('gfx1200', 'wgp');
+    const files = [
+      'litmus/MP+bar+fence.wg.avvis.litmus',
+      'litmus/MP+rel.none+acq.none.agent.avvis.litmus',
+      'litmus/MP+bar+fence.wg.litmus',
+    ];
+    const subjects = files
+      .map((f) => litmusFile(f))
+      .map((t) => subjectOf(t, runTestSync(t), ctx))
+      .filter((s): s is Subject => s !== null);
+    expect(subjects).toHaveLength(3);
+    const r = await mutationMatrix(subjects, ctx, TEST_BUDGET);
+    const av = r.mutants.filter((m) => / as @llvm\.amdgcn\.av\.global\.(load|store)\.b128$/.test(m.row));
+    expect(av.map((m) => m.mutation).sort()).toEqual([
+      'global_load_b128 scope:SCOPE_DEV at SCOPE_SE',
+      'global_load_b128 scope:SCOPE_SE at SCOPE_CU',
+      'global_store_b128 scope:SCOPE_DEV at SCOPE_SE',
+      'global_store_b128 scope:SCOPE_SE at SCOPE_CU',
+    ]);
+    for (const m of av) expect(m.killedBy, m.mutation).toBeNull();
+    // The workgroup-scope release fence publishes the store too: without its write-back the plain store
+    // of MP+bar+fence.wg is lost, the av store (scope:SCOPE_SE) of the avvis twin is not.
+    const fence = r.mutants.find(
+      (m) => /"fence release workgroup/.test(m.row) && m.mutation === 'drop global_wb scope:SCOPE_SE',
+    );
+    expect(fence?.killedBy).toBe('MP+bar+fence.wg');
+  }, 60_000);
 });

@@ -4,3 +4,11 @@ export const CAT_MODELS: Record<string, string> = {
   rc11: 'rc11.cat',
   'vulkan-cat': 'vulkan.cat',
 };
+
+/** Models of Vulkan tests: the fast search, and models/vulkan.cat (the explorer offers them too). */
+export const VULKAN_MODELS = ['vulkan', 'vulkan-cat'] as const;
+export type VulkanModel = (typeof VULKAN_MODELS)[number];
+
+export function isVulkanModel(name: string): name is VulkanModel {
+  return (VULKAN_MODELS as readonly string[]).includes(name);
+}

@@ -206,6 +206,78 @@ describe('gpumm compare', () => {
     ]);
   });
 
+  it("has gpumm run's budgets: a model run stopped by one is named, its comparison undecided, exit 3", () => {
+    // rc11 has 3 final states of LB+plain, amdgpu 1: --max-states 1 stops rc11 only.
+    const r = gpumm('compare', '--models', 'amdgpu,rc11', '--max-states', '1', 'litmus/LB+plain.litmus');
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('LB+plain: undecided: rc11 stopped (max-states) with 1 final state found');
+    expect(r.stderr).toContain('hint: the test has more final states than --max-states allows');
+    expect(r.stdout).toMatch(/amdgpu +condition unknown, 1 final state \(race, undef\)\n/);
+    expect(r.stdout).toMatch(/rc11 +condition .*, 1 final state so far, stopped \(max-states\)/);
+    expect(r.stdout).toContain('undecided: rc11 stopped before its search was complete');
+    // What rc11 has not found yet may still be there: amdgpu's state is not called its own.
+    expect(r.stdout).not.toContain('only amdgpu allows');
+    const j = gpumm(
+      'compare',
+      '--json',
+      '--models',
+      'amdgpu,rc11',
+      '--max-executions',
+      '1',
+      'litmus/LB+plain.litmus',
+    );
+    expect(j.status).toBe(3);
+    const [c] = CompareJsonSchema.parse(JSON.parse(j.stdout));
+    expect([c!.complete, ...c!.verdicts.map((v) => v.stop)]).toEqual([
+      false,
+      'max-executions',
+      'max-executions',
+    ]);
+    expect(c!.only).toEqual([]);
+    // Within the budgets, the same comparison as without them.
+    const whole = gpumm('compare', '--models', 'amdgpu,rc11', '--timeout', '60', 'litmus/LB+plain.litmus');
+    expect(whole.status).toBe(0);
+    expect(whole.stdout).toContain('only rc11 allows: P0:r0=0; P1:r1=0;');
+  });
+
+  it('Ctrl-C prints the comparisons so far and exits 130', async () => {
+    const { spawn } = await import('node:child_process');
+    // CO 8 under the fast search: seconds (it stops at --max-states after several).
+    const co8 = tmpFile(
+      'co8.litmus',
+      `AMDGPU CO8\n@x = addrspace(1) global i32 0\n${Array.from(
+        { length: 8 },
+        (_, i) =>
+          `P${i} @ agent ${i} {\n  store atomic i32 ${i + 1}, ptr addrspace(1) @x monotonic, align 4\n  %r0 = load atomic i32, ptr addrspace(1) @x monotonic, align 4\n}\n`,
+      ).join('')}exists (P0:%r0 == 0)\n`,
+    );
+    const bin = join(import.meta.dirname, '..', '..', 'bin', 'gpumm.js');
+    const child = spawn(process.execPath, [bin, 'compare', '--models', 'amdgpu,amdgpu-cat', co8], {
+      cwd: join(import.meta.dirname, '..', '..'),
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    // Signalled once the first model's search says it is under way.
+    let signalled = false;
+    child.stderr.on('data', (d) => {
+      err += d;
+      // Once: a second Ctrl-C while the answer is printed ends the process, as it should.
+      if (!signalled && err.includes('(Ctrl-C prints the comparisons so far)'))
+        signalled = child.kill('SIGINT');
+    });
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(status).toBe(130);
+    expect(err).toMatch(/CO8 \(amdgpu\): [\d.]+% of the search space after 300 ms/);
+    expect(out).toMatch(
+      /amdgpu +condition undecided \(fails so far\), \d+ final states so far, stopped \(interrupted\)/,
+    );
+    expect(out).toMatch(/amdgpu-cat +condition .*stopped \(interrupted\)/);
+    expect(err).toContain('CO8: undecided: amdgpu stopped (interrupted)');
+  }, 60_000);
+
   it('rejects an unknown model on the command line', () => {
     const r = gpumm('compare', '--models', 'amdgpu,nope', 'litmus/LB+plain.litmus');
     expect(r.status).toBe(2);

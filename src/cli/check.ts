@@ -75,7 +75,7 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
  * one asked for), and TgSplit execution mode besides the normal one where the target has it (or only
  * TgSplit with `--tgsplit`).
  */
-function runsOf(opts: CheckCliOptions): LowerCtx[] {
+export function runsOf(opts: CheckCliOptions): LowerCtx[] {
   // llc-22 has no Intel Xe backend: with --lowering llc, --all-targets means every AMD target.
   const targets: Target[] = opts.allTargets
     ? PROCESSORS.filter((p) => p.table !== null && (opts.lowering === 'doc' || p.vendor === 'AMD')).map(

@@ -142,6 +142,9 @@ describe('gpumm CLI', () => {
   it('demo --only narrows to matching tests', () => {
     const r = gpumm('demo', '--only', 'IRIW');
     expect(r.status).toBe(0);
+    // Every column has a header: the last one, ok / FAIL / ?, had none.
+    expect(r.stdout).toMatch(/^test +expected +got +executions +time +as expected\n/);
+    expect(r.stdout).toMatch(/^IRIW\S* .* ok$/m);
     expect(r.stdout).toMatch(/\n\d+ tests, /);
     expect(r.stdout).not.toMatch(/^MP\+/m);
   });

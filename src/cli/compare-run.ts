@@ -13,21 +13,24 @@
 import { join } from 'node:path';
 import * as z from 'zod';
 import type { Model } from '../cat/ast.ts';
-import { CatEnumeration, DEFAULT_CAT } from '../cat/enumerate.ts';
-import { explainCat, variantsOf } from '../cat/report.ts';
+import type { CatEnumeration } from '../cat/enumerate.ts';
+import { DEFAULT_CAT } from '../cat/enumerate.ts';
+import { explainCat, runCatSliced, variantsOf } from '../cat/report.ts';
 import type { Cond, Test } from '../core/types.ts';
 import type { Collector } from '../enumerate/collector.ts';
-import { enumerate, variantSkeleton } from '../enumerate/enumerate.ts';
+import { type Enumeration, variantSkeleton } from '../enumerate/enumerate.ts';
 import { describeEvent } from '../enumerate/explain.ts';
 import { evalCond, termLabel } from '../enumerate/outcomes.ts';
-import { buildReport, type Report, ReportSchema, stateText } from '../enumerate/report.ts';
-import { runTestSync } from '../enumerate/verdict.ts';
+import { type Report, ReportSchema, stateText } from '../enumerate/report.ts';
+import { DEFAULT_RUN, PROGRESS_MS, runTest, runTestSync, type SearchProgress } from '../enumerate/verdict.ts';
 import { isUndef } from '../events/program.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { type AnyTest, isVulkan, type VkCond, type VulkanTest } from '../vulkan/ast.ts';
 import { describeVkEvent } from '../vulkan/front.ts';
-import { runVulkan, runVulkanDetailed } from '../vulkan/run.ts';
+import { runVulkan, runVulkanSlicedDetailed } from '../vulkan/run.ts';
+import { type Interruptible, onCtrlC, type SearchBudgets, STOP_HINTS } from './budgets.ts';
 import { CAT_MODELS, checkCatAgainst, loadCatFile, MODELS_DIR } from './cat.ts';
+import { startProgress } from './progress.ts';
 import { asAmdgpuAssuming, asVulkan, isVulkanModel, VULKAN_CAT, vkRunOptions } from './vulkan.ts';
 import type { VulkanCliOptions } from './vulkan-options.ts';
 
@@ -43,10 +46,19 @@ export type OnlyIn = z.infer<typeof OnlyInSchema>;
 
 const ComparisonSchema = z.object({
   test: z.string(),
+  /**
+   * Both runs completed. Otherwise `only` lists only the states proved to be one model's alone (found
+   * by it, and absent from the other's complete run), and the comparison is undecided (exit 3).
+   */
+  complete: z.boolean(),
   verdicts: z.array(
     z.object({
       model: z.string(),
       verdict: z.enum(['holds', 'fails', 'unknown', 'no condition']),
+      /** The verdict is final: the run completed, or the states it found prove it (docs/output.md). */
+      decided: z.boolean(),
+      /** Why the run stopped (`done`: it completed), as a report's `stop`. */
+      stop: ReportSchema.shape.stop,
       states: z.number().int().nonnegative(),
       flags: ReportSchema.shape.flags,
     }),
@@ -58,11 +70,22 @@ export type Comparison = z.infer<typeof ComparisonSchema>;
 /** JSON schema of `gpumm compare --json` output (one comparison per test, in an array). */
 export const CompareJsonSchema = ComparisonSchema.array();
 
+/** What a model run of a comparison may hook into: Ctrl-C, progress. */
+export interface RunHooks {
+  register(s: Interruptible): void;
+  onProgress?(p: SearchProgress): void;
+}
+
 export interface Runner {
   name: string;
   /** The language of the tests the model reads. */
   kind: 'amdgpu' | 'vulkan';
-  run(test: AnyTest): { report: Report; collector: Collector; describe(id: number): string[] };
+  /** Runs the test in slices, within `budgets`. */
+  run(
+    test: AnyTest,
+    budgets: SearchBudgets,
+    hooks: RunHooks,
+  ): Promise<{ report: Report; collector: Collector; describe(id: number): string[] }>;
   /** `--explain` lines for the candidates reaching the state `values` (over the labels it names). */
   why(test: AnyTest, values: Record<string, number>): string[];
 }
@@ -131,8 +154,12 @@ export function runnerFor(
       kind: 'vulkan',
       cat: null,
       file: null,
-      run(test) {
-        const { report, front, main } = runVulkanDetailed(test as VulkanTest, base);
+      async run(test, budgets, hooks) {
+        const { report, front, main } = await runVulkanSlicedDetailed(
+          test as VulkanTest,
+          { ...base, ...budgets },
+          hooks,
+        );
         return {
           report,
           collector: main.collector,
@@ -167,13 +194,21 @@ export function runnerFor(
       kind: 'amdgpu',
       cat: null,
       file: null,
-      run(test) {
-        const en = enumerate(test as Test, { model: options, keepExamples: true, symmetry: false });
-        return {
-          report: buildReport(test as Test, en, options, { estimate: 0, ms: 0 }),
-          collector: en.collector,
-          describe: (id) => describeExecution(test as Test, en.collector, id),
-        };
+      async run(test, budgets, hooks) {
+        let en: Enumeration | null = null;
+        const report = await runTest(
+          test as Test,
+          { ...DEFAULT_RUN, model: options, ...budgets, keepExamples: true, symmetry: false },
+          {
+            register: (e) => {
+              en = e;
+              hooks.register(e);
+            },
+            onProgress: hooks.onProgress,
+          },
+        );
+        const collector = (en as Enumeration | null)!.collector;
+        return { report, collector, describe: (id) => describeExecution(test as Test, collector, id) };
       },
       why(test, values) {
         return runTestSync(amdgpuProbe(test as Test, values), {
@@ -191,16 +226,21 @@ export function runnerFor(
     kind: 'amdgpu',
     cat: model,
     file,
-    run(test) {
-      const en = new CatEnumeration(test as Test, model, {
-        ...DEFAULT_CAT,
-        variants: variantsOf(options),
-      }).run();
-      return {
-        report: buildReport(test as Test, en, options, { estimate: 0, ms: 0 }),
-        collector: en.collector,
-        describe: (id) => describeExecution(test as Test, en.collector, id),
-      };
+    async run(test, budgets, hooks) {
+      let en: CatEnumeration | null = null;
+      const report = await runCatSliced(
+        test as Test,
+        model,
+        options,
+        budgets,
+        (e) => {
+          en = e;
+          hooks.register(e);
+        },
+        hooks.onProgress,
+      );
+      const collector = (en as CatEnumeration | null)!.collector;
+      return { report, collector, describe: (id) => describeExecution(test as Test, collector, id) };
     },
     why(test, values) {
       return explainCat(amdgpuProbe(test as Test, values), model, {
@@ -259,10 +299,43 @@ function finalStates(c: Collector, assume: Cond | null): number[] {
   });
 }
 
-/** Compares two models on one test (each given the test in its language). */
-export function compareOn(p: ComparePair, a: Runner, b: Runner): Comparison {
-  const ra = a.run(p.a);
-  const rb = b.run(p.b);
+/** A comparison's model runs: their budgets and hooks. */
+export interface CompareRuns {
+  budgets: SearchBudgets;
+  /** For each model's run: Ctrl-C stops it (and `interrupted` then skips explanations). */
+  register(s: Interruptible): void;
+  interrupted(): boolean;
+  onProgress?(model: string, p: SearchProgress): void;
+}
+
+/** Unbounded runs, no progress (tests, scripts). */
+export const UNBOUNDED_RUNS: CompareRuns = {
+  budgets: {
+    maxExecutions: Number.POSITIVE_INFINITY,
+    maxStates: Number.POSITIVE_INFINITY,
+    timeoutMs: Number.POSITIVE_INFINITY,
+  },
+  register: () => {},
+  interrupted: () => false,
+};
+
+/**
+ * Compares two models on one test (each given the test in its language). A state one run found
+ * and the other did not is that model's alone only when the other run completed: a stopped run may
+ * not have reached it yet.
+ */
+export async function compareOn(
+  p: ComparePair,
+  a: Runner,
+  b: Runner,
+  runs: CompareRuns = UNBOUNDED_RUNS,
+): Promise<Comparison> {
+  const hooks = (r: Runner): RunHooks => ({
+    register: runs.register,
+    onProgress: runs.onProgress && ((q) => runs.onProgress?.(r.name, q)),
+  });
+  const ra = await a.run(p.a, runs.budgets, hooks(a));
+  const rb = await b.run(p.b, runs.budgets, hooks(b));
   const idsA = finalStates(ra.collector, p.assumeA);
   const idsB = finalStates(rb.collector, p.assumeB);
   // Compare over the observables both runs have.
@@ -274,6 +347,7 @@ export function compareOn(p: ComparePair, a: Runner, b: Runner): Comparison {
     [ra, idsA, rb, idsB, a, b, colsA, colsB, p.b],
     [rb, idsB, ra, idsA, b, a, colsB, colsA, p.a],
   ] as const) {
+    if (!y.report.complete) continue;
     const seen = new Set(iy.map((id) => key(y.collector, id, cy)));
     for (const id of ix) {
       if (seen.has(key(x.collector, id, cx))) continue;
@@ -291,18 +365,25 @@ export function compareOn(p: ComparePair, a: Runner, b: Runner): Comparison {
         forbidden:
           other.kind === 'vulkan' && Object.keys(defined).length < common.length
             ? [UNDEF_IN_VULKAN]
-            : [...new Set(other.why(test, defined))],
+            : runs.interrupted()
+              ? []
+              : [...new Set(other.why(test, defined))],
       });
       break;
     }
   }
-  const verdict = (r: Report) => r.condition?.verdict ?? 'no condition';
+  const verdict = (m: Runner, r: Report, states: number) => ({
+    model: m.name,
+    verdict: r.condition?.verdict ?? ('no condition' as const),
+    decided: r.condition ? r.decided.condition : r.complete,
+    stop: r.stop,
+    states,
+    flags: r.flags,
+  });
   return {
     test: p.name,
-    verdicts: [
-      { model: a.name, verdict: verdict(ra.report), states: idsA.length, flags: ra.report.flags },
-      { model: b.name, verdict: verdict(rb.report), states: idsB.length, flags: rb.report.flags },
-    ],
+    complete: ra.report.complete && rb.report.complete,
+    verdicts: [verdict(a, ra.report, idsA.length), verdict(b, rb.report, idsB.length)],
     only,
   };
 }
@@ -315,11 +396,19 @@ export function formatComparison(c: Comparison): string {
     const flags = [v.flags.race ? 'race' : '', v.flags.undef ? 'undef' : '', v.flags.ub ? 'ub' : '']
       .filter(Boolean)
       .join(', ');
+    // A stopped run: its verdict when the states found prove it, else undecided; the states so far.
+    const stopped = v.stop === 'done' ? '' : ` so far, stopped (${v.stop})`;
+    const verdict = v.stop === 'done' || v.decided ? v.verdict : `undecided (${v.verdict} so far)`;
     lines.push(
-      `  ${v.model.padEnd(w)}  condition ${v.verdict}, ${v.states} final state${v.states === 1 ? '' : 's'}${flags ? ` (${flags})` : ''}`,
+      `  ${v.model.padEnd(w)}  condition ${verdict}, ${v.states} final state${v.states === 1 ? '' : 's'}${stopped}${flags ? ` (${flags})` : ''}`,
     );
   }
-  if (c.only.length === 0) lines.push('  both models reach the same final states');
+  if (!c.complete) {
+    const stopped = c.verdicts.filter((v) => v.stop !== 'done').map((v) => v.model);
+    lines.push(
+      `  undecided: ${stopped.join(' and ')} stopped before ${stopped.length > 1 ? 'their searches were' : 'its search was'} complete; a state only one model reaches is listed only when the other's search completed`,
+    );
+  } else if (c.only.length === 0) lines.push('  both models reach the same final states');
   for (const o of c.only) {
     lines.push(`  only ${o.model} allows: ${o.state}`);
     for (const e of o.execution) lines.push(`    ${e}`);
@@ -329,14 +418,28 @@ export function formatComparison(c: Comparison): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Runs the comparison of `tests` under models `a` and `b` and prints it; false when a test cannot be given to both. */
-export function runCompare(
+/** How `runCompare` ended. */
+export interface CompareOutcome {
+  /** False when a test could not be given to both models (nothing compared, exit 2). */
+  ok: boolean;
+  /** Some comparison is undecided: a model's run stopped on a budget (exit 3). */
+  undecided: boolean;
+  /** Ctrl-C stopped the runs (exit 130): the comparisons so far are printed. */
+  interrupted: boolean;
+}
+
+/**
+ * Runs the comparison of `tests` under models `a` and `b` and prints it, each model's run within
+ * the budgets (`gpumm run`'s: src/cli/budgets.ts), with progress on a terminal unless `quiet`.
+ */
+export async function runCompare(
   loaded: { test: AnyTest; text: string }[],
   models: string[],
   json: boolean,
   vk: VulkanCliOptions,
   errorLimit?: number,
-): boolean {
+  limits: { budgets: SearchBudgets; quiet: boolean } = { budgets: UNBOUNDED_RUNS.budgets, quiet: true },
+): Promise<CompareOutcome> {
   const [a, b] = models.map((m) => runnerFor(m, DEFAULT_OPTIONS, vk, errorLimit)) as [
     ReturnType<typeof runnerFor>,
     ReturnType<typeof runnerFor>,
@@ -357,7 +460,7 @@ export function runCompare(
     else
       pairs.push({ name: test.name, a: ta.test, b: tb.test, assumeA: ta.assumption, assumeB: tb.assumption });
   }
-  if (!ok) return false;
+  if (!ok) return { ok: false, undecided: false, interrupted: false };
   for (const r of [a, b])
     if (r.cat && r.file)
       checkCatAgainst(
@@ -367,8 +470,55 @@ export function runCompare(
         variantsOf(DEFAULT_OPTIONS),
         errorLimit,
       );
-  const out = pairs.map((p) => compareOn(p, a, b));
+  const ctrlC = onCtrlC();
+  // One bar per model run: two per test.
+  const progress = limits.quiet ? null : await startProgress(process.stderr, pairs.length * 2);
+  const say = (text: string) => (progress ? progress.log(text) : process.stderr.write(text));
+  const out: Comparison[] = [];
+  let undecided = false;
+  try {
+    for (const p of pairs) {
+      if (ctrlC.interrupted) break;
+      let model = '';
+      let warned = false;
+      const c = await compareOn(p, a, b, {
+        budgets: limits.budgets,
+        register: (s) => ctrlC.register(s),
+        interrupted: () => ctrlC.interrupted,
+        onProgress: (m, q) => {
+          if (m !== model) {
+            if (model) progress?.done();
+            model = m;
+            warned = false;
+            progress?.test(`${p.name} (${m})`);
+          }
+          progress?.update(q);
+          // Without the bars (not a terminal), one line per run that takes a while, as gpumm run.
+          if (!progress && !limits.quiet && !warned && q.elapsedMs > PROGRESS_MS) {
+            warned = true;
+            say(
+              `${p.name} (${m}): ${(q.fraction * 100).toFixed(1)}% of the search space after ${PROGRESS_MS} ms (Ctrl-C prints the comparisons so far)\n`,
+            );
+          }
+        },
+      });
+      if (model) progress?.done();
+      out.push(c);
+      if (c.complete) continue;
+      undecided = true;
+      // Which model stopped, and why.
+      for (const v of c.verdicts)
+        if (v.stop !== 'done')
+          say(
+            `${p.name}: undecided: ${v.model} stopped (${v.stop}) with ${v.states} final state${v.states === 1 ? '' : 's'} found\n` +
+              `  hint: ${STOP_HINTS[v.stop] ?? 'raise the budget'}\n`,
+          );
+    }
+  } finally {
+    progress?.stop();
+    ctrlC.dispose();
+  }
   if (json) process.stdout.write(`${JSON.stringify(CompareJsonSchema.parse(out), null, 2)}\n`);
   else process.stdout.write(out.map(formatComparison).join('\n'));
-  return true;
+  return { ok: true, undecided, interrupted: ctrlC.interrupted };
 }

@@ -5,12 +5,17 @@
  * `models/` (`amdgpu-cat`, `rc11`, `vulkan-cat`), or the path of an AMDGPU `.cat` file. Tests may
  * be in either language: each model gets the test translated into its own (docs/model-vulkan.md).
  *
+ * Each model's run has `gpumm run`'s budgets (`--timeout`, `--max-executions`, `--max-states`) and
+ * progress; Ctrl-C prints the comparisons so far.
+ *
  * Exit status: 0 when every test was compared, 2 on bad input, 3 when the model cannot decide a test
- * (its diagnostic is printed; the other tests are still compared).
+ * (its diagnostic is printed; the other tests are still compared) or a model's run stopped on a
+ * budget (stderr names the model), 130 on Ctrl-C.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Test } from '../core/types.ts';
 import { isVulkan } from '../vulkan/ast.ts';
+import { addBudgetOptions, type BudgetCliOptions, budgetsOf } from './budgets.ts';
 import { CAT_MODELS } from './cat-models.ts';
 import { decidableTests } from './decidable.ts';
 import { type LoadedTest, loadAnyTests, stderrPrinter } from './io.ts';
@@ -43,11 +48,17 @@ export function registerCompare(program: Command): void {
         .makeOptionMandatory(),
     )
     .option('--json', 'print the comparisons as JSON')
+    .option(
+      '-q, --quiet',
+      'no progress on stderr (live bars, shown only when stderr is a terminal, one per model run)',
+    )
     .addOption(errorLimitOption());
+  addBudgetOptions(cmd, 'model run');
   addVulkanOptions(cmd).action(
     async (
       files: string[],
-      opts: { models: string[]; json?: boolean; errorLimit: number } & VulkanCliOptions,
+      opts: { models: string[]; json?: boolean; quiet?: boolean; errorLimit: number } & VulkanCliOptions &
+        BudgetCliOptions,
     ) => {
       const printer = stderrPrinter(opts.errorLimit);
       const { loaded, ok } = loadAnyTests(files, printer);
@@ -61,8 +72,13 @@ export function registerCompare(program: Command): void {
       const tests = loaded.filter((l) => isVulkan(l.test) || decidable.includes(l.test as Test));
       // The engines load only when the command runs.
       const { runCompare } = await import('./compare-run.ts');
-      if (!runCompare(tests, opts.models, opts.json === true, opts, opts.errorLimit)) throw new CliExit(2);
-      if (undecidable) throw new CliExit(3);
+      const done = await runCompare(tests, opts.models, opts.json === true, opts, opts.errorLimit, {
+        budgets: budgetsOf(opts),
+        quiet: opts.quiet === true,
+      });
+      if (!done.ok) throw new CliExit(2);
+      if (done.interrupted) throw new CliExit(130);
+      if (undecidable || done.undecided) throw new CliExit(3);
     },
   );
 }

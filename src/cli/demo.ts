@@ -76,7 +76,9 @@ export function registerDemo(program: Command): void {
           !r.complete ? '?' : ok ? 'ok' : 'FAIL',
         ]);
       }
-      process.stdout.write(`${table(['test', 'expected', 'got', 'executions', 'time', ''], rows)}\n\n`);
+      process.stdout.write(
+        `${table(['test', 'expected', 'got', 'executions', 'time', 'as expected'], rows)}\n\n`,
+      );
       const wall = (performance.now() - t0) / 1000;
       process.stdout.write(
         `${tests.length} tests, ${tests.length - failed - undecided} as expected, ${failed} not, ` +

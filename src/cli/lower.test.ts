@@ -131,12 +131,19 @@ describe('gpumm lower', () => {
     expect(tg.stderr).toContain('LW2009');
   });
 
-  it('an av intrinsic has no table row: a warning, the rest still lowers, exit 0', () => {
-    const r = gpumm('lower', join(ROOT, 'litmus', 'MP+avst+acq.agent.litmus'), '--target', 'gfx1200');
+  it('an av intrinsic lowers by the rule on AMD targets; on Intel it is a warning, the rest still lowers, exit 0', () => {
+    const file = join(ROOT, 'litmus', 'MP+avst+acq.agent.litmus');
+    const amd = gpumm('lower', file, '--target', 'gfx1200', '--explain');
+    expect(amd.status).toBe(0);
+    expect(amd.stderr).toBe('');
+    expect(amd.stdout).toContain(
+      '      global_store_b128 scope:SCOPE_DEV\n      ; GFX12 table, "store atomic monotonic singlethread/wavefront/workgroup/agent/system global/generic", as @llvm.amdgcn.av.global.store.b128\n      ; rule: an av store is the monotonic atomic store of its scope',
+    );
+    const r = gpumm('lower', file, '--target', 'pvc');
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('warning LW2008');
     expect(r.stdout).toContain('; no code sequence (LW2008');
-    expect(r.stdout).toContain('global_inv scope:SCOPE_DEV');
+    expect(r.stdout).toContain('lsc_fence.ugm.invalidate.gpu');
   });
 
   it.skipIf('reason' in findLlc())('--opencl --compare-llc compiles OpenCL atomics -one-as', () => {
@@ -299,7 +306,19 @@ describe('gpumm lower, Intel Xe targets and several targets side by side', () =>
     expect(u.stderr).toContain('hint: nearest known names: pvc');
     const d = gpumm('lower', MP, '--target', 'pvc,gfx942,pvc');
     expect([d.status, d.stdout]).toEqual([2, '']);
-    expect(d.stderr).toContain('error LW2015: target "pvc" is listed more than once');
+    expect(d.stderr).toContain('error LW2015: processor pvc is listed more than once (as "pvc" twice)');
+    // Aliases name one processor: two identical columns (fiji is gfx803; kaveri and bonaire, gfx700).
+    for (const [list, proc, as] of [
+      ['fiji,gfx803', 'gfx803', '"fiji" and "gfx803"'],
+      ['gfx700,kaveri', 'gfx700', '"gfx700" and "kaveri"'],
+      ['bonaire,KAVERI', 'gfx700', '"bonaire" and "kaveri"'],
+      ['bmg,bmg-g21', 'bmg', '"bmg" and "bmg-g21"'],
+    ]) {
+      const a = gpumm('lower', MP, '--target', list!);
+      expect([a.status, a.stdout]).toEqual([2, '']);
+      expect(a.stderr).toContain(`error LW2015: processor ${proc} is listed more than once (as ${as})`);
+      expect(a.stderr).toContain('hint: list each processor once: an alias (fiji for gfx803');
+    }
     const c = gpumm('lower', MP, '--target', 'pvc', '--compare-llc');
     expect([c.status, c.stdout]).toEqual([2, '']);
     expect(c.stderr).toMatch(

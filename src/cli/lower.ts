@@ -183,15 +183,20 @@ export function contextsFromOptions(opts: Omit<LowerOptions, 'errorLimit'>): Low
   if (names.includes(''))
     fail(lowerDiag('LW2016', [opts.target ?? ''], commandLineSpan(opts.target ?? ''), 'targets.ts'));
   if (names.length === 1) return [contextFromOptions(opts)];
-  const seen = new Set<string>();
+  // Aliases of one processor are one target (its columns would be the same): compared by processor.
+  const seen = new Map<Target['processor'], string>();
   const targets: Target[] = [];
   for (const name of names) {
-    const key = name.toLowerCase();
-    if (seen.has(key)) {
-      fail(lowerDiag('LW2015', [name], commandLineSpan(opts.target ?? ''), 'targets.ts'));
+    const target = targetNamed(name);
+    const first = seen.get(target.processor);
+    if (first !== undefined) {
+      const as = first === target.name ? `"${first}" twice` : `"${first}" and "${target.name}"`;
+      fail(
+        lowerDiag('LW2015', [target.processor.name, as], commandLineSpan(opts.target ?? ''), 'targets.ts'),
+      );
     }
-    seen.add(key);
-    targets.push(targetNamed(name));
+    seen.set(target.processor, target.name);
+    targets.push(target);
   }
   bothModesFail(opts);
   if ((opts.wgp || opts.cu) && !targets.some((t) => t.processor.features.wgpMode))

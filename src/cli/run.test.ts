@@ -36,7 +36,9 @@ function coText(n: number): string {
 }
 `,
   );
-  return `AMDGPU CO${n}\nexpect: condition holds\n\n@x = addrspace(1) global i32 0\n\n${threads.join('\n')}\nexists (P0:%r0 == 1)\n`;
+  // P0 reads its own store or a later one, never the initial 0: no state proves the condition, so
+  // a stopped run leaves it undecided.
+  return `AMDGPU CO${n}\nexpect: condition fails\n\n@x = addrspace(1) global i32 0\n\n${threads.join('\n')}\nexists (P0:%r0 == 0)\n`;
 }
 
 describe('gpumm run', () => {
@@ -89,15 +91,56 @@ exists (@x == 0)
   });
 
   it('exits 3 when the budget stops the run, saying so', () => {
-    const f = tmpFile('sb.litmus', SB('monotonic', 'expect: condition holds'));
+    // No execution has P1:%r0 == 2: the first one found proves nothing about the condition.
+    const f = tmpFile(
+      'sb.litmus',
+      SB('monotonic', 'expect: condition fails').replace('P1:%r0 == 0)', 'P1:%r0 == 2)'),
+    );
     const r = gpumm('run', '--max-executions', '1', f);
     expect(r.status).toBe(3);
     expect(r.stdout).toContain('Incomplete (max-executions)');
     expect(r.stdout).toContain('\n??\n');
     expect(r.stderr).toContain('undecided (max-executions)');
     // Not a failure: it said "FAILED (got holds, incomplete)" under "expect: condition holds".
-    expect(r.stdout).toMatch(/\nExpect condition holds: undecided \(the run stopped; \w+ so far\)\n/);
+    expect(r.stdout).toMatch(/\nExpect condition fails: undecided \(the run stopped; \w+ so far\)\n/);
     expect(r.stdout).not.toContain('FAILED');
+  });
+
+  it('a stopped run keeps what it proved: exit 0 when that decides every expectation, 1 when it proves one false', () => {
+    // Every execution of SB satisfies the condition: the first one proves `exists`, and refutes `~exists`.
+    const always = (q: string, expects: string) =>
+      SB('monotonic', expects).replace(
+        'exists (P0:%r0 == 0 /\\ P1:%r0 == 0)',
+        `${q} (P0:%r0 == 0 \\/ P0:%r0 == 1)`,
+      );
+    const proved = tmpFile('sb-proved.litmus', always('exists', 'expect: condition holds'));
+    const r = gpumm('run', '--max-executions', '1', proved);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Incomplete (max-executions)');
+    expect(r.stdout).toContain('\nOk\n');
+    expect(r.stdout).toContain('Expect condition holds: ok (proved before the run stopped)');
+    expect(r.stderr).toMatch(
+      /SB: stopped \(max-executions\) after 1 executions .*; the states found decide what was asked/,
+    );
+    const j = RunJsonSchema.parse(
+      JSON.parse(gpumm('run', '--json', '--max-executions', '1', proved).stdout),
+    )[0]!;
+    expect([j.complete, j.decided.condition, j.decided.race, j.expectations[0]!.decided]).toEqual([
+      false,
+      true,
+      false,
+      true,
+    ]);
+    const refuted = tmpFile('sb-refuted.litmus', always('~exists', 'expect: condition holds'));
+    const undecided = tmpFile(
+      'sb-open.litmus',
+      SB('monotonic', 'expect: condition fails').replace('P1:%r0 == 0)', 'P1:%r0 == 2)'),
+    );
+    // Proved false beside one left open: the definite failure wins.
+    const f = gpumm('run', '--max-executions', '1', refuted, undecided);
+    expect(f.status).toBe(1);
+    expect(f.stdout).toContain('Expect condition holds: FAILED (got fails, proved before the run stopped)');
+    expect(f.stderr).toContain('undecided (max-executions)');
   });
 
   it('--max-states stops a run with too many final states: exit 3, a hint, no partial list', () => {
@@ -152,7 +195,17 @@ exists (@x == 0)
     child.stdout.on('data', (d) => {
       out += d;
     });
-    setTimeout(() => child.kill('SIGINT'), 2500);
+    // The signal is sent once the search says it is under way (its line after 300 ms), not after a
+    // fixed delay: on a loaded machine the start from source took longer than 2.5 s, and the signal
+    // killed the process before its handler was installed.
+    let err = '';
+    let signalled = false;
+    child.stderr.on('data', (d) => {
+      err += d;
+      // Once: a second Ctrl-C while the answer is printed ends the process, as it should.
+      if (!signalled && err.includes('Ctrl-C prints the states found so far'))
+        signalled = child.kill('SIGINT');
+    });
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(status).toBe(130);
     expect(out).toContain('Incomplete (interrupted)');
@@ -219,6 +272,11 @@ exists (@x == 0)
       [['--graph', 'dot', '--json', f], '--graph prints a graph and --json the reports'],
       // The second test's graph overwrote the first's.
       [['--graph', 'dot', '--out', 'x.dot', f, f], '--out holds the graph of one test; 2 files were given'],
+      // Two SVG documents one after the other on stdout: not one valid file.
+      [
+        ['--graph', 'svg', f, f],
+        '--graph svg prints one SVG document, and two in a row are not a valid file',
+      ],
     ];
     for (const [args, what] of cases) {
       const r = gpumm('run', ...args);
@@ -250,5 +308,12 @@ exists (@x == 0)
     // The title and the edges of the DOT graph, drawn.
     expect(r.stdout).toContain('<title>SB: P0:r0=0; P1:r0=0;</title>');
     expect(r.stdout).toMatch(/<text[^>]*>rf<\/text>/);
+  });
+
+  it('--graph dot of several tests prints one DOT file of their graphs, as Graphviz reads several', () => {
+    const f = tmpFile('sb.litmus', SB('monotonic', ''));
+    const r = gpumm('run', '--graph', 'dot', f, f);
+    expect(r.status).toBe(0);
+    expect(r.stdout.match(/^digraph /gm)).toHaveLength(2);
   });
 });

@@ -13,7 +13,14 @@ import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
 import { dotToSvg, toDot } from '../enumerate/graph.ts';
 import { type ObserveMode, observe } from '../enumerate/outcomes.ts';
-import { formatReport, type Report, ReportSchema } from '../enumerate/report.ts';
+import {
+  formatReport,
+  type Report,
+  ReportSchema,
+  stateCount,
+  undecidedNeeds,
+  writeReport,
+} from '../enumerate/report.ts';
 import { runTestParallel } from '../enumerate/run-parallel.ts';
 import {
   DEFAULT_MAX_STATES,
@@ -25,6 +32,14 @@ import {
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { diag } from '../syntax/diagnostics.ts';
 import { isVulkan, type VulkanTest } from '../vulkan/ast.ts';
+import {
+  addBudgetOptions,
+  type BudgetCliOptions,
+  budgetsOf,
+  onCtrlC,
+  positiveInt,
+  STOP_HINTS,
+} from './budgets.ts';
 import { CAT_MODELS } from './cat-models.ts';
 import { decidableTests } from './decidable.ts';
 import { formatDiagnostic } from './format.ts';
@@ -33,16 +48,13 @@ import { roughDuration, startProgress } from './progress.ts';
 import { CliExit, errorLimitOption, optionValueDiagnostic, usageError } from './shared.ts';
 import { addVulkanOptions, type VulkanCliOptions } from './vulkan-options.ts';
 
-interface RunCliOptions extends VulkanCliOptions {
+interface RunCliOptions extends VulkanCliOptions, BudgetCliOptions {
   json?: boolean;
   explain?: boolean;
   graph?: 'dot' | 'svg';
   state?: number;
   out?: string;
-  maxExecutions?: number;
-  maxStates: number;
   observe: ObserveMode;
-  timeout?: number;
   thinAir?: boolean;
   valueRules: 'literal' | 'repaired';
   workers?: number;
@@ -51,18 +63,6 @@ interface RunCliOptions extends VulkanCliOptions {
   cat?: string;
   /** Absent: the model the test's syntax implies (amdgpu, or vulkan for a Vulkan test). */
   model?: string;
-}
-
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
-
-function positiveNumber(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
-  return n;
 }
 
 function nonNegativeInt(v: string): number {
@@ -74,28 +74,31 @@ function nonNegativeInt(v: string): number {
 /** Default `--max-states` (defined beside the search, so the explorer shares it). */
 export { DEFAULT_MAX_STATES };
 
-/** What to try when a run stops on a budget. */
-const STOP_HINTS: Record<string, string> = {
-  'max-states':
-    "the test has more final states than --max-states allows: list states over the condition's terms only (--observe condition), raise --max-states (about 1 KB of memory per state), or shrink the test",
-  'max-executions': 'raise --max-executions, or leave it out to enumerate every execution',
-  timeout: 'raise --timeout, or try --workers n for a test of many seconds',
-  interrupted: 'the states printed are those found so far',
-  bound: 'a loop of the test needs more iterations than --unroll allows: raise --unroll',
-};
-
-/** `JSON.stringify(items, null, 2)` and a newline on stdout, written one element at a time. */
-function writeJsonArray(items: readonly unknown[]): void {
-  if (items.length === 0) {
-    process.stdout.write('[]\n');
-    return;
-  }
-  process.stdout.write('[\n');
-  items.forEach((item, k) => {
-    const text = JSON.stringify(item, null, 2).replace(/\n/g, '\n  ');
-    process.stdout.write(`  ${text}${k < items.length - 1 ? ',' : ''}\n`);
-  });
-  process.stdout.write(']\n');
+/**
+ * stdout of `gpumm run`: the reports, text or `--json`, one at a time, each in pieces (the whole
+ * output of a run can exceed the longest string V8 allows). The JSON is `JSON.stringify(reports,
+ * null, 2)` and a newline, each report checked against the schema as it is written.
+ */
+function reportWriter(json: boolean): { add(r: Report): void; end(): void } {
+  const write = (text: string) => {
+    process.stdout.write(text);
+  };
+  let k = 0;
+  return {
+    add(r) {
+      if (json) {
+        const text = JSON.stringify(ReportSchema.parse(r), null, 2).replace(/\n/g, '\n  ');
+        write(`${k === 0 ? '[\n' : ',\n'}  ${text}`);
+      } else {
+        if (k > 0) write('\n');
+        writeReport(r, write);
+      }
+      k++;
+    },
+    end() {
+      if (json) write(k === 0 ? '[]\n' : '\n]\n');
+    },
+  };
 }
 /** JSON schema of `gpumm run --json` output (one report per file, in an array). */
 export const RunJsonSchema = ReportSchema.array();
@@ -162,29 +165,19 @@ export function registerRun(program: Command): void {
       '--explain',
       'for each forbidden candidate the condition selects, say which axiom rejects it and why',
     )
-    .addOption(new Option('--graph <format>', 'print one execution as a graph').choices(['dot', 'svg']))
+    .addOption(
+      new Option(
+        '--graph <format>',
+        "print one execution of each test as a graph (dot: the graphs one after another, as Graphviz reads them; svg: one test's document)",
+      ).choices(['dot', 'svg']),
+    )
     .option(
       '--state <k>',
       'with --graph: the k-th state of the report (default: first the condition selects)',
       nonNegativeInt,
     )
-    .option('--out <file>', 'with --graph: write the graph to a file instead of stdout')
-    .option(
-      '--max-executions <n>',
-      'stop after n consistent executions (the verdict is then undecided)',
-      positiveInt,
-    )
-    .option(
-      '--max-states <n>',
-      'stop once n distinct final states are found (the verdict is then undecided)',
-      positiveInt,
-      DEFAULT_MAX_STATES,
-    )
-    .option(
-      '--timeout <seconds>',
-      'stop after this many seconds per test (the verdict is then undecided)',
-      positiveNumber,
-    )
+    .option('--out <file>', 'with --graph: write the graph to a file instead of stdout');
+  addBudgetOptions(cmd)
     .option(
       '--workers <n>',
       'split each test over n worker threads (pays only for tests of seconds; one done within 0.25 s in-process never starts them)',
@@ -251,6 +244,13 @@ export function registerRun(program: Command): void {
         `--out holds the graph of one test; ${files.length} files were given`,
         'give one litmus file with --out, or drop --out to print each graph',
         '--out',
+      );
+    // DOT graphs may follow one another in a file (Graphviz draws each); SVG documents may not.
+    if (opts.graph === 'svg' && opts.out === undefined && files.length > 1)
+      usageError(
+        `--graph svg prints one SVG document, and two in a row are not a valid file; ${files.length} files were given`,
+        'draw one test per run (with --out FILE.svg for each), or use --graph dot, whose graphs can follow one another',
+        '--graph',
       );
     const model: ModelOptions = {
       ...DEFAULT_OPTIONS,
@@ -330,21 +330,42 @@ export function registerRun(program: Command): void {
     if (vkCli && vkCatModel && vkCatFile && vkBase)
       vkCli.checkCatAgainstVulkan(vkCatModel, vtests, vkBase, opts.errorLimit);
 
-    let current: { interrupt(): void } | null = null;
-    let interrupted = false;
-    const onSigint = () => {
-      interrupted = true;
-      current?.interrupt();
+    const ctrlC = onCtrlC();
+    // An expectation proved false: a definite answer, even beside a test left undecided.
+    let expectFailed = false;
+    const failedIn = (r: Report) => {
+      expectFailed ||= r.expectations.some((e) => e.decided && !e.ok);
     };
-    process.on('SIGINT', onSigint);
-    const reports: Report[] = [];
-    const texts: string[] = [];
+    // With --graph: the graphs (or reports with no execution to draw), written at the end.
+    const graphs: string[] = [];
     const progress = opts.quiet ? null : await startProgress(process.stderr, items.length);
     // Lines for stderr while the bars are drawn go above them.
     const say = (text: string) => (progress ? progress.log(text) : process.stderr.write(text));
+    // Each report goes to stdout as its test ends, except while live bars are drawn on the terminal
+    // stdout writes to as well: the reports then follow the bars, at the end.
+    const writer = reportWriter(opts.json === true);
+    const pending: Report[] | null = progress && process.stdout.isTTY ? [] : null;
+    const emit = (r: Report) => {
+      failedIn(r);
+      if (pending) pending.push(r);
+      else writer.add(r);
+    };
+    /** Says why a run stopped early; true when that left something needed undecided (exit 3). */
+    const stopped = (report: Report, more: string): boolean => {
+      if (report.complete) return false;
+      const found = `after ${report.stats.consistent} executions and ${stateCount(report)} final states${more}`;
+      if (!undecidedNeeds(report)) {
+        say(`${report.test}: stopped (${report.stop}) ${found}; the states found decide what was asked\n`);
+        return false;
+      }
+      say(
+        `${report.test}: undecided (${report.stop}) ${found}\n  hint: ${STOP_HINTS[report.stop] ?? 'raise the budget'}\n`,
+      );
+      return true;
+    };
     try {
       for (const item of items) {
-        if (interrupted) break;
+        if (ctrlC.interrupted) break;
         progress?.test(item.test.name);
         if (item.kind === 'vulkan') {
           if (!vkBase) throw new Error('Vulkan options missing');
@@ -355,27 +376,16 @@ export function registerRun(program: Command): void {
               ...vkBase,
               engine: opts.cat || opts.model === 'vulkan-cat' ? 'cat' : 'fast',
               model: vkCatModel,
-              maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
-              maxStates: opts.maxStates,
-              timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
+              ...budgetsOf(opts),
               explain: opts.explain === true,
             },
             {
-              register: (s) => {
-                current = s;
-              },
+              register: (s) => ctrlC.register(s),
               onProgress: (p) => progress?.update(p),
             },
           );
-          reports.push(report);
-          if (!report.complete) {
-            undecidable = true;
-            say(
-              `${item.test.name}: undecided (${report.stop}) after ${report.stats.consistent} executions and ${report.states.length} final states\n` +
-                `  hint: ${STOP_HINTS[report.stop] ?? 'raise the budget'}\n`,
-            );
-          }
-          if (!opts.json) texts.push(formatReport(report));
+          if (stopped(report, '')) undecidable = true;
+          emit(report);
           progress?.done();
           continue;
         }
@@ -383,10 +393,8 @@ export function registerRun(program: Command): void {
         let en: Pick<Enumeration, 'collector'> | null = null;
         const runOpts = {
           model,
-          maxExecutions: opts.maxExecutions ?? Number.POSITIVE_INFINITY,
-          maxStates: opts.maxStates,
+          ...budgetsOf(opts),
           observe: opts.observe,
-          timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
           explain: opts.explain === true,
           keepExamples: opts.graph !== undefined,
         };
@@ -400,7 +408,7 @@ export function registerRun(program: Command): void {
           },
           register: (e: Enumeration) => {
             en = e;
-            current = e;
+            ctrlC.register(e);
           },
           onSlow: (projectedMs: number, fraction: number) => {
             // The bars show as much, and keep it current.
@@ -429,9 +437,7 @@ export function registerRun(program: Command): void {
               explain: runOpts.explain,
               estimate: estimateCandidates(test),
             },
-            (e) => {
-              current = e;
-            },
+            (e) => ctrlC.register(e),
           );
         } else if (opts.workers && opts.workers > 1) {
           hooks.onStart(estimateCandidates(test));
@@ -439,23 +445,16 @@ export function registerRun(program: Command): void {
           report = par.report;
           en = par.merged;
         } else report = await runTest(test, runOpts, hooks);
-        reports.push(report);
-        if (!report.complete) {
+        if (stopped(report, `; estimate ${report.stats.estimate.toExponential(2)} candidates before pruning`))
           undecidable = true;
-          say(
-            `${test.name}: undecided (${report.stop}) after ${report.stats.consistent} executions and ` +
-              `${report.states.length} final states; estimate ${report.stats.estimate.toExponential(2)} candidates before pruning\n` +
-              `  hint: ${STOP_HINTS[report.stop] ?? 'raise the budget'}\n`,
-          );
-        }
         if (opts.graph && en) {
           // The state numbers are known only now: one out of range is a command-line error.
-          if (opts.state !== undefined && opts.state >= report.states.length) {
+          if (opts.state !== undefined && opts.state >= stateCount(report)) {
             process.stderr.write(
               `${optionValueDiagnostic('CL1004', process.argv.slice(2), '--state', {
                 state: String(opts.state),
                 test: test.name,
-                count: String(report.states.length),
+                count: String(stateCount(report)),
               })}\n`,
             );
             throw new CliExit(2);
@@ -464,23 +463,31 @@ export function registerRun(program: Command): void {
           if (dot) {
             const out = opts.graph === 'svg' ? await dotToSvg(dot) : dot;
             if (opts.out) writeOut(opts.out, out);
-            else texts.push(out);
+            else graphs.push(out);
           }
-        } else if (!opts.json) texts.push(formatReport(report));
+          // The graphs are written at the end: a later test's --state may still be refused (exit 2).
+          failedIn(report);
+        } else if (opts.graph) {
+          // No execution to draw (none kept): the report in its place, in order with the graphs.
+          graphs.push(formatReport(report));
+          failedIn(report);
+        } else emit(report);
         progress?.done();
       }
     } finally {
       progress?.stop();
-      process.off('SIGINT', onSigint);
+      ctrlC.dispose();
     }
-    // Report by report: the whole output of a run can exceed the longest string V8 allows.
-    if (opts.json) writeJsonArray(RunJsonSchema.parse(reports));
-    else
-      texts.forEach((t, k) => {
+    if (opts.graph)
+      graphs.forEach((t, k) => {
         process.stdout.write(k === 0 ? t : `\n${t}`);
       });
-    if (interrupted) throw new CliExit(130);
+    else {
+      for (const r of pending ?? []) writer.add(r);
+      writer.end();
+    }
+    if (ctrlC.interrupted) throw new CliExit(130);
+    if (expectFailed) throw new CliExit(1);
     if (undecidable) throw new CliExit(3);
-    if (reports.some((r) => r.expectations.some((e) => !e.ok))) throw new CliExit(1);
   });
 }

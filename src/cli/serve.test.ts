@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLlc } from '../lower/llc.ts';
-import { isLoopback, LLC_QUEUE, MAX_BODY, MAX_URL, type RunningServer, startServer } from './serve.ts';
+import {
+  isLoopback,
+  LLC_QUEUE,
+  MAX_BODY,
+  MAX_URL,
+  type RunningServer,
+  SERVER_TIMEOUTS,
+  startServer,
+} from './serve.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'gpumm.js');
@@ -73,11 +81,61 @@ describe('gpumm serve', () => {
     expect(r.head).toMatch(/content-security-policy: default-src 'self'/i);
     expect((await get(port, '/assets/app-1234.js')).head).toMatch(/immutable/);
     const idx = JSON.parse((await get(port, '/catalogue/index.json')).body);
+    const group = { group: 'litmus', groupTitle: 'AMDGPU tests (litmus/)' };
     expect(idx).toEqual([
-      { file: 'A.litmus', name: 'A', description: 'first' },
-      { file: 'sub/B.litmus', name: 'B', description: '' },
+      { file: 'A.litmus', name: 'A', description: 'first', ...group },
+      { file: 'sub/B.litmus', name: 'B', description: '', ...group },
     ]);
     expect((await get(port, '/catalogue/sub/B.litmus')).body).toBe('AMDGPU B\n');
+  });
+
+  it("the catalogue's Vulkan folders: Dartagnan's syntax and Khronos .test files, by their names in the index only", async () => {
+    const vk = join(dir, 'vk');
+    mkdirSync(join(vk, 'Manual'), { recursive: true });
+    writeFileSync(join(vk, 'Manual', 'MP.litmus'), 'VULKAN MP-x\n"message passing"\n');
+    writeFileSync(join(vk, 'SSW.test'), '// first line\n// second line\nNEWWG\nNEWSG\nNEWTHREAD\n');
+    writeFileSync(join(vk, 'README.md'), 'not a test');
+    const s = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      hostGiven: false,
+      llc: null,
+      webDir: join(dir, 'web'),
+      catalogue: [
+        { group: 'litmus', title: 'AMDGPU', dir: join(dir, 'litmus'), prefix: '' },
+        { group: 'vk', title: 'Vulkan', dir: vk, prefix: 'vk/' },
+        { group: 'none', title: 'missing', dir: join(dir, 'no-such-folder'), prefix: 'none/' },
+      ],
+    });
+    try {
+      const p = Number(new URL(s.url).port);
+      const idx = JSON.parse((await get(p, '/catalogue/index.json')).body) as { file: string }[];
+      expect(idx.slice(2)).toEqual([
+        {
+          file: 'vk/Manual/MP.litmus',
+          name: 'MP-x',
+          description: 'message passing',
+          group: 'vk',
+          groupTitle: 'Vulkan',
+        },
+        {
+          file: 'vk/SSW.test',
+          name: 'SSW',
+          description: 'first line second line',
+          group: 'vk',
+          groupTitle: 'Vulkan',
+        },
+      ]);
+      expect((await get(p, '/catalogue/vk/SSW.test')).body).toContain('NEWTHREAD');
+      for (const bad of [
+        '/catalogue/vk/README.md',
+        '/catalogue/Manual/MP.litmus',
+        '/catalogue/vk/../secret.txt',
+      ])
+        expect([400, 404], bad).toContain((await get(p, bad)).status);
+    } finally {
+      await s.close();
+    }
   });
 
   it('refuses every path outside the built page and the catalogue', async () => {
@@ -117,6 +175,46 @@ describe('gpumm serve', () => {
     expect(chunked.status).toBe(413);
     expect((await get(port, `/${'a'.repeat(MAX_URL)}`)).status).toBe(414);
     expect((await get(port, '/', `X-Big: ${'b'.repeat(16 * 1024)}\r\n`)).status).toBe(431);
+  });
+
+  it('closes a slow client with 408 in seconds: an incomplete head, a partial body (slowloris)', async () => {
+    // A few seconds for a local tool, looked for twice a second (Node's defaults kept such a client
+    // about a minute: a 30 s request timeout, checked every 30 s).
+    expect(srv.server.headersTimeout).toBe(SERVER_TIMEOUTS.headersMs);
+    expect(srv.server.requestTimeout).toBe(SERVER_TIMEOUTS.requestMs);
+    expect(SERVER_TIMEOUTS.requestMs + SERVER_TIMEOUTS.checkEveryMs).toBeLessThanOrEqual(6_000);
+    // The same server with shorter timeouts, so that the test takes a moment: each client is
+    // answered 408 and closed long before Node's 30 s check would have come round.
+    const quick = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      hostGiven: false,
+      llc: null,
+      webDir: join(dir, 'web'),
+      litmusDir: join(dir, 'litmus'),
+      timeouts: { headersMs: 300, requestMs: 600, checkEveryMs: 50 },
+    });
+    try {
+      const p = Number(new URL(quick.url).port);
+      const timed = async (request: string) => {
+        const t0 = performance.now();
+        const r = await raw(p, request);
+        return { status: r.status, ms: performance.now() - t0 };
+      };
+      const [head, body] = await Promise.all([
+        timed(`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: `),
+        timed(
+          `POST /api/llc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"text": "AMD`,
+        ),
+      ]);
+      expect(head.status).toBe(408);
+      expect(body.status).toBe(408);
+      expect(head.ms).toBeGreaterThanOrEqual(250);
+      expect(body.ms).toBeGreaterThanOrEqual(550);
+      expect(Math.max(head.ms, body.ms)).toBeLessThan(10_000);
+    } finally {
+      await quick.close();
+    }
   });
 
   it('answers bad requests with HTTP errors', async () => {
@@ -224,6 +322,17 @@ describe.skipIf('reason' in LLC)(
         ).toBe(400);
         expect((await post({ text, target: 'gfx9999', mode: 'cu', lang: 'hsa' })).status).toBe(400);
         expect((await post({ text, target: 'gfx900', mode: 'sideways', lang: 'hsa' })).status).toBe(400);
+        // A Vulkan test: llc-22's code of its AMDGPU translation, as gpumm lower lowers it.
+        const vk = readFileSync(join(ROOT, 'litmus-vulkan', 'MP.sw-atomic.dv.litmus'), 'utf8');
+        const vr = await post({ text: vk, target: 'gfx900', mode: 'cu', lang: 'hsa', deviceScope: 'agent' });
+        expect(vr.status).toBe(200);
+        const vrows = ((await vr.json()) as { rows: { ir: string }[] }).rows;
+        expect(vrows.map((r) => r.ir)).toContain(
+          'store atomic i32 1, ptr addrspace(1) @y syncscope("agent") release, !mmra !{!"amdgcn-av", !"none"}',
+        );
+        expect(
+          (await post({ text: vk, target: 'gfx900', mode: 'cu', lang: 'hsa', deviceScope: 'x' })).status,
+        ).toBe(400);
         // Several at once: they wait their turn (one llc-22 at a time), none is refused.
         const many = await Promise.all(
           [0, 1, 2].map(() => post({ text, target: 'gfx1200', mode: 'wgp', lang: 'hsa', tgsplit: false })),

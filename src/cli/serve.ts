@@ -1,28 +1,33 @@
 /**
  * `gpumm serve`: the explorer page on the user's own machine. Binds 127.0.0.1 unless `--host` says
  * otherwise (a non-loopback address only with that flag, and with a warning), and serves nothing but
- * the built page (held in memory), the catalogue of `litmus/` (each file by its name in the
- * catalogue's index, never by a path), and llc-22's code for a test when llc-22 is installed (one
- * run at a time, small bodies, a time limit). No endpoint reads or writes any other file.
+ * the built page (held in memory), the catalogue — `litmus/`, and the Vulkan tests of
+ * `litmus-vulkan/` and `corpus/vulkan-dat3m/`, each file by its name in the catalogue's index, never
+ * by a path —, and llc-22's code for a test when llc-22 is installed (one run at a time, small bodies,
+ * a time limit). No endpoint reads or writes any other file.
  * Ctrl-C closes the server and every connection, and exits 0.
  */
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
 import { freshBuild, WEB_DIR, WEB_MAIN, WEB_MANIFEST } from '../../bin/bundle.mjs';
+import type { Test } from '../core/types.ts';
 import { causeById } from '../lower/causes.ts';
 import { compareWithLlc, findLlc } from '../lower/llc.ts';
 import { findTarget } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import { clipQuote, diag, hasErrors } from '../syntax/diagnostics.ts';
-import { parse } from '../syntax/parser.ts';
 import { printInstr } from '../syntax/printer.ts';
+import { isVulkan } from '../vulkan/ast.ts';
+import { detectSyntax, parseAnyTest } from '../vulkan/detect.ts';
+import { khronosTestName } from '../vulkan/khronos.ts';
+import { vulkanToAmdgpu } from '../vulkan/translate.ts';
 import { formatDiagnostic } from './format.ts';
-import { fileSpan, litmusFilesIn } from './io.ts';
+import { fileSpan } from './io.ts';
 import { CliExit } from './shared.ts';
 
 /** The package root (this file is src/cli/serve.ts, or dist/cli/… once bundled). */
@@ -40,6 +45,14 @@ export const MAX_HEADER = 8 * 1024;
 export const LLC_QUEUE = 4;
 /** llc-22 is killed after this long. */
 export const LLC_TIMEOUT_MS = 10_000;
+/**
+ * How long a client may take to send a request's head, and its whole request (head and body, at
+ * most MAX_HEADER + MAX_BODY bytes over loopback: milliseconds for a browser), before the server
+ * answers 408 and closes the connection; and how often Node looks for such clients. Node's own
+ * defaults (60 s, 300 s, every 30 s) are for servers on slow networks: a slowloris client kept a
+ * connection of this local tool for about a minute.
+ */
+export const SERVER_TIMEOUTS = { headersMs: 3_000, requestMs: 5_000, checkEveryMs: 500 };
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -49,6 +62,7 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
   '.svg': 'image/svg+xml',
   '.litmus': 'text/plain; charset=utf-8',
+  '.test': 'text/plain; charset=utf-8',
 };
 
 /**
@@ -104,26 +118,93 @@ function loadAssets(dir: string): Map<string, Asset> {
   return out;
 }
 
-/** One catalogue entry: its path under `litmus/` (the only name it is served by) and its header. */
+/**
+ * A folder of the catalogue: its tests are served by `prefix` + their path below `dir` (the
+ * `litmus/` folder's with no prefix), grouped in the page under `title`.
+ */
+export interface CatalogueDir {
+  group: string;
+  title: string;
+  dir: string;
+  prefix: string;
+}
+
+/** The catalogue's folders: gpumm's AMDGPU tests, its Vulkan tests, Dartagnan's Vulkan suite. */
+export function catalogueDirs(root: string, litmusDir = join(root, 'litmus')): CatalogueDir[] {
+  return [
+    { group: 'litmus', title: 'AMDGPU tests (litmus/)', dir: litmusDir, prefix: '' },
+    {
+      group: 'litmus-vulkan',
+      title: 'Vulkan tests (litmus-vulkan/)',
+      dir: join(root, 'litmus-vulkan'),
+      prefix: 'litmus-vulkan/',
+    },
+    {
+      group: 'corpus/vulkan-dat3m',
+      title: "Dartagnan's Vulkan suite (corpus/vulkan-dat3m/)",
+      dir: join(root, 'corpus', 'vulkan-dat3m'),
+      prefix: 'corpus/vulkan-dat3m/',
+    },
+  ];
+}
+
+/** One catalogue entry: the name it is served by (the only one), its test's name and description. */
 interface CatalogueEntry {
   file: string;
   name: string;
   description: string;
+  group: string;
+  groupTitle: string;
 }
 
-/** The catalogue's files as it is now (tests added while the server runs show up on the next load). */
-function catalogueFiles(dir: string): string[] {
-  return litmusFilesIn(dir).map((p) => relative(dir, p).split(sep).join('/'));
+/** Every test file (`.litmus`, Khronos `.test`) below `dir`, in name order; none when it does not exist. */
+function testFilesIn(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.litmus') || e.name.endsWith('.test')) out.push(p);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
 }
 
-/** The catalogue's index: each file with the name and description of its first lines. */
-function catalogue(dir: string): CatalogueEntry[] {
-  return catalogueFiles(dir).map((file) => {
-    const p = join(dir, ...file.split('/'));
-    const head = readFileSync(p, 'utf8').slice(0, 2000).split('\n');
-    const name = /^\s*AMDGPU\s+(\S+)/.exec(head[0] ?? '')?.[1] ?? file;
-    const description = /^\s*"(.*)"\s*$/.exec(head[1] ?? '')?.[1] ?? '';
-    return { file, name, description };
+/**
+ * The catalogue's files as they are now (tests added while the server runs show up on the next
+ * load): each with the name it is served by and its path.
+ */
+function catalogueFiles(dirs: readonly CatalogueDir[]): { file: string; path: string; dir: CatalogueDir }[] {
+  return dirs.flatMap((d) =>
+    testFilesIn(d.dir).map((path) => ({
+      file: d.prefix + relative(d.dir, path).split(sep).join('/'),
+      path,
+      dir: d,
+    })),
+  );
+}
+
+/**
+ * The catalogue's index: each file with its test's name and description, read from its first lines
+ * as each syntax writes them (`AMDGPU name` / `VULKAN name` then a quoted line; a Khronos `.test`:
+ * its file name, then its leading `//` lines).
+ */
+function catalogue(dirs: readonly CatalogueDir[]): CatalogueEntry[] {
+  return catalogueFiles(dirs).map(({ file, path, dir }) => {
+    const text = readFileSync(path, 'utf8').slice(0, 2000);
+    const head = text.split('\n');
+    const khronos = detectSyntax(text, path) === 'khronos';
+    const name = khronos
+      ? khronosTestName(path)
+      : (/^\s*(?:AMDGPU|VULKAN|Vulkan|vulkan)\s+(\S+)/.exec(head[0] ?? '')?.[1] ?? file);
+    const description = khronos
+      ? head
+          .filter((l, k) => l.startsWith('//') && head.slice(0, k).every((x) => x.startsWith('//')))
+          .map((l) => l.replace(/^\/\/\s?/, ''))
+          .join(' ')
+      : (/^\s*"(.*)"\s*$/.exec(head[1] ?? '')?.[1] ?? '');
+    return { file, name, description, group: dir.group, groupTitle: dir.title };
   });
 }
 
@@ -134,9 +215,15 @@ export interface ServeOptions {
   hostGiven: boolean;
   /** The llc the llc endpoint runs: a path, undefined for llc-22 on PATH, null for none. */
   llc: string | null | undefined;
-  /** Folder of the built page (default dist/web) and of the catalogue (default litmus/). */
+  /**
+   * Folder of the built page (default dist/web); the catalogue's folders (default `catalogueDirs`),
+   * or the one folder of AMDGPU tests `litmusDir`.
+   */
   webDir?: string;
   litmusDir?: string;
+  catalogue?: CatalogueDir[];
+  /** Default SERVER_TIMEOUTS. */
+  timeouts?: typeof SERVER_TIMEOUTS;
 }
 
 /** A bad request's status and message (the API answers JSON, the rest plain text). */
@@ -205,6 +292,22 @@ function llcContext(body: Record<string, unknown>): LowerCtx {
   return { target, mode, lang, tgsplit };
 }
 
+/**
+ * The AMDGPU test of an llc request's text, in any syntax `gpumm lower` reads (a Vulkan test as its
+ * AMDGPU translation, with `deviceScope` as `--device-scope`), or an HttpError.
+ */
+function llcTest(text: string, deviceScope: unknown): Test {
+  if (deviceScope !== undefined && deviceScope !== 'system' && deviceScope !== 'agent')
+    throw new HttpError(400, 'deviceScope must be system or agent');
+  const parsed = parseAnyTest(text, 'test.litmus');
+  if (!parsed.test || hasErrors(parsed.diagnostics)) throw new HttpError(400, 'the test has errors');
+  if (!isVulkan(parsed.test)) return parsed.test;
+  const r = vulkanToAmdgpu(parsed.test, deviceScope ?? 'system');
+  if (!r.test || hasErrors(r.diagnostics))
+    throw new HttpError(400, 'the Vulkan test has no AMDGPU translation (see gpumm lower)');
+  return r.test;
+}
+
 /** A running server: its address and how to stop it. */
 export interface RunningServer {
   server: Server;
@@ -217,7 +320,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   if (!isLoopback(opts.host) && !opts.hostGiven)
     throw new Error(`refusing to listen on ${opts.host}: a non-loopback address needs --host`);
   const assets = loadAssets(opts.webDir ?? join(ROOT, WEB_DIR));
-  const litmusDir = opts.litmusDir ?? join(ROOT, 'litmus');
+  const dirs =
+    opts.catalogue ??
+    (opts.litmusDir ? catalogueDirs(ROOT, opts.litmusDir).slice(0, 1) : catalogueDirs(ROOT));
   const llc = opts.llc === null ? { reason: 'llc is turned off (--no-llc)' } : findLlc(opts.llc);
   // llc-22 runs one request at a time; a few more wait their turn, any beyond get 503.
   let llcQueue: Promise<unknown> = Promise.resolve();
@@ -262,15 +367,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         throw new HttpError(400, 'the body is not JSON');
       }
       if (typeof body !== 'object' || body === null || typeof body.text !== 'string')
-        throw new HttpError(400, 'expected { text, target, mode, lang, tgsplit }');
+        throw new HttpError(400, 'expected { text, target, mode, lang, tgsplit, deviceScope? }');
       const ctx = llcContext(body);
-      const parsed = parse(body.text, 'test.litmus');
-      if (!parsed.test || hasErrors(parsed.diagnostics)) throw new HttpError(400, 'the test has errors');
+      const test = llcTest(body.text, body.deviceScope);
       // The one running and LLC_QUEUE waiting their turn.
       if (llcWaiting > LLC_QUEUE)
         throw new HttpError(503, 'llc-22 is busy with other requests', { 'retry-after': '1' });
       llcWaiting++;
-      const turn = llcQueue.then(() => compareWithLlc(parsed.test!, ctx, llc.path, LLC_TIMEOUT_MS));
+      const turn = llcQueue.then(() => compareWithLlc(test, ctx, llc.path, LLC_TIMEOUT_MS));
       llcQueue = turn.catch(() => {});
       let rows: Awaited<typeof turn>;
       try {
@@ -299,17 +403,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (method !== 'GET' && method !== 'HEAD')
       throw new HttpError(405, 'only GET and HEAD', { allow: 'GET, HEAD' });
     if (path === '/catalogue/index.json') {
-      sendJson(res, 200, catalogue(litmusDir));
+      sendJson(res, 200, catalogue(dirs));
       return;
     }
     if (path.startsWith('/catalogue/')) {
       // By its name in the index only: no path of the request ever reaches the file system.
       const file = path.slice('/catalogue/'.length);
-      const entry = catalogueFiles(litmusDir).find((f) => f === file);
+      const entry = catalogueFiles(dirs).find((f) => f.file === file);
       if (!entry) throw new HttpError(404, 'no such test in the catalogue');
-      send(res, 200, TYPES['.litmus']!, readFileSync(join(litmusDir, ...entry.split('/'))), {
-        'cache-control': 'no-cache',
-      });
+      send(res, 200, TYPES['.litmus']!, readFileSync(entry.path), { 'cache-control': 'no-cache' });
       return;
     }
     const asset = assets.get(path);
@@ -319,8 +421,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     });
   };
 
+  const timeouts = opts.timeouts ?? SERVER_TIMEOUTS;
   const server = createServer(
-    { maxHeaderSize: MAX_HEADER, requestTimeout: 30_000, headersTimeout: 10_000 },
+    {
+      maxHeaderSize: MAX_HEADER,
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs,
+    },
     (req, res) => {
       handle(req, res).catch((e: unknown) => {
         const err = e instanceof HttpError ? e : new HttpError(500, 'internal error');

@@ -21,13 +21,7 @@ import { printAndExit } from './cat.ts';
 import { DEFAULT_ERROR_LIMIT, formatDiagnostics } from './format.ts';
 import type { VulkanCliOptions } from './vulkan-options.ts';
 
-/** Models of Vulkan tests: the fast search, and models/vulkan.cat. */
-export const VULKAN_MODELS = ['vulkan', 'vulkan-cat'] as const;
-export type VulkanModel = (typeof VULKAN_MODELS)[number];
-
-export function isVulkanModel(name: string): name is VulkanModel {
-  return (VULKAN_MODELS as readonly string[]).includes(name);
-}
+export { isVulkanModel, VULKAN_MODELS, type VulkanModel } from './cat-models.ts';
 
 /** gpumm's Vulkan cat model (repository root `models/`). */
 export const VULKAN_CAT = join(import.meta.dirname, '..', '..', 'models', 'vulkan.cat');

@@ -77,6 +77,48 @@ describe('Collector (columnar final states)', () => {
     ]);
   });
 
+  it('orders like a comparison sort of the values, whatever their range (radix by column)', () => {
+    // Narrow integers (counting by value), wide and fractional numbers (by rank), undef, -0.
+    const value = fc.oneof(
+      fc.integer({ min: -3, max: 3 }),
+      fc.constant(Number.NaN),
+      fc.constant(-0),
+      fc.constant(2 ** 40),
+      fc.constant(-(2 ** 33)),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+    );
+    const before = (u: number, v: number) => {
+      const nu = Number.isNaN(u);
+      const nv = Number.isNaN(v);
+      if (nu || nv) return nu === nv ? 0 : nu ? 1 : -1;
+      return u < v ? -1 : u > v ? 1 : 0;
+    };
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 0, max: 4 })
+          .chain((k) => fc.array(fc.array(value, { minLength: k, maxLength: k }), { maxLength: 300 })),
+        (rows) => {
+          const k = rows[0]?.length ?? 0;
+          const c = new Collector(
+            Array.from({ length: k }, (_, i) => `r${i}`),
+            false,
+          );
+          for (const r of rows) c.record(Float64Array.from(r), 1, false, false);
+          const want = Array.from({ length: c.size }, (_, i) => i).sort((a, b) => {
+            for (let j = 0; j < k; j++) {
+              const o = before(c.valueAt(a, j), c.valueAt(b, j));
+              if (o !== 0) return o;
+            }
+            return a - b;
+          });
+          expect([...c.idsByValues()]).toEqual(want);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('keeps its own copy of the values and one example per new state', () => {
     const c = new Collector(['a', 'b']);
     const v = Float64Array.of(1, 2);

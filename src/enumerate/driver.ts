@@ -44,7 +44,7 @@ export abstract class VariantDriver<S extends VariantStep> {
     private readonly limits: DriverLimits,
     private readonly variantCount: number,
   ) {
-    this.collector = new Collector(labels, limits.keepExamples);
+    this.collector = new Collector(labels, limits.keepExamples, limits.maxStates);
   }
 
   /** The search of variant `v`. */
@@ -77,7 +77,6 @@ export abstract class VariantDriver<S extends VariantStep> {
       if (this.stop) return true;
     }
     if (performance.now() - this.t0 > this.limits.timeoutMs) this.stop = 'timeout';
-    else if (this.collector.size >= this.limits.maxStates) this.stop = 'max-states';
     return this.stop !== null;
   }
 
@@ -108,6 +107,8 @@ export abstract class VariantDriver<S extends VariantStep> {
       this.ubVariants.add(variant);
     }
     this.collector.record(values, 1, race, undef, example);
-    if (this.stats.consistent >= this.limits.maxExecutions) this.stop = 'max-executions';
+    // Per execution: the searches stop as soon as `stop` is set, not at the slice's end.
+    if (this.collector.overflow) this.stop = 'max-states';
+    else if (this.stats.consistent >= this.limits.maxExecutions) this.stop = 'max-executions';
   }
 }

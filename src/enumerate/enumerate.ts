@@ -68,8 +68,9 @@ export interface EnumerateOptions {
   /** Stop after this many milliseconds. */
   timeoutMs: number;
   /**
-   * Stop once this many distinct final states are found (checked between slices of the search, so
-   * a few thousand more may be recorded): bounds memory and report size.
+   * Keep at most this many distinct final states: the search stops when it finds one more
+   * (`Collector.overflow`, checked per execution), so a test of exactly so many is decided. Bounds
+   * memory and report size.
    */
   maxStates: number;
   /**
@@ -403,6 +404,7 @@ export class Enumeration {
     this.collector = new Collector(
       first.obs.map((o) => o.label),
       opts.keepExamples,
+      opts.maxStates,
     );
   }
 
@@ -443,8 +445,13 @@ export class Enumeration {
     if (this.stop) return true;
     let budget = maxNodes;
     while (budget > 0) {
+      // A state found and not kept: the answer is not complete, even if nothing is left to visit.
+      if (this.collector.overflow) {
+        this.stop = 'max-states';
+        return true;
+      }
       // A search that has visited everything is complete, whatever budget it reached on the way
-      // (--max-states 1 on a test of 16 states found all 16 and was called undecided).
+      // (--max-executions 1 on a test of one execution).
       if (!this.current && this.variant >= this.variantCount) {
         this.stop = 'done';
         return true;
@@ -459,10 +466,6 @@ export class Enumeration {
       }
       if (this.stats.consistent >= this.opts.maxExecutions) {
         this.stop = 'max-executions';
-        return true;
-      }
-      if (this.collector.size >= this.opts.maxStates) {
-        this.stop = 'max-states';
         return true;
       }
       if (!this.current) {
@@ -954,8 +957,9 @@ export class Enumeration {
     const keyed = !Number.isNaN(prod.base);
     const index = st.stateIndex;
     const k = ws.coWeight * prod.mult;
+    const collector = this.collector;
     let used = 0;
-    while (!prod.done && used < budget) {
+    while (!prod.done && used < budget && !collector.overflow) {
       // Next combination: increment the last group's tuple, carrying left.
       let i = n - 1;
       for (; i >= 0; i--) {
@@ -991,15 +995,14 @@ export class Enumeration {
       const key = prod.base + prod.tailKey;
       const id = index.get(key);
       if (id >= 0) this.collector.bump(id, k, prod.race, undef);
-      else
-        index.set(
-          key,
-          this.collector.record(values, k, prod.race, undef, () => ({
-            variant: this.variant,
-            rf: ws.rfSrc.slice(),
-            co: ws.coRank.slice(),
-          })),
-        );
+      else {
+        const added = this.collector.record(values, k, prod.race, undef, () => ({
+          variant: this.variant,
+          rf: ws.rfSrc.slice(),
+          co: ws.coRank.slice(),
+        }));
+        if (added >= 0) index.set(key, added);
+      }
     }
     this.stats.nodes += used;
     this.stats.explored += used;
@@ -1146,7 +1149,9 @@ export class Enumeration {
       }
       if (d === last) {
         this.emitLeaf(st);
-        if (this.stats.consistent >= this.opts.maxExecutions) return { nodes, finished: false };
+        // The budgets counting what a leaf adds stop the search at once, not at the slice's end.
+        if (this.stats.consistent >= this.opts.maxExecutions || this.collector.overflow)
+          return { nodes, finished: false };
         continue;
       }
       if (d + 1 === st.tailStart) {

@@ -27,6 +27,11 @@ export interface GraphOptions {
   scopes: boolean;
   /** A rejected candidate's witness (`witnessParts`), drawn in red whatever `edges` says. */
   highlight: Highlight | null;
+  /**
+   * Vulkan candidates: which solution of a value cycle the values show (docs/model.md, "Values out
+   * of thin air"); 0 when absent.
+   */
+  solution?: number;
 }
 
 /** Edges (from, to, name) and events to draw in red. */
@@ -57,7 +62,7 @@ function esc(s: string): string {
 }
 
 /** Immediate edges of a transitive relation (its Hasse diagram). */
-function immediate(r: Relation): Relation {
+export function immediate(r: Relation): Relation {
   const out = relation(r.n);
   for (let a = 0; a < r.n; a++)
     for (let b = 0; b < r.n; b++) {
@@ -107,26 +112,49 @@ export function witnessParts(w: Witness): Highlight {
   }
 }
 
-/** The nested scope boxes of the threads: agent, cluster, workgroup, wavefront; host threads apart. */
+/** One event of a drawn execution: its thread (-1: an initial write) and its label. */
+export interface DrawnEvent {
+  id: number;
+  thread: number;
+  label: string;
+}
+
+/** One edge of a drawn execution; `kind` is the toggle that shows it (`barrier`: with `sw`). */
+export interface DrawnEdge {
+  from: number;
+  to: number;
+  name: string;
+  kind: EdgeKind | 'barrier';
+}
+
+/**
+ * An execution as the drawing sees it, whatever its language (AMDGPU: `toDot`; Vulkan:
+ * src/vulkan/graph.ts): its events in id order, its threads with the nested scope instances each
+ * runs in (outermost first: `agent 0`, `cluster 0`, …; a thread with one box `host` stands apart),
+ * and its edges in drawing order. Program-order edges (`po`) lay each thread out top to bottom even
+ * when hidden.
+ */
+export interface DrawnExecution {
+  title: string;
+  events: readonly DrawnEvent[];
+  threads: readonly { name: string; boxes: readonly string[] }[];
+  edges: readonly DrawnEdge[];
+}
+
+/** The nested scope boxes of the threads, from each thread's `boxes` (outermost first). */
 function scopeBoxes(
-  threads: readonly { name: string; placement: Placement }[],
+  threads: readonly { name: string; boxes: readonly string[] }[],
   body: (t: number, indent: string) => string[],
 ): string[] {
   const out: string[] = [];
-  const key = (p: Placement, depth: number): string =>
-    p.kind === 'host'
-      ? 'host'
-      : [`agent ${p.agent}`, `cluster ${p.cluster}`, `workgroup ${p.workgroup}`, `wavefront ${p.wavefront}`]
-          .slice(0, depth + 1)
-          .join('/');
   const level = (ts: number[], depth: number, indent: string): void => {
-    if (depth === 4 || (ts.length > 0 && threads[ts[0]!]!.placement.kind === 'host' && depth > 0)) {
+    if (ts.every((t) => threads[t]!.boxes.length <= depth)) {
       for (const t of ts) out.push(...body(t, indent));
       return;
     }
     const groups = new Map<string, number[]>();
     for (const t of ts) {
-      const k = key(threads[t]!.placement, depth);
+      const k = threads[t]!.boxes.slice(0, depth + 1).join('/');
       const g = groups.get(k);
       if (g) g.push(t);
       else groups.set(k, [t]);
@@ -148,52 +176,44 @@ function scopeBoxes(
   return out;
 }
 
-/** DOT text for the execution loaded in `ws` (derived by `checkCandidate`). */
-export function toDot(ws: Workspace, title: string, opts: GraphOptions = DEFAULT_GRAPH): string {
-  const sk = ws.sk;
-  const n = sk.n;
-  const show = new Set(opts.edges);
+/**
+ * DOT text of a drawn execution: threads as columns (inside their scope boxes when `scopes`),
+ * the initial writes above them, the edges `opts.edges` asks for, the witness in red.
+ */
+export function drawDot(x: DrawnExecution, opts: GraphOptions = DEFAULT_GRAPH): string {
+  const show = new Set<EdgeKind | 'barrier'>(opts.edges);
+  if (show.has('sw')) show.add('barrier');
   const lines: string[] = [
-    `digraph "${esc(title)}" {`,
+    `digraph "${esc(x.title)}" {`,
     // Courier and Helvetica: fonts whose widths Graphviz knows, so labels fit their boxes.
     '  newrank=true; rankdir=TB; nodesep=0.3; ranksep=0.45; fontname="Helvetica"; fontsize=11;',
     '  node [shape=box, style="rounded,filled", fillcolor=white, fontname="Courier", fontsize=10]; edge [fontsize=9, fontname="Helvetica"];',
   ];
   const wit = opts.highlight ?? { edges: [], events: [] };
   const inWitness = new Set(wit.events);
-  const label = (e: number) => {
-    const ev = sk.events[e]!;
-    let v = '';
-    if (ev.kind === 'write' || ev.kind === 'init' || ev.kind === 'read') {
-      const x = ws.evaluator.writeVal[e]!;
-      v = ev.kind === 'read' && ws.rfSrc[e] === -1 ? ' = undef' : ` = ${isUndef(x) ? 'undef' : x}`;
-    }
-    return esc(shortEvent(sk, e) + v);
-  };
-  const node = (e: number, indent: string) =>
-    `${indent}e${e} [id="e${e}", label="${label(e)}"${inWitness.has(e) ? ', fillcolor="#ffe4e1", color=red3, penwidth=2' : ''}];`;
-  const inits = sk.events.filter((e) => e.kind === 'init');
+  const node = (e: DrawnEvent, indent: string) =>
+    `${indent}e${e.id} [id="e${e.id}", label="${esc(e.label)}"${inWitness.has(e.id) ? ', fillcolor="#ffe4e1", color=red3, penwidth=2' : ''}];`;
+  const inits = x.events.filter((e) => e.thread < 0);
   if (inits.length > 0) {
     lines.push(
       '  subgraph cluster_init { label="init"; style="rounded,dashed"; color=gray60; fontcolor=gray35;',
     );
-    for (const e of inits) lines.push(node(e.id, '    '));
+    for (const e of inits) lines.push(node(e, '    '));
     lines.push('  }');
   }
   const threadBody = (t: number, indent: string): string[] => {
-    const th = sk.test.threads[t]!;
     const out = [
-      `${indent}subgraph cluster_t${t} { label="${esc(th.name)}"; style=rounded; color=black; fontcolor=black;`,
+      `${indent}subgraph cluster_t${t} { label="${esc(x.threads[t]!.name)}"; style=rounded; color=black; fontcolor=black;`,
     ];
-    for (const e of sk.events) if (e.thread === t) out.push(node(e.id, `${indent}  `));
+    for (const e of x.events) if (e.thread === t) out.push(node(e, `${indent}  `));
     out.push(`${indent}}`);
     return out;
   };
-  if (opts.scopes) lines.push(...scopeBoxes(sk.test.threads, threadBody));
-  else for (let t = 0; t < sk.test.threads.length; t++) lines.push(...threadBody(t, '  '));
+  if (opts.scopes) lines.push(...scopeBoxes(x.threads, threadBody));
+  else for (let t = 0; t < x.threads.length; t++) lines.push(...threadBody(t, '  '));
   // Threads as columns: the first event of each thread on one rank, below the initial writes.
-  const firsts = sk.test.threads
-    .map((_, t) => sk.events.find((e) => e.thread === t)?.id)
+  const firsts = x.threads
+    .map((_, t) => x.events.find((e) => e.thread === t)?.id)
     .filter((e): e is number => e !== undefined);
   if (firsts.length > 1) {
     lines.push(`  { rank=same; ${firsts.map((e) => `e${e}`).join('; ')}; }`);
@@ -205,21 +225,54 @@ export function toDot(ws: Workspace, title: string, opts: GraphOptions = DEFAULT
   if (inits.length > 0 && firsts.length > 0)
     for (const f of firsts) lines.push(`  e${inits[0]!.id} -> e${f} [style=invis];`);
   const witnessed = new Set(wit.edges.map(([a, b, name]) => `${a}>${b}>${name}`));
-  const edge = (a: number, b: number, name: string, kind: EdgeKind | 'barrier') => {
-    if (witnessed.has(`${a}>${b}>${name}`)) return; // drawn below, in red
+  for (const { from: a, to: b, name, kind } of x.edges) {
+    if (!show.has(kind)) {
+      // Hidden, program order still lays each thread out top to bottom.
+      if (kind === 'po') lines.push(`  e${a} -> e${b} [style=invis];`);
+      continue;
+    }
+    if (witnessed.has(`${a}>${b}>${name}`)) continue; // drawn below, in red
     lines.push(`  e${a} -> e${b} [label="${name}", class="edge-${kind}", ${STYLE[kind]}];`);
+  }
+  for (const [a, b, name] of wit.edges)
+    lines.push(
+      `  e${a} -> e${b} [label="${esc(name)}", class="edge-witness", color=red, fontcolor=red, penwidth=3, constraint=false];`,
+    );
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The nested scope instances of an AMDGPU thread (a host thread: one box of its own). */
+function placementBoxes(p: Placement): string[] {
+  return p.kind === 'host'
+    ? ['host']
+    : [`agent ${p.agent}`, `cluster ${p.cluster}`, `workgroup ${p.workgroup}`, `wavefront ${p.wavefront}`];
+}
+
+/** DOT text for the execution loaded in `ws` (derived by `checkCandidate`). */
+export function toDot(ws: Workspace, title: string, opts: GraphOptions = DEFAULT_GRAPH): string {
+  const sk = ws.sk;
+  const n = sk.n;
+  const show = new Set(opts.edges);
+  const label = (e: number) => {
+    const ev = sk.events[e]!;
+    let v = '';
+    if (ev.kind === 'write' || ev.kind === 'init' || ev.kind === 'read') {
+      const x = ws.evaluator.writeVal[e]!;
+      v = ev.kind === 'read' && ws.rfSrc[e] === -1 ? ' = undef' : ` = ${isUndef(x) ? 'undef' : x}`;
+    }
+    return shortEvent(sk, e) + v;
   };
+  const edges: DrawnEdge[] = [];
+  const edge = (from: number, to: number, name: string, kind: DrawnEdge['kind']) =>
+    edges.push({ from, to, name, kind });
   const po = immediate(sk.po);
   const co = immediate(ws.co);
   const hb = show.has('hb') ? immediate(ws.hb) : null;
   for (let a = 0; a < n; a++) {
     const init = sk.events[a]!.kind === 'init';
     for (let b = 0; b < n; b++) {
-      if (has(po, a, b)) {
-        // Hidden, program order still lays each thread out top to bottom.
-        if (show.has('po')) edge(a, b, 'po', 'po');
-        else lines.push(`  e${a} -> e${b} [style=invis];`);
-      }
+      if (has(po, a, b)) edge(a, b, 'po', 'po');
       if (show.has('rf') && has(ws.rf, a, b)) edge(a, b, 'rf', 'rf');
       if (show.has('co') && has(co, a, b)) edge(a, b, 'co', 'co');
       if (show.has('sw') && has(ws.sw, a, b)) edge(a, b, 'sw', 'sw');
@@ -230,12 +283,19 @@ export function toDot(ws: Workspace, title: string, opts: GraphOptions = DEFAULT
       if (show.has('lo') && has(ws.lo, a, b) && a !== b && !init) edge(a, b, 'lo', 'lo');
     }
   }
-  for (const [a, b, name] of wit.edges)
-    lines.push(
-      `  e${a} -> e${b} [label="${esc(name)}", class="edge-witness", color=red, fontcolor=red, penwidth=3, constraint=false];`,
-    );
-  lines.push('}');
-  return `${lines.join('\n')}\n`;
+  return drawDot(
+    {
+      title,
+      events: sk.events.map((e) => ({
+        id: e.id,
+        thread: e.kind === 'init' ? -1 : e.thread,
+        label: label(e.id),
+      })),
+      threads: sk.test.threads.map((t) => ({ name: t.name, boxes: placementBoxes(t.placement) })),
+      edges,
+    },
+    opts,
+  );
 }
 
 /**

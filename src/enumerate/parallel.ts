@@ -96,8 +96,12 @@ export class SliceMerger {
   private readonly pending = new Map<number, SliceResult>();
   private next = 0;
 
-  constructor(readonly labels: string[]) {
-    this.collector = new Collector(labels);
+  /** `maxStates`: the merge keeps at most so many states, and stops (`max-states`) on one more. */
+  constructor(
+    readonly labels: string[],
+    maxStates = Number.POSITIVE_INFINITY,
+  ) {
+    this.collector = new Collector(labels, true, maxStates);
   }
 
   /** Result of slice `index` (0, 1, … in slice order). */
@@ -112,6 +116,7 @@ export class SliceMerger {
 
   private merge(r: SliceResult): void {
     const { collector, stats } = this;
+    if (collector.overflow) return;
     stats.nodes += r.stats.nodes;
     stats.explored += r.stats.explored;
     stats.consistent += r.stats.consistent;
@@ -130,6 +135,10 @@ export class SliceMerger {
           co: r.examples.slice(i * 2 * n + n, (i + 1) * 2 * n),
         }),
       );
+      if (collector.overflow) {
+        this.stop = 'max-states';
+        return;
+      }
     }
   }
 }
@@ -138,8 +147,9 @@ export class SliceMerger {
 export function mergeSlices(
   labels: string[],
   results: SliceResult[],
+  maxStates = Number.POSITIVE_INFINITY,
 ): { collector: Collector; stats: EnumerationStats; stop: StopReason } {
-  const m = new SliceMerger(labels);
+  const m = new SliceMerger(labels, maxStates);
   results.forEach((r, i) => {
     m.add(i, r);
   });

@@ -60,6 +60,7 @@ export async function enumerateParallel(
     // Merged on the main thread as they arrive (in slice order), while the workers go on.
     const merger = new SliceMerger(
       new Enumeration(test, { ...DEFAULT_ENUMERATE, observe: base.observe }).collector.labels,
+      base.maxStates,
     );
     let done = 0;
     await Promise.all(

@@ -12,7 +12,7 @@ import type { ModelOptions } from '../models/amdgpu.ts';
 import { printCondition } from '../syntax/printer.ts';
 import type { Collector } from './collector.ts';
 import type { Enumeration, StopReason } from './enumerate.ts';
-import { expectationText } from './expectations.ts';
+import { decidedAnswers, expectationOutcome, expectationText } from './expectations.ts';
 import { condLabels, herdCondition, herdNames, herdTestName, testHash } from './herd.ts';
 import {
   type ConditionVerdict,
@@ -58,6 +58,18 @@ export const ReportSchema = z.object({
     .nullable(),
   witnesses: z.object({ positive: z.number().int(), negative: z.number().int(), unknown: z.number().int() }),
   flags: z.object({ race: z.boolean(), undef: z.boolean(), undefFinal: z.boolean(), ub: z.boolean() }),
+  /**
+   * Which answers are final (all of them when `complete`): on a stopped run, a verdict a state found
+   * already proves (a witness of `exists`, a counterexample of `~exists`/`forall`) and each flag
+   * found; a flag not found, or a verdict still open, is undecided (src/enumerate/expectations.ts).
+   */
+  decided: z.object({
+    condition: z.boolean(),
+    race: z.boolean(),
+    undef: z.boolean(),
+    undefFinal: z.boolean(),
+    ub: z.boolean(),
+  }),
   /** Flags a cat model raised (`flag … as NAME`) on some execution, beyond gpumm's own (docs/cat.md). */
   modelFlags: z.array(z.string()).optional(),
   /** Why some barrier execution has undefined behaviour (src/events/barriers.ts). */
@@ -69,6 +81,8 @@ export const ReportSchema = z.object({
       expected: z.string(),
       actual: z.string(),
       ok: z.boolean(),
+      /** `actual` is final: `ok` is false and `decided` true for an expectation proved false. */
+      decided: z.boolean(),
     }),
   ),
   stats: z.object({
@@ -191,10 +205,152 @@ function writtenLocationLabels(test: Test, labels: readonly string[]): number[] 
   return out;
 }
 
+/**
+ * The final states of a report in report order, by columns: the collector's store read through the
+ * sorted order, with each state's condition truth and flags. The text report prints every state
+ * from it with no object per state (a run can have a million states of dozens of values each:
+ * docs/benchmarks.md); `Report.states`, the same states as objects, is built from it when first read.
+ */
+export interface StateTable {
+  readonly size: number;
+  /** Column k of the i-th state as the report shows it; null: left out of the state. */
+  value(i: number, k: number): number | 'undef' | null;
+  count(i: number): number;
+  condition(i: number): Truth | 'unset';
+  race(i: number): boolean;
+  undef(i: number): boolean;
+  undefFinal(i: number): boolean;
+}
+
+const TRUTHS: readonly (Truth | 'unset')[] = ['true', 'false', 'unknown', 'unset'];
+
+/** A collector's states in report order (`tallyStates`). */
+class CollectorStates implements StateTable {
+  constructor(
+    private readonly c: Collector,
+    private readonly order: Int32Array,
+    /** Per state in report order: its index in TRUTHS. */
+    private readonly truth: Uint8Array,
+    private readonly final: Uint8Array,
+    private readonly shown: (v: number, k: number) => number | 'undef' | null,
+  ) {}
+  get size(): number {
+    return this.order.length;
+  }
+  value(i: number, k: number): number | 'undef' | null {
+    return this.shown(this.c.valueAt(this.order[i]!, k), k);
+  }
+  count(i: number): number {
+    return this.c.countOf(this.order[i]!);
+  }
+  condition(i: number): Truth | 'unset' {
+    return TRUTHS[this.truth[i]!]!;
+  }
+  race(i: number): boolean {
+    return this.c.raceOf(this.order[i]!);
+  }
+  undef(i: number): boolean {
+    return this.c.undefOf(this.order[i]!);
+  }
+  undefFinal(i: number): boolean {
+    return this.final[i] === 1;
+  }
+}
+
+/** The states of a report that has only them (one read back from JSON, or written by hand). */
+class ListedStates implements StateTable {
+  constructor(
+    private readonly states: Report['states'],
+    private readonly labels: readonly string[],
+  ) {}
+  get size(): number {
+    return this.states.length;
+  }
+  value(i: number, k: number): number | 'undef' | null {
+    return this.states[i]!.values[this.labels[k]!] ?? null;
+  }
+  count(i: number): number {
+    return this.states[i]!.count;
+  }
+  condition(i: number): Truth | 'unset' {
+    return this.states[i]!.condition;
+  }
+  race(i: number): boolean {
+    return this.states[i]!.race;
+  }
+  undef(i: number): boolean {
+    return this.states[i]!.undef;
+  }
+  undefFinal(i: number): boolean {
+    return this.states[i]!.undefFinal;
+  }
+}
+
+/** The states of `labels` in `table` as report objects. */
+function listStates(table: StateTable, labels: readonly string[]): Report['states'] {
+  const out: Report['states'] = new Array(table.size);
+  for (let i = 0; i < table.size; i++) {
+    const values: Record<string, number | 'undef'> = {};
+    for (let k = 0; k < labels.length; k++) {
+      const v = table.value(i, k);
+      if (v !== null) values[labels[k]!] = v;
+    }
+    out[i] = {
+      values,
+      count: table.count(i),
+      condition: table.condition(i),
+      race: table.race(i),
+      undef: table.undef(i),
+      undefFinal: table.undefFinal(i),
+    };
+  }
+  return out;
+}
+
+/** The tables of reports whose `states` nobody has read yet (`withStateTable`). */
+const TABLES = new WeakMap<Report, StateTable>();
+
+/**
+ * `report` with its states given by `table` (over `report.observables`): `report.states` is built
+ * when first read (by `--json`, the explorer, tests), and until then the text report and
+ * `stateCount` use the table. Once the objects exist they are the states (a caller may change
+ * them), so the table is dropped.
+ */
+export function withStateTable(report: Report, table: StateTable): Report {
+  TABLES.set(report, table);
+  const settle = (states: Report['states']) => {
+    TABLES.delete(report);
+    Object.defineProperty(report, 'states', {
+      value: states,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+    return states;
+  };
+  Object.defineProperty(report, 'states', {
+    enumerable: true,
+    configurable: true,
+    get: () => settle(listStates(table, report.observables)),
+    set: settle,
+  });
+  return report;
+}
+
+/** The states of `r` as a table: the one it was built with, or a view of its state objects. */
+export function stateTable(r: Report): StateTable {
+  return TABLES.get(r) ?? new ListedStates(r.states, r.observables);
+}
+
+/** How many final states `r` has (without building its state objects). */
+export function stateCount(r: Report): number {
+  return stateTable(r).size;
+}
+
 /** The states of a run in report order, their condition truths, witness counts and flags. */
 export interface StateTally {
-  states: Report['states'];
-  /** The truth of every counted state (states whose condition is `unset` are not counted). */
+  table: StateTable;
+  /** The truths of the counted states, each once (states whose condition is `unset` are not counted). */
   truths: Truth[];
   positive: number;
   negative: number;
@@ -207,7 +363,8 @@ export interface StateTally {
 /**
  * Tallies a collector's states: `truthOf` gives a state's condition truth (or `unset`: not
  * counted), `undefFinalOf` whether an observed written location ends undef, `shown(v, k)` the value
- * of column k as the report shows it (null: left out of the state).
+ * of column k as the report shows it (null: left out of the state). `truthOf` and `undefFinalOf`
+ * are given one array, refilled for each state.
  */
 export function tallyStates(
   c: Collector,
@@ -215,9 +372,16 @@ export function tallyStates(
   undefFinalOf: (vals: Float64Array) => boolean,
   shown: (v: number, k: number) => number | 'undef' | null = (v) => valueText(v),
 ): StateTally {
-  const labels = c.labels;
+  const k = c.labels.length;
+  // Report order: by values, numerically (Collector.idsByValues).
+  const order = c.idsByValues();
+  const n = order.length;
+  const truth = new Uint8Array(n);
+  const final = new Uint8Array(n);
+  const seen = [false, false, false];
+  const vals = new Float64Array(k);
   const t: StateTally = {
-    states: [],
+    table: new CollectorStates(c, order, truth, final, shown),
     truths: [],
     positive: 0,
     negative: 0,
@@ -226,30 +390,24 @@ export function tallyStates(
     undef: false,
     undefFinal: false,
   };
-  // Report order: by values, numerically (Collector.idsByValues).
-  for (const id of c.idsByValues()) {
-    const vals = c.valuesOf(id);
+  for (let i = 0; i < n; i++) {
+    const id = order[i]!;
+    c.readValues(id, vals);
     const count = c.countOf(id);
-    const values: Record<string, number | 'undef'> = {};
-    for (let k = 0; k < labels.length; k++) {
-      const v = shown(vals[k]!, k);
-      if (v !== null) values[labels[k]!] = v;
-    }
-    const truth = truthOf(vals);
-    if (truth !== 'unset') {
-      t.truths.push(truth);
-      if (truth === 'true') t.positive += count;
-      else if (truth === 'false') t.negative += count;
-      else t.unknown += count;
-    }
-    const sRace = c.raceOf(id);
-    const sUndef = c.undefOf(id);
-    t.race ||= sRace;
-    t.undef ||= sUndef;
+    const tr = truthOf(vals);
+    const code = tr === 'true' ? 0 : tr === 'false' ? 1 : tr === 'unknown' ? 2 : 3;
+    truth[i] = code;
+    if (code === 0) t.positive += count;
+    else if (code === 1) t.negative += count;
+    else if (code === 2) t.unknown += count;
+    if (code < 3) seen[code] = true;
+    t.race ||= c.raceOf(id);
+    t.undef ||= c.undefOf(id);
     const uf = undefFinalOf(vals);
+    final[i] = uf ? 1 : 0;
     t.undefFinal ||= uf;
-    t.states.push({ values, count, condition: truth, race: sRace, undef: sUndef, undefFinal: uf });
   }
+  t.truths = (['true', 'false', 'unknown'] as const).filter((_, j) => seen[j]);
   return t;
 }
 
@@ -264,7 +422,7 @@ export function buildReport(
   const sk = buildSkeleton(test);
   const writtenMem = writtenLocationLabels(test, labels);
   const labelIndex = new Map(labels.map((l, k) => [l, k]));
-  const { states, truths, positive, negative, unknown, race, undef, undefFinal } = tallyStates(
+  const { table, truths, positive, negative, unknown, race, undef, undefFinal } = tallyStates(
     en.collector,
     (vals) =>
       test.condition
@@ -286,6 +444,14 @@ export function buildReport(
   const ub = sk.barrierUb;
   const stop: StopReason = en.stop ?? 'interrupted';
   const complete = stop === 'done';
+  const flags = { race, undef, undefFinal, ub };
+  // The barrier analysis is of the test, not of the executions: its answer is final either way.
+  const decided = decidedAnswers(
+    complete,
+    test.condition && verdict ? { quantifier: test.condition.quantifier, verdict } : null,
+    flags,
+    true,
+  );
   const actual = (e: Expectation): string => {
     switch (e.key) {
       case 'condition':
@@ -298,14 +464,14 @@ export function buildReport(
         return ub ? 'ub' : 'no-ub';
     }
   };
-  return {
+  const report: Report = {
     test: test.name,
     file: test.file,
     complete,
     stop,
     model: { ...model },
     observables: labels,
-    states,
+    states: [],
     condition: test.condition
       ? {
           text: printCondition(test.condition),
@@ -314,13 +480,11 @@ export function buildReport(
         }
       : null,
     witnesses: { positive, negative, unknown },
-    flags: { race, undef, undefFinal, ub },
+    flags,
+    decided,
     ...(extra.modelFlags ? { modelFlags: extra.modelFlags } : {}),
     ubReasons: ub ? analyseBarriers(test).ubReasons : [],
-    expectations: test.expects.map((e) => {
-      const a = actual(e);
-      return { key: e.key, expected: e.value, actual: a, ok: complete && a === e.value };
-    }),
+    expectations: test.expects.map((e) => expectationOutcome(e, actual(e), decided[e.key])),
     stats: { ...en.stats, estimate: extra.estimate, ms: extra.ms },
     explanations: extra.explanations ?? [],
     herd: {
@@ -331,6 +495,17 @@ export function buildReport(
       hash: testHash(test),
     },
   };
+  return withStateTable(report, table);
+}
+
+/**
+ * A run leaves something it was asked open (exit 3): it stopped before deciding an `expect:` line,
+ * or, for a test without any, its condition's verdict (the states, for a test without a condition).
+ */
+export function undecidedNeeds(r: Report): boolean {
+  if (r.complete) return false;
+  if (r.expectations.length > 0) return r.expectations.some((e) => !e.decided);
+  return !(r.condition && r.decided.condition);
 }
 
 /**
@@ -340,40 +515,76 @@ export function buildReport(
  * herd's log reader knows (`validation` in tools/lexLog_tools.mll).
  */
 function validationWord(r: Report): string {
-  if (!r.complete) return '??';
+  // A stopped run whose verdict a state it found already proves gives it (`decided`).
+  if (!r.complete && !(r.condition && r.decided.condition)) return '??';
   if (r.flags.ub) return 'Undef';
   const v = r.condition?.verdict ?? 'holds';
   return v === 'holds' ? 'Ok' : v === 'fails' ? 'No' : '??';
 }
+
+/** A state line's flags after its count, by bits race (1), undef read (2), undef final (4). */
+const STATE_FLAGS = Array.from({ length: 8 }, (_, b) =>
+  [b & 1 ? 'race' : '', b & 2 ? 'undef-read' : '', b & 4 ? 'undef-final' : ''].filter(Boolean).join(', '),
+);
+
+/** The text written between two calls of the sink of `writeReport`, about (characters). */
+const CHUNK = 1 << 16;
 
 /**
  * The text report: herd7's lines in herd7's order and spelling (herd/top_herd.ml), then gpumm's
  * own. docs/output.md describes every line. `timing: false` leaves out the time (golden baselines).
  */
 export function formatReport(r: Report, opts: { timing: boolean } = { timing: true }): string {
-  const h = r.herd;
-  const out: string[] = [`Test ${h.name} ${h.kind}`];
-  // Stopped on --max-states: the partial list is too long to be of use on a terminal (--json keeps it).
-  const listed = r.stop === 'max-states' ? [] : r.states;
-  out.push(`States ${listed.length}`);
-  // The observables' herd names once; a state lists its values in observable order (tallyStates
-  // writes them so), leaving out the ones it has none for.
-  const named = r.observables.map((k) => `${h.names[k] ?? k}=`);
   const parts: string[] = [];
-  for (const s of listed) {
-    parts.length = 0;
-    const vs = s.values;
+  writeReport(r, (text) => parts.push(text), opts);
+  return parts.join('');
+}
+
+/**
+ * `formatReport`'s text handed to `write` in pieces of about 64 KB, so that a report of a million
+ * states is printed without one string of all of it (the CLI writes each piece to stdout).
+ */
+export function writeReport(
+  r: Report,
+  write: (text: string) => void,
+  opts: { timing: boolean } = { timing: true },
+): void {
+  const h = r.herd;
+  const table = stateTable(r);
+  // Stopped on --max-states: the partial list is too long to be of use on a terminal (--json keeps it).
+  const listed = r.stop === 'max-states' ? 0 : table.size;
+  let text = `Test ${h.name} ${h.kind}\nStates ${listed}\n`;
+  // A state lists its values in observable order, leaving out the ones it has none for, each as
+  // `name=value; ` (herd's name), a string made once per observable and value (small ones, and a
+  // few others per observable).
+  const named = r.observables.map((k) => `${h.names[k] ?? k}=`);
+  const small = named.map((): string[] => []);
+  const other = named.map(() => new Map<number | 'undef', string>());
+  for (let i = 0; i < listed; i++) {
+    let line = '';
     for (let k = 0; k < named.length; k++) {
-      const v = vs[r.observables[k]!];
-      if (v !== undefined) parts.push(`${named[k]}${v};`);
+      const v = table.value(i, k);
+      if (v === null) continue;
+      const cached = typeof v === 'number' && v >= 0 && v < 64 && Number.isInteger(v);
+      let piece = cached ? small[k]![v] : other[k]!.get(v);
+      if (piece === undefined) {
+        piece = `${named[k]}${v}; `;
+        if (cached) small[k]![v] = piece;
+        else if (other[k]!.size < 256) other[k]!.set(v, piece);
+      }
+      line += piece;
     }
-    const bindings = parts.join(' ');
-    const flags = [s.race ? 'race' : '', s.undef ? 'undef-read' : '', s.undefFinal ? 'undef-final' : '']
-      .filter(Boolean)
-      .join(', ');
+    const flags =
+      STATE_FLAGS[(table.race(i) ? 1 : 0) | (table.undef(i) ? 2 : 0) | (table.undefFinal(i) ? 4 : 0)]!;
     // herd's reader skips a `#` comment at the end of a state line: gpumm's per-state figures go there.
-    out.push(`${bindings}${bindings ? ' ' : ''}# ×${s.count}${flags ? ` ${flags}` : ''}`);
+    text += `${line}# ×${table.count(i)}${flags ? ` ${flags}` : ''}\n`;
+    if (text.length >= CHUNK) {
+      write(text);
+      text = '';
+    }
   }
+  if (text) write(text);
+  const out: string[] = [];
   const word = validationWord(r);
   out.push(word);
   // herd counts witnesses for the test's kind: for `~exists`, the executions that do not satisfy
@@ -399,9 +610,26 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
   if (!r.complete)
     out.push(
       r.stop === 'max-states'
-        ? `Incomplete (max-states): ${r.states.length} states found, not listed (--json lists them)`
+        ? `Incomplete (max-states): ${table.size} states found, not listed (--json lists them)`
         : `Incomplete (${r.stop}): the states above are those found so far`,
     );
+  if (!r.complete) {
+    // Three-valued: what the states found prove, and what only the whole search could.
+    const d = r.decided;
+    if (r.condition)
+      out.push(
+        d.condition
+          ? `Decided: the condition ${r.condition.verdict} (a state found proves it)`
+          : 'Undecided: the condition (no state found so far proves it either way)',
+      );
+    const open = [
+      d.race ? '' : 'data-race',
+      d.undef ? '' : 'undef-read',
+      d.undefFinal ? '' : 'undef-final',
+      d.ub ? '' : 'undefined-behaviour',
+    ].filter(Boolean);
+    if (open.length > 0) out.push(`Undecided flags: ${open.join(', ')} (none found so far)`);
+  }
   if (unknown > 0) out.push(`Unknown (depends on undef): ${unknown}`);
   // The verdict, when the word after the states does not give it (Undef, ??).
   if (r.complete && r.condition && word !== 'Ok' && word !== 'No') out.push(`Verdict ${r.condition.verdict}`);
@@ -415,5 +643,5 @@ export function formatReport(r: Report, opts: { timing: boolean } = { timing: tr
     out.push('Forbidden candidates the condition selects:');
     for (const x of r.explanations) out.push(`  ${x.state} (×${x.count}) — ${x.text.replace(/\n/g, '\n  ')}`);
   }
-  return `${out.join('\n')}\n`;
+  write(`${out.join('\n')}\n`);
 }

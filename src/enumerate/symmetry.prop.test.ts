@@ -26,8 +26,12 @@ describe('thread symmetry', () => {
       }),
       { numRuns: 700 },
     );
-    expect(seen.identical).toBeGreaterThan(70);
-    expect(seen.relabelled).toBeGreaterThan(70);
+    // Over 40 seeds (docs/benchmarks.md, "Count bounds of the property tests"): identical 236–299
+    // (mean 262, sd 16), relabelled 74–115 (mean 89, sd 9; 67 seen before): each bound is about
+    // 5 sd below the mean, so a failure means the generator or the detection lost a kind of
+    // symmetry, not an unlucky seed.
+    expect(seen.identical).toBeGreaterThan(180);
+    expect(seen.relabelled).toBeGreaterThan(40);
   }, 120_000);
 
   it('a thread that relates differently to a third is not permuted (scope placement pins it)', () => {

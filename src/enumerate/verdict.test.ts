@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadModel } from '../cat/load.ts';
+import { runCat } from '../cat/report.ts';
 import { CATALOGUE_DIR } from '../cli/demo.ts';
 import { litmusFilesIn } from '../cli/io.ts';
+import type { Expectation } from '../core/types.ts';
 import {
   and,
   cas,
@@ -19,11 +22,15 @@ import {
   st,
   threads,
 } from '../events/build.ts';
+import { DEFAULT_OPTIONS } from '../models/amdgpu.ts';
 import { states } from '../models/testutil.ts';
 import { parse } from '../syntax/parser.ts';
-import { estimateCandidates, multinomial } from './enumerate.ts';
+import type { VulkanTest } from '../vulkan/ast.ts';
+import { parseAnyTest } from '../vulkan/detect.ts';
+import { DEFAULT_VK_RUN, runVulkan } from '../vulkan/run.ts';
+import { enumerate, estimateCandidates, multinomial } from './enumerate.ts';
 import { MAX_MODEL_EVENTS } from './limits.ts';
-import { formatReport } from './report.ts';
+import { buildReport, formatReport, type Report } from './report.ts';
 import { runTestParallel } from './run-parallel.ts';
 import {
   DEFAULT_RUN,
@@ -44,6 +51,16 @@ const mpRelaxed = (c: ReturnType<typeof cond>) =>
     ]),
     cond: c,
   });
+
+/** The report of an enumeration run with options of its own. */
+const reportOf = (t: Parameters<typeof buildReport>[0], en: ReturnType<typeof enumerate>): Report =>
+  buildReport(t, en, DEFAULT_OPTIONS, { estimate: 0, ms: 0 });
+
+/** models/vulkan.cat. */
+function vkCat() {
+  const f = join(CATALOGUE_DIR, '..', 'models', 'vulkan.cat');
+  return loadModel(readFileSync(f, 'utf8'), f, () => null).model;
+}
 
 describe('verdicts', () => {
   it('values out of thin air: the LB+data catalogue tests, with and without no-thin-air', () => {
@@ -218,26 +235,130 @@ describe('verdicts', () => {
     expect(states(withAv).filter((s) => s.includes('P1:b=1'))).toEqual(['P0:a=0 P1:b=1 P1:d=1']);
   });
 
-  it('a search that visited everything is complete, even past a budget on the way', () => {
-    // Relaxed MP has 4 final states, all found in the search's first slice: --max-states 1 stopped
-    // it only at the next check, after the end, and called the complete answer undecided.
-    const r = runTestSync(mpRelaxed(cond('exists', eq(reg('P1', 'a'), 1))), { ...DEFAULT_RUN, maxStates: 1 });
-    expect(r.states.length).toBeGreaterThan(1);
+  it('a search that visited everything is complete, even at a budget on the way', () => {
+    // Relaxed MP has 2 final states: --max-states 2 keeps them both, and the search is complete.
+    const r = runTestSync(mpRelaxed(cond('exists', eq(reg('P1', 'a'), 1))), { ...DEFAULT_RUN, maxStates: 2 });
+    expect(r.states).toHaveLength(2);
     expect([r.complete, r.stop]).toEqual([true, 'done']);
   });
 
-  it('reports budgets honestly: a stopped run is incomplete and its expectations do not hold', () => {
-    const t = mpRelaxed(cond('exists', eq(reg('P1', 'a'), 1)));
-    t.expects = [{ key: 'condition', value: 'holds', span: t.threads[0]!.span }];
-    const r = runTestSync(t, {
-      model: { noThinAir: true, valueRules: 'literal' },
-      maxExecutions: 1,
-      timeoutMs: Number.POSITIVE_INFINITY,
-      explain: false,
+  it('--max-states n keeps n states and stops at the next one, in every search (it was checked per slice of 4,096 nodes)', async () => {
+    // CO n (every thread stores its value, then loads x): the fast search takes its tails as
+    // products, with and without thread symmetry (the first slice found 1,881 states of CO 6
+    // whatever the limit), or leaf by leaf; the cat enumerator, the fast Vulkan search and the
+    // merge of worker slices step in their own ways.
+    const co = (n: number) =>
+      makeTest({
+        locs: { x: 0 },
+        threads: threads(
+          Array.from({ length: n }, (_, i) => [st('x', i + 1, 'monotonic'), ld('r', 'x', 'monotonic')]),
+        ),
+      });
+    const co5 = co(5);
+    const co4 = co(4);
+    const catFile = join(CATALOGUE_DIR, '..', 'models', 'amdgpu.cat');
+    const cat = loadModel(readFileSync(catFile, 'utf8'), catFile, () => null).model;
+    const vkFile = join(CATALOGUE_DIR, '..', 'corpus', 'vulkan-dat3m', 'Manual', 'asmo-atom-inscope.litmus');
+    const vk = parseAnyTest(readFileSync(vkFile, 'utf8'), vkFile).test as VulkanTest;
+    const runs: [string, (maxStates: number) => Promise<Report> | Report][] = [
+      ['fast', (maxStates) => runTestSync(co5, { ...DEFAULT_RUN, maxStates })],
+      ['fast, no symmetry', (maxStates) => reportOf(co5, enumerate(co5, { maxStates, symmetry: false }))],
+      ['fast, no products', (maxStates) => reportOf(co4, enumerate(co4, { maxStates, prune: false }))],
+      ['cat', (maxStates) => runCat(co4, cat, DEFAULT_OPTIONS, { maxStates })],
+      ['vulkan', (maxStates) => runVulkan(vk, { ...DEFAULT_VK_RUN, maxStates })],
+      [
+        'vulkan cat',
+        (maxStates) => runVulkan(vk, { ...DEFAULT_VK_RUN, engine: 'cat', model: vkCat(), maxStates }),
+      ],
+      [
+        'workers',
+        async (maxStates) => (await runTestParallel(co5, { ...DEFAULT_RUN, maxStates }, 2, 0)).report,
+      ],
+    ];
+    for (const [name, run] of runs) {
+      const all = (await run(Number.POSITIVE_INFINITY)).states.length;
+      for (const n of [1, 10, all - 1, all]) {
+        const r = await run(n);
+        expect([name, n, r.states.length, r.stop]).toEqual([name, n, n, n < all ? 'max-states' : 'done']);
+      }
+    }
+  }, 60_000);
+
+  it('reports budgets honestly: a stopped run keeps what it proved and leaves the rest undecided', () => {
+    // MP with a relaxed flag and plain data: every execution races (and its racy read is undef).
+    // One execution, then stop.
+    const stopped = (
+      c: ReturnType<typeof cond>,
+      expects: Report['expectations'][number]['key'][],
+      values: string[],
+    ) => {
+      const t = mpRelaxed(c);
+      t.expects = expects.map(
+        (key, i) => ({ key, value: values[i], span: t.threads[0]!.span }) as Expectation,
+      );
+      return runTestSync(t, { ...DEFAULT_RUN, maxExecutions: 1 });
+    };
+    const first = stopped(cond('exists', eq(reg('P1', 'a'), 0)), [], []);
+    expect([first.complete, first.stop, first.states.length]).toEqual([false, 'max-executions', 1]);
+    const a = first.states[0]!.values['P1:a'] as number;
+    // A witness of `exists` proves it; `~exists` fails on it; `forall` is not proved by it.
+    const ex = stopped(cond('exists', eq(reg('P1', 'a'), a)), ['condition', 'race'], ['holds', 'race-free']);
+    expect([ex.condition!.verdict, ex.decided.condition]).toEqual(['holds', true]);
+    expect(ex.expectations.map((e) => [e.key, e.actual, e.ok, e.decided])).toEqual([
+      ['condition', 'holds', true, true],
+      // A race found is final: race-free is proved false.
+      ['race', 'racy', false, true],
+    ]);
+    const text = formatReport(ex);
+    expect(text).toContain('\nOk\n');
+    expect(text).toContain('Incomplete (max-executions)');
+    expect(text).toContain('Decided: the condition holds (a state found proves it)');
+    expect(text).toContain('Expect condition holds: ok (proved before the run stopped)');
+    expect(text).toContain('Expect race race-free: FAILED (got racy, proved before the run stopped)');
+    expect(text).toContain('Flag data-race');
+    expect(text).toContain('Flag undef-read');
+    expect(text).toContain('Undecided flags: undef-final (none found so far)');
+    const nex = stopped(cond('not exists', eq(reg('P1', 'a'), a)), ['condition'], ['holds']);
+    expect([nex.condition!.verdict, nex.decided.condition, nex.expectations[0]!.ok]).toEqual([
+      'fails',
+      true,
+      false,
+    ]);
+    expect(formatReport(nex)).toContain('\nNo\n');
+    const all = stopped(cond('forall', eq(reg('P1', 'a'), a)), ['condition'], ['holds']);
+    expect([all.decided.condition, all.expectations[0]!.ok, all.expectations[0]!.decided]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    // No state shows P1:a == 7: `exists` stays open. So does race-freedom while no race is found.
+    const open = stopped(cond('exists', eq(reg('P1', 'a'), 7)), ['condition'], ['fails']);
+    expect(open.decided).toEqual({ condition: false, race: true, undef: true, undefFinal: false, ub: true });
+    expect(open.expectations.map((e) => [e.ok, e.decided])).toEqual([[false, false]]);
+    const atomic = makeTest({
+      locs: { x: 0 },
+      threads: threads([
+        [st('x', 1, 'monotonic'), ld('r', 'x', 'monotonic')],
+        [st('x', 2, 'monotonic'), ld('r', 'x', 'monotonic')],
+      ]),
     });
-    expect(r.complete).toBe(false);
-    expect(r.stop).toBe('max-executions');
-    expect(r.expectations[0]!.ok).toBe(false);
+    atomic.expects = [{ key: 'race', value: 'race-free', span: atomic.threads[0]!.span }];
+    const raceFree = runTestSync(atomic, { ...DEFAULT_RUN, maxExecutions: 1 });
+    expect([raceFree.complete, raceFree.decided.race, raceFree.expectations[0]!.decided]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(formatReport(raceFree)).toContain('Undecided flags: data-race, undef-read, undef-final');
+    expect(runTestSync(atomic).expectations[0]).toMatchObject({ ok: true, decided: true });
+    const openText = formatReport(open);
+    expect(openText).toContain('\n??\n');
+    expect(openText).toContain('Undecided: the condition (no state found so far proves it either way)');
+    expect(openText).toContain('Expect condition fails: undecided (the run stopped; fails so far)');
+    // The same run to the end decides everything.
+    const whole = runTestSync(mpRelaxed(cond('exists', eq(reg('P1', 'a'), 7))));
+    expect(whole.decided).toEqual({ condition: true, race: true, undef: true, undefFinal: true, ub: true });
+    expect(formatReport(whole)).not.toMatch(/Decided|Undecided/);
   });
 
   it('--workers: a test done within the in-process head start never starts the pool; a pooled run reports the same', async () => {

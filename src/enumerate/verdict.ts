@@ -18,13 +18,18 @@ export interface RunOptions {
   model: ModelOptions;
   maxExecutions: number;
   timeoutMs: number;
-  /** Stop once this many distinct final states are found. */
+  /** Keep at most this many distinct final states: stop on finding one more. */
   maxStates?: number;
   explain: boolean;
   /** Keep one example execution per final state (for graphs). */
   keepExamples?: boolean;
   /** What a final state shows (default `all`). */
   observe?: ObserveMode;
+  /**
+   * Reduce by thread symmetry (default on). Off where each state's own example execution is needed
+   * (`gpumm compare` describes one): a relabelled state's example is its class representative's.
+   */
+  symmetry?: boolean;
 }
 
 export const DEFAULT_RUN: RunOptions = {
@@ -177,6 +182,7 @@ export function enumerationFor(test: Test, opts: RunOptions): Enumeration {
     maxStates: opts.maxStates ?? Number.POSITIVE_INFINITY,
     keepExamples: opts.keepExamples ?? true,
     observe: opts.observe ?? 'all',
+    symmetry: opts.symmetry ?? DEFAULT_ENUMERATE.symmetry,
   });
 }
 

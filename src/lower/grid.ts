@@ -15,9 +15,9 @@ import {
   type SyncAs,
 } from '../core/types.ts';
 import { formatSeq } from './isa.ts';
-import { lowerCell, VALID_FAILURE, VALID_ORDERINGS } from './lower.ts';
+import { AV_INTRINSIC, avCell, lowerCell, VALID_FAILURE, VALID_ORDERINGS } from './lower.ts';
 import type { Target } from './targets.ts';
-import type { Cell, Lang, LowerCtx, LowerResult, WaveMode } from './types.ts';
+import type { AvCell, Cell, Lang, LowerCtx, LowerResult, WaveMode } from './types.ts';
 
 /** One column of the grid: a wavefront mode (or TgSplit execution mode) and a language. */
 export interface GridColumn {
@@ -149,6 +149,14 @@ export function expandCell(b: BaseCell): Cell[] {
   return cells;
 }
 
+/**
+ * The av intrinsics' cells: each intrinsic at each scope, the one operand that changes its code (the
+ * pointer is global, the access non-atomic; `-one-as` is not a scope the intrinsics take).
+ */
+export function avCells(): AvCell[] {
+  return (['avload', 'avstore'] as const).flatMap((instr) => SCOPES.map((scope) => avCell(instr, scope)));
+}
+
 /** Text of one result: the sequence joined by `; `, `(nothing)`, or `error LWxxxx: message`. */
 export function resultText(r: LowerResult): string {
   if ('diagnostic' in r) return `error ${r.diagnostic.code}: ${r.diagnostic.message}`;
@@ -269,6 +277,26 @@ export function gridBlocks(target: Target): {
         rows: 'diagnostic' in first ? [first.diagnostic.cite] : first.rows,
       });
     }
+  }
+  // The av intrinsics, after the tables' cells: no flags, no -one-as to fold.
+  for (const c of avCells()) {
+    const results = lowerColumns(c, target, cols);
+    const first = results[0]!;
+    blocks.push({
+      key: `${AV_INTRINSIC[c.instr]} ${c.syncscope.scope} global`,
+      instr: c.instr,
+      returns: c.returns,
+      ordering: c.ordering,
+      failure: c.failure,
+      scope: c.syncscope.scope,
+      oneAs: false,
+      space: c.space,
+      volatile: false,
+      nontemporal: false,
+      syncAs: [],
+      results,
+      rows: 'diagnostic' in first ? [first.diagnostic.cite] : first.rows,
+    });
   }
   const rejected: GridRejected[] = [];
   const reject = (key: string, c: Cell): void => {

@@ -45,7 +45,7 @@ import {
 import type { RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
 import { ANY_SCOPE, lookupOrdering, makeLookup } from './table.ts';
 import { PROCESSORS, type Processor } from './targets.ts';
-import type { Cell, LowerCtx, LowerDiagnostic, LowerResult } from './types.ts';
+import type { LowerCtx, LowerDiagnostic, LowerResult, TableCell } from './types.ts';
 import { lowerDiag } from './types.ts';
 
 /** The name the Intel table's rows are cited with. */
@@ -448,7 +448,7 @@ export const R_XE_WAVE_BARRIER = `${BARRIER_CL} ControlBarrier(Subgroup): __buil
  * Lowers one cell for an Intel target; the caller has checked what LLVM IR itself rejects (orderings,
  * cmpxchg failure, constant stores and atomics).
  */
-export function lowerXeCell(cell: Cell, ctx: LowerCtx): LowerResult {
+export function lowerXeCell(cell: TableCell, ctx: LowerCtx): LowerResult {
   const proc = ctx.target.processor;
   const looked = lookupOrdering(cell, { cmpxchg: R_CMPXCHG, unordered: R_UNORDERED });
   const pre = looked.pre;

@@ -54,11 +54,25 @@ export type MemOp = 'load' | 'store' | 'atomic';
  */
 export type VmemEncoding = 'buffer' | 'global' | 'flat' | 'scratch';
 
+/**
+ * The data-size suffix of a 128-bit vector memory access, as the target's assembler spells it:
+ * `dwordx4` up to GFX10, `b128` from GFX11 (llc-22's assembly of a `<4 x i32>` store:
+ * `global_store_dwordx4` on gfx1030, `global_store_b128` on gfx1100; src/lower/llc.test.ts checks it
+ * on every processor llc-22 knows).
+ */
+export type WideSuffix = 'dwordx4' | 'b128';
+
 /** A vector memory operation (`buffer_*`, `global_*`, `flat_*`, `scratch_*`). */
 export interface VmemInstr {
   kind: 'vmem';
   op: MemOp;
   enc: VmemEncoding;
+  /**
+   * A 128-bit access (the av intrinsics, `@llvm.amdgcn.av.global.*.b128`) with its suffix; null for
+   * the tables' cells, which access 32 bits and are printed without a data-size suffix, as the
+   * documents print them.
+   */
+  wide: WideSuffix | null;
   /** For atomics: the returning form (GFX6–9 encode it as `glc=1`, GFX12 as `th:TH_ATOMIC_RETURN`). */
   returns: boolean;
   /** GFX6–9 `glc=1` on a load or store: bypass (miss in) the vector L1. */
@@ -188,6 +202,7 @@ export interface VmemBits {
   nt?: boolean;
   th?: TemporalHint | null;
   scope?: CacheScope | null;
+  wide?: WideSuffix | null;
 }
 
 /** Builds a vector memory instruction. */
@@ -196,6 +211,7 @@ export function vmem(op: MemOp, enc: VmemEncoding, bits: VmemBits = {}): VmemIns
     kind: 'vmem',
     op,
     enc,
+    wide: bits.wide ?? null,
     returns: bits.returns ?? false,
     glc: bits.glc ?? false,
     slc: bits.slc ?? false,
@@ -282,13 +298,14 @@ const GFX6_WAIT_ORDER: Counter[] = ['vmcnt', 'expcnt', 'lgkmcnt'];
 
 /**
  * Spells an instruction as the spec tables do: `global_load glc=1`, `s_waitcnt vmcnt(0) lgkmcnt(0)`,
+ * `global_store_b128 scope:SCOPE_DEV` (a 128-bit access carries its data-size suffix),
  * `s_wait_loadcnt 0x0`, `global_inv scope:SCOPE_DEV`, `s_barrier_signal -1`.
  * Register operands are never printed: they are not part of the memory model.
  */
 export function formatIsa(i: IsaInstr): string {
   switch (i.kind) {
     case 'vmem': {
-      const parts = [`${i.enc}_${i.op}`];
+      const parts = [i.wide === null ? `${i.enc}_${i.op}` : `${i.enc}_${i.op}_${i.wide}`];
       if (i.th !== null) parts.push(`th:${i.th}`);
       if (i.scope !== null) parts.push(`scope:${i.scope}`);
       if (i.glc) parts.push('glc=1');

@@ -10,7 +10,7 @@ import { gridBlocks } from './grid.ts';
 import { CACHE_SCOPES, COUNTERS, formatSeq } from './isa.ts';
 import { LSC_ATOMIC_OPS, LSC_FENCE_OPS, LSC_SCOPES, LSC_SFIDS, XE_GENERIC_SPACES } from './isa-xe.ts';
 import type { Target } from './targets.ts';
-import type { LowerResult } from './types.ts';
+import { isTableCell, type LowerResult } from './types.ts';
 
 const Counter = z.enum(COUNTERS);
 const MemOp = z.enum(['load', 'store', 'atomic']);
@@ -37,6 +37,8 @@ export const IsaInstrSchema = z.discriminatedUnion('kind', [
     kind: z.literal('vmem'),
     op: MemOp,
     enc: z.enum(['buffer', 'global', 'flat', 'scratch']),
+    /** The data-size suffix of a 128-bit access (the av intrinsics); null: a table cell's 32 bits. */
+    wide: z.enum(['dwordx4', 'b128']).nullable(),
     returns: z.boolean(),
     glc: z.boolean(),
     slc: z.boolean(),
@@ -150,7 +152,8 @@ const RunSettingsSchema = z.object({
  * `gpumm lower --table --json`: the whole table of a target, folded as the text grid is. A cell
  * whose `-one-as` twin lowers identically has `oneAs: null`; one whose volatile/nontemporal variants
  * lower identically has `volatile: null, nontemporal: null`. Plain (non-atomic) cells have
- * `syncscope: null`. `results[i]` is the cell lowered in `columns[i]`.
+ * `syncscope: null`; the av intrinsics (`avload`, `avstore`: non-atomic) carry their scope argument
+ * there. `results[i]` is the cell lowered in `columns[i]`.
  */
 export const GridJsonSchema = z.object({
   target: z.string(),
@@ -161,7 +164,7 @@ export const GridJsonSchema = z.object({
   cells: z.array(
     z.object({
       key: z.string(),
-      instr: z.enum(['load', 'store', 'rmw', 'cmpxchg', 'fence']),
+      instr: z.enum(['load', 'store', 'rmw', 'cmpxchg', 'fence', 'avload', 'avstore']),
       returns: z.boolean(),
       ordering: z.enum(ORDERINGS),
       failure: z.enum(ORDERINGS).nullable(),
@@ -177,7 +180,7 @@ export const GridJsonSchema = z.object({
   rejected: z.array(
     z.object({
       key: z.string(),
-      instr: z.enum(['load', 'store', 'rmw', 'cmpxchg', 'fence']),
+      instr: z.enum(['load', 'store', 'rmw', 'cmpxchg', 'fence', 'avload', 'avstore']),
       ordering: z.enum(ORDERINGS),
       failure: z.enum(ORDERINGS).nullable(),
       diagnostic: LowerDiagnosticSchema,
@@ -208,7 +211,7 @@ export function gridJson(target: Target): GridJson {
       returns: b.returns,
       ordering: b.ordering,
       failure: b.instr === 'cmpxchg' ? b.failure : null,
-      syncscope: b.ordering === 'notatomic' ? null : { scope: b.scope, oneAs: b.oneAs },
+      syncscope: b.ordering === 'notatomic' && isTableCell(b) ? null : { scope: b.scope, oneAs: b.oneAs },
       space: b.space,
       volatile: b.volatile,
       nontemporal: b.nontemporal,

@@ -27,12 +27,14 @@ import {
 import {
   barrierKernel,
   cellKernel,
+  LLC_AV_FAILS,
   MODULE_TAIL,
   namedBarrierDecls,
   normaliseAsm,
   normaliseIsa,
   splitFunctions,
 } from './llc-ir.ts';
+import { wideSuffix } from './lower.ts';
 import { PROCESSORS } from './targets.ts';
 import { ctxOf } from './test-helpers.ts';
 
@@ -184,6 +186,18 @@ describe('the module --compare-llc compiles', () => {
     );
   });
 
+  it('leaves the av intrinsics out, saying why, and shows their access with its 128-bit suffix', () => {
+    const avFile = join(import.meta.dirname, '..', '..', 'litmus', 'MP+rel.none+acq.none.agent.avvis.litmus');
+    const av = parse(readFileSync(avFile, 'utf8'), avFile).test!;
+    const { module, items } = comparisonModule(av, ctxOf('gfx942', 'cu'));
+    expect(module).not.toContain('llvm.amdgcn.av');
+    const avItems = items.filter((i) => i.instr.kind === 'avload' || i.instr.kind === 'avstore');
+    expect(avItems.map((i) => [i.fn, i.doc, i.note])).toEqual([
+      [null, ['global_store_dwordx4 sc1=1'], `not compared: llc-22 ${LLC_AV_FAILS}`],
+      [null, ['global_load_dwordx4 sc1=1'], `not compared: llc-22 ${LLC_AV_FAILS}`],
+    ]);
+  });
+
   it.skipIf('reason' in llc)(
     'keeps amdgpu-synchronize-as tags and wave.barrier, and llc-22 compiles them as gpumm lowers them',
     async () => {
@@ -281,6 +295,44 @@ describe.skipIf('reason' in llc)('llc-22 differential', () => {
   it('llc-22 crashes on split and named barrier intrinsics before GFX12 (llcBarrierFails)', async () => {
     const k = barrierKernel({ op: 'signal', id: -1, object: null, count: null }, 'k')!;
     await expect(runLlc(path, `${k}\n${MODULE_TAIL}`, 'gfx900', null)).rejects.toThrow();
+  });
+
+  it('llc-22 crashes on the av intrinsics on every table family (LLC_AV_FAILS)', async () => {
+    const decls = `declare void @llvm.amdgcn.av.global.store.b128(ptr addrspace(1), i32, metadata)
+declare i32 @llvm.amdgcn.av.global.load.b128(ptr addrspace(1), metadata)
+`;
+    const kernels = [
+      `define amdgpu_kernel void @s(ptr addrspace(1) %p) {
+  call void @llvm.amdgcn.av.global.store.b128(ptr addrspace(1) %p, i32 1, metadata !"agent")
+  ret void
+}`,
+      `define amdgpu_kernel void @l(ptr addrspace(1) %p, ptr addrspace(1) %q) {
+  %v = call i32 @llvm.amdgcn.av.global.load.b128(ptr addrspace(1) %p, metadata !"agent")
+  store i32 %v, ptr addrspace(1) %q
+  ret void
+}`,
+    ];
+    for (const cpu of ['gfx600', 'gfx900', 'gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200', 'gfx1250'])
+      for (const k of kernels)
+        await expect(runLlc(path, `${decls}${k}\n`, cpu, null), `${cpu} ${k}`).rejects.toThrow(
+          /DAG->DAG Pattern Instruction Selection/,
+        );
+  });
+
+  it('a 128-bit access is spelled as gpumm spells the av intrinsics on every processor (wideSuffix)', async () => {
+    const module =
+      'define amdgpu_kernel void @k(ptr addrspace(1) %p) {\n  store <4 x i32> <i32 1, i32 2, i32 3, i32 4>, ptr addrspace(1) %p, align 16\n  ret void\n}\n';
+    const procs = PROCESSORS.filter((p) => p.llc && p.vendor === 'AMD' && p.table !== null);
+    const got = await Promise.all(
+      procs.map((p) =>
+        runLlc(path, module, p.name, null).then(
+          (asm) => /\b(?:buffer|global|flat)_store_(\w+)/.exec(asm)?.[1],
+        ),
+      ),
+    );
+    expect(Object.fromEntries(procs.map((p, i) => [p.name, got[i]]))).toEqual(
+      Object.fromEntries(procs.map((p) => [p.name, wideSuffix(p)])),
+    );
   });
 
   it('every cell agrees with llc-22 or is a recorded divergence', async () => {

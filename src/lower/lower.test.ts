@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Test } from '../core/types.ts';
-import { baseCells, expandCell, resultText } from './grid.ts';
+import { avCells, baseCells, expandCell, gridColumns, resultText } from './grid.ts';
 import { formatSeq } from './isa.ts';
-import { lowerCell, lowerInstr, lowerTest, mergedCmpxchgOrdering } from './lower.ts';
-import { findTarget, nearestTargetNames } from './targets.ts';
-import { barrierOf, ctxOf, instrOf, lowerText } from './test-helpers.ts';
+import { lowerCell, lowerInstr, lowerTest, mergedCmpxchgOrdering, wideSuffix } from './lower.ts';
+import { findTarget, nearestTargetNames, PROCESSORS } from './targets.ts';
+import { barrierOf, ctxOf, instrOf, linesOf, lowerText } from './test-helpers.ts';
+import type { Cell } from './types.ts';
 
 describe('processor table', () => {
   it('finds names and aliases with their own dGPU/APU column', () => {
@@ -37,7 +38,7 @@ describe('lowerInstr', () => {
       lowerText('gfx900', 'atomicrmw acq_rel agent global noret'),
     );
   });
-  it('non-memory instructions lower to nothing; av intrinsics and tables beyond the seeds are diagnostics', () => {
+  it('non-memory instructions lower to nothing; av intrinsics lower on AMD targets and are LW2008 on Intel', () => {
     const span = { file: 't', offset: 0, line: 1, col: 1, len: 0 };
     const bin = lowerInstr(
       {
@@ -56,7 +57,9 @@ describe('lowerInstr', () => {
       { kind: 'avload', span, dst: 'a', type: 'i32', ptr: { loc: 'x', space: 'global' }, scope: 'agent' },
       ctxOf('gfx1200'),
     );
-    expect('diagnostic' in av && av.diagnostic.code).toBe('LW2008');
+    expect(linesOf(av)).toEqual(['global_load_b128 scope:SCOPE_DEV']);
+    const xe = lowerInstr(instrOf('avstore agent'), ctxOf('pvc', 'cu', 'opencl'));
+    expect('diagnostic' in xe && [xe.diagnostic.code, xe.diagnostic.severity]).toEqual(['LW2008', 'warning']);
     expect(lowerText('gfx1250', 'load acquire agent global')).toEqual([
       'global_load scope:SCOPE_DEV',
       's_wait_loadcnt 0x0',
@@ -137,13 +140,11 @@ describe('GFX1251 uses the GFX125x table', () => {
     const a = findTarget('gfx1250')!;
     const b = findTarget('gfx1251')!;
     expect(b.processor.table).toBe('gfx1250');
-    for (const base of baseCells()) {
-      for (const c of expandCell(base)) {
-        for (const lang of ['hsa', 'opencl'] as const) {
-          const ra = lowerCell(c, { target: a, mode: 'cu', lang });
-          const rb = lowerCell(c, { target: b, mode: 'cu', lang });
-          expect(resultText(rb).replace('gfx1251', 'gfx1250')).toBe(resultText(ra));
-        }
+    for (const c of [...baseCells().flatMap(expandCell), ...avCells()]) {
+      for (const lang of ['hsa', 'opencl'] as const) {
+        const ra = lowerCell(c, { target: a, mode: 'cu', lang });
+        const rb = lowerCell(c, { target: b, mode: 'cu', lang });
+        expect(resultText(rb).replace('gfx1251', 'gfx1250')).toBe(resultText(ra));
       }
     }
   });
@@ -155,19 +156,72 @@ describe('GFX950 uses the GFX942 table (an inference: docs/targets/README.md)', 
     const g950 = findTarget('gfx950')!;
     expect(g950.processor.table).toBe('gfx942');
     let n = 0;
-    for (const b of baseCells()) {
-      for (const c of expandCell(b)) {
-        for (const tgsplit of [false, true]) {
-          for (const lang of ['hsa', 'opencl'] as const) {
-            const a = lowerCell(c, { target: g942, mode: 'cu', lang, tgsplit });
-            const e = lowerCell(c, { target: g950, mode: 'cu', lang, tgsplit });
-            expect(resultText(e).replace('gfx950', 'gfx942')).toBe(resultText(a));
-            n++;
-          }
+    for (const c of [...baseCells().flatMap(expandCell), ...avCells()]) {
+      for (const tgsplit of [false, true]) {
+        for (const lang of ['hsa', 'opencl'] as const) {
+          const a = lowerCell(c, { target: g942, mode: 'cu', lang, tgsplit });
+          const e = lowerCell(c, { target: g950, mode: 'cu', lang, tgsplit });
+          expect(resultText(e).replace('gfx950', 'gfx942')).toBe(resultText(a));
+          n++;
         }
       }
     }
     expect(n).toBeGreaterThan(30_000);
+  });
+});
+
+describe('av intrinsics (lower.ts lowerAvCell)', () => {
+  it('are the monotonic load/store row of their scope on global memory, 128 bits wide, on every AMD processor and column', () => {
+    let n = 0;
+    for (const p of PROCESSORS) {
+      if (p.vendor !== 'AMD' || p.table === null) continue;
+      const target = { name: p.name, processor: p, gpu: p.gpu };
+      for (const col of gridColumns(target)) {
+        const ctx = { target, mode: col.mode, lang: col.lang, tgsplit: col.tgsplit };
+        for (const av of avCells()) {
+          const load = av.instr === 'avload';
+          const mono: Cell = {
+            ...av,
+            instr: load ? 'load' : 'store',
+            ordering: 'monotonic',
+          };
+          const r = lowerCell(av, ctx);
+          const m = lowerCell(mono, ctx);
+          if ('diagnostic' in r || 'diagnostic' in m) throw new Error(`${p.name}: ${resultText(r)}`);
+          // One memory instruction, of the global memory path, the row's own with its cache policy.
+          const mems = r.seq.filter((i) => i.kind === 'vmem' || i.kind === 'lds');
+          expect(mems).toHaveLength(1);
+          const [mem] = mems;
+          expect(mem?.kind === 'vmem' && ['global', 'buffer'].includes(mem.enc)).toBe(true);
+          expect(mem?.kind === 'vmem' && mem.op).toBe(load ? 'load' : 'store');
+          // The row with the access widened, less the GFX12.5 s_wait_xcnt (atomicity only).
+          const row = m.seq
+            .filter((i) => !(i.kind === 'wait' && i.counters.every((c) => c === 'xcnt')))
+            .map((i) => (i.kind === 'vmem' ? { ...i, wide: wideSuffix(p) } : i));
+          expect(r.seq, `${p.name} ${col.label} ${av.instr} ${av.syncscope.scope}`).toEqual(row);
+          expect(r.rows[0]).toBe(`${m.rows[0]}, as @llvm.amdgcn.av.global.${load ? 'load' : 'store'}.b128`);
+          expect(r.rows.some((x) => x.includes(load ? 'load-visible' : 'store-available'))).toBe(true);
+          n++;
+        }
+      }
+    }
+    expect(n).toBeGreaterThan(700);
+  });
+  it('spell the 128-bit access dwordx4 up to GFX10 and b128 from GFX11', () => {
+    const suffix = (name: string) => wideSuffix(findTarget(name)!.processor);
+    expect(
+      ['gfx600', 'gfx803', 'gfx900', 'gfx90a', 'gfx942', 'gfx950', 'gfx1010', 'gfx1030'].map(suffix),
+    ).toEqual(Array(8).fill('dwordx4'));
+    expect(['gfx1100', 'gfx1200', 'gfx1201', 'gfx1250', 'gfx1251'].map(suffix)).toEqual(
+      Array(5).fill('b128'),
+    );
+  });
+  it('have no lowering on Intel Xe, whatever the scope', () => {
+    for (const t of ['dg2', 'mtl', 'pvc', 'lnl', 'bmg', 'ptl'])
+      for (const av of avCells())
+        expect(resultText(lowerCell(av, ctxOf(t, 'cu', 'opencl')))).toMatch(
+          /^error LW2008: .* has no lowering on /,
+        );
   });
 });
 

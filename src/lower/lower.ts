@@ -16,12 +16,12 @@ import { GFX90A_TABLE } from './gfx90a.ts';
 import { GFX942_TABLE } from './gfx942.ts';
 import { GFX1250_TABLE } from './gfx1250.ts';
 import { lowerXeCell, R_XE_WAVE_BARRIER, XE_TABLE, XE_TABLE_NAME, xeWarnings } from './intel.ts';
-import type { Counter, IsaInstr } from './isa.ts';
+import type { Counter, IsaInstr, WideSuffix } from './isa.ts';
 import type { RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
 import { lookupOrdering, makeLookup } from './table.ts';
 import type { TableFamily } from './targets.ts';
-import type { Cell, LowerCtx, LowerResult, RowScope } from './types.ts';
-import { lowerDiag } from './types.ts';
+import type { AvCell, Cell, LowerCtx, LowerResult, RowScope } from './types.ts';
+import { isTableCell, lowerDiag } from './types.ts';
 
 /** Orderings LLVM IR allows per instruction (LangRef: load, store, atomicrmw, cmpxchg, fence). */
 export const VALID_ORDERINGS: Record<Cell['instr'], readonly Ordering[]> = {
@@ -30,10 +30,19 @@ export const VALID_ORDERINGS: Record<Cell['instr'], readonly Ordering[]> = {
   rmw: ['monotonic', 'acquire', 'release', 'acq_rel', 'seq_cst'],
   cmpxchg: ['monotonic', 'acquire', 'release', 'acq_rel', 'seq_cst'],
   fence: ['acquire', 'release', 'acq_rel', 'seq_cst'],
+  // amdgpu-memory-model.rst: the intrinsics perform "a non-atomic" store-available / load-visible.
+  avload: ['notatomic'],
+  avstore: ['notatomic'],
 };
 
 /** cmpxchg failure orderings LangRef allows. */
 export const VALID_FAILURE: readonly Ordering[] = ['monotonic', 'acquire', 'seq_cst'];
+
+/** The IR names of the av intrinsics (amdgpu-memory-model.rst, "store-available", "load-visible"). */
+export const AV_INTRINSIC = {
+  avload: '@llvm.amdgcn.av.global.load.b128',
+  avstore: '@llvm.amdgcn.av.global.store.b128',
+} as const;
 
 const INSTR_TEXT: Record<Cell['instr'], string> = {
   load: 'load',
@@ -41,6 +50,8 @@ const INSTR_TEXT: Record<Cell['instr'], string> = {
   rmw: 'atomicrmw',
   cmpxchg: 'cmpxchg',
   fence: 'fence',
+  avload: AV_INTRINSIC.avload,
+  avstore: AV_INTRINSIC.avstore,
 };
 
 const R_UNORDERED = 'rule: unordered load/store is "Same as non-atomic" (table rows "… atomic unordered")';
@@ -103,6 +114,20 @@ export function cellOf(instr: Instr): Cell | null {
   }
 }
 
+/** The cell of an av intrinsic: non-atomic, global, its scope argument as the syncscope. */
+export function avCell(instr: 'avload' | 'avstore', scope: Scope): AvCell {
+  return {
+    instr,
+    ordering: 'notatomic',
+    failure: 'monotonic',
+    syncscope: { scope, oneAs: false },
+    space: 'global',
+    volatile: false,
+    nontemporal: false,
+    returns: instr === 'avload',
+  };
+}
+
 /** The code-sequence table of a family and the name its rows are cited with. */
 export const FAMILY_TABLES: Record<TableFamily, { table: readonly TableRow[]; name: string }> = {
   'gfx6-9': { table: GFX6_9_TABLE, name: 'GFX6-9' },
@@ -160,6 +185,7 @@ export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): 
     };
   }
 
+  if (!isTableCell(cell)) return lowerAvCell(cell, ctx, span);
   // Intel Xe: IGC's rules, not AMDGPU's (src/lower/intel.ts).
   if (proc.vendor === 'Intel') return lowerXeCell(cell, ctx);
 
@@ -228,6 +254,77 @@ export function lowerCell(cell: Cell, ctx: LowerCtx, span: Span | null = null): 
   return { seq: built.seq, rows: [...built.rows, ...pre] };
 }
 
+const R_AV_LOAD =
+  'rule: an av load is the monotonic atomic load of its scope, 128 bits wide ("An atomic operation that results in a read operation is a load-visible operation with scope syncscope", amdgpu-memory-model.rst)';
+const R_AV_STORE =
+  'rule: an av store is the monotonic atomic store of its scope, 128 bits wide ("An atomic operation that results in a store operation is a store-available operation with scope syncscope", amdgpu-memory-model.rst)';
+const R_AV_XCNT =
+  'rule: an av store has no s_wait_xcnt: it guards "atomicity during a xnack replay" (Memory Model GFX125x text), and the av store is non-atomic';
+
+/**
+ * The data-size suffix of a 128-bit access on a processor: `dwordx4` up to GFX10, `b128` from GFX11
+ * (isa.ts `WideSuffix`).
+ */
+export function wideSuffix(proc: LowerCtx['target']['processor']): WideSuffix {
+  return proc.generation === 'GFX11' || proc.generation === 'GFX12' || proc.generation === 'GFX12.5'
+    ? 'b128'
+    : 'dwordx4';
+}
+
+/**
+ * An av intrinsic. No code-sequence table has a row for it and llc-22 has no lowering of it, so the
+ * meaning the model gives it decides: an atomic monotonic load (store) at scope S is itself a
+ * load-visible (store-available) at S, and the intrinsic is that visibility (availability) without
+ * single-copy atomicity, on 128 bits. The spec's note says what carries it in the machine code: "the
+ * store may be completed at a nearer cache than the one required for that scope. A corresponding
+ * load-visible that does not access the same near cache will fail to observe this store" — the cache
+ * policy (scope operand, `glc`/`dlc`, `sc` bits) of an access at scope S, which is exactly what the
+ * monotonic row of S gives its one memory instruction. So the intrinsic is that row on global memory
+ * (after the general rules: cluster is agent scope without clusters), its access widened to 128
+ * bits; the GFX12.5 `s_wait_xcnt` the atomic row adds for atomicity is left out. Intel Xe: LW2008.
+ */
+function lowerAvCell(cell: Cell, ctx: LowerCtx, span: Span | null): LowerResult {
+  const proc = ctx.target.processor;
+  const load = cell.instr === 'avload';
+  const name = load ? AV_INTRINSIC.avload : AV_INTRINSIC.avstore;
+  if (proc.vendor === 'Intel')
+    return {
+      diagnostic: lowerDiag(
+        'LW2008',
+        [name, ctx.target.name],
+        span,
+        'amdgpu-memory-model.rst "store-available", "load-visible" (an AMDGPU intrinsic); Intel vISA LSC_UNTYPED.md, DataSize (d8 … d64)',
+      ),
+    };
+  const row = lowerCell(
+    {
+      ...cell,
+      instr: load ? 'load' : 'store',
+      ordering: 'monotonic',
+      syncscope: { scope: cell.syncscope.scope, oneAs: false },
+      space: 'global',
+      volatile: false,
+      nontemporal: false,
+      returns: load,
+    },
+    ctx,
+    span,
+  );
+  if ('diagnostic' in row) return row;
+  const wide = wideSuffix(proc);
+  const seq: IsaInstr[] = [];
+  let xcnt = false;
+  for (const i of row.seq) {
+    if (i.kind === 'wait' && i.counters.every((c) => c === 'xcnt')) xcnt = true;
+    else seq.push(i.kind === 'vmem' ? { ...i, wide } : i);
+  }
+  const [first = '', ...rest] = row.rows;
+  return {
+    seq,
+    rows: [`${first}, as ${name}`, ...rest, load ? R_AV_LOAD : R_AV_STORE, ...(xcnt ? [R_AV_XCNT] : [])],
+  };
+}
+
 /** The counter that LDS operations decrement: `lgkmcnt` up to GFX11, `dscnt` from GFX12. */
 function ldsCounter(table: TableFamily): Counter {
   return table === 'gfx12' || table === 'gfx1250' ? 'dscnt' : 'lgkmcnt';
@@ -271,20 +368,8 @@ export function lowerInstr(instr: Instr, ctx: LowerCtx): LowerResult {
     case 'barrier':
       return lowerBarrier(instr, ctx);
     case 'avload':
-    case 'avstore': {
-      const t = ctx.target.processor.table;
-      const fam = t === null ? ctx.target.processor.generation : FAMILY_TABLES[t].name;
-      const name =
-        instr.kind === 'avload' ? '@llvm.amdgcn.av.global.load.b128' : '@llvm.amdgcn.av.global.store.b128';
-      return {
-        diagnostic: lowerDiag(
-          'LW2008',
-          [name, fam],
-          instr.span,
-          'amdgpu-memory-model.rst (no code-sequence row)',
-        ),
-      };
-    }
+    case 'avstore':
+      return lowerCell(avCell(instr.kind, instr.scope), ctx, instr.span);
     case 'bin':
     case 'icmp':
     case 'select':

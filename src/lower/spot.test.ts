@@ -958,6 +958,65 @@ const GFX1250: Case[] = [
   ['gfx1251', 'wgp', 'hsa', 'store monotonic agent private', [XC, 'flat_store scope:SCOPE_DEV']],
 ];
 
+/**
+ * The av intrinsics: no document has a row; the rule (lower.ts `lowerAvCell`) takes the monotonic
+ * atomic load/store row of the scope on global memory, at 128 bits (`_dwordx4` up to GFX10, `_b128`
+ * from GFX11), without GFX12.5's `s_wait_xcnt`. Expected sequences written from each family's monotonic
+ * rows by hand. `tg`: TgSplit mode (GFX90A, GFX942).
+ */
+const AV: [target: string, mode: 'cu' | 'wgp' | 'tg', desc: string, expected: string[]][] = [
+  // GFX6-9: "load atomic monotonic agent/system global" buffer/global_load glc=1; workgroup and
+  // narrower without glc; "store atomic monotonic" buffer/global_store at every scope.
+  ['gfx600', 'cu', 'avload agent', ['buffer_load_dwordx4 glc=1']],
+  ['gfx600', 'cu', 'avstore workgroup', ['buffer_store_dwordx4']],
+  ['gfx803', 'cu', 'avload workgroup', ['buffer_load_dwordx4']],
+  ['gfx900', 'cu', 'avload system', ['global_load_dwordx4 glc=1']],
+  ['gfx900', 'cu', 'avload cluster', ['global_load_dwordx4 glc=1']],
+  ['gfx900', 'cu', 'avstore agent', ['global_store_dwordx4']],
+  // GFX90A: workgroup loads take glc=1 in TgSplit mode only.
+  ['gfx90a', 'cu', 'avload workgroup', ['global_load_dwordx4']],
+  ['gfx90a', 'tg', 'avload workgroup', ['global_load_dwordx4 glc=1']],
+  ['gfx90a', 'cu', 'avload agent', ['global_load_dwordx4 glc=1']],
+  ['gfx90a', 'cu', 'avstore system', ['global_store_dwordx4']],
+  // GFX942: the scope bits, workgroup sc0, agent sc1, system sc0 sc1, on loads and stores.
+  ['gfx942', 'cu', 'avload wavefront', ['global_load_dwordx4']],
+  ['gfx942', 'cu', 'avload workgroup', ['global_load_dwordx4 sc0=1']],
+  ['gfx942', 'tg', 'avload workgroup', ['global_load_dwordx4 sc0=1']],
+  ['gfx942', 'cu', 'avstore agent', ['global_store_dwordx4 sc1=1']],
+  ['gfx950', 'cu', 'avstore system', ['global_store_dwordx4 sc0=1 sc1=1']],
+  // GFX10: workgroup loads glc=1 in WGP mode; agent loads glc=1 dlc=1. GFX11: no dlc, `_b128`.
+  ['gfx1030', 'cu', 'avload workgroup', ['global_load_dwordx4']],
+  ['gfx1030', 'wgp', 'avload workgroup', ['global_load_dwordx4 glc=1']],
+  ['gfx1030', 'wgp', 'avload agent', ['global_load_dwordx4 glc=1 dlc=1']],
+  ['gfx1030', 'wgp', 'avstore agent', ['global_store_dwordx4']],
+  ['gfx1100', 'wgp', 'avload workgroup', ['global_load_b128 glc=1']],
+  ['gfx1100', 'cu', 'avload agent', ['global_load_b128 glc=1']],
+  ['gfx1100', 'wgp', 'avstore system', ['global_store_b128']],
+  // GFX12: the Instruction Scopes table.
+  ['gfx1200', 'cu', 'avstore workgroup', ['global_store_b128']],
+  ['gfx1200', 'wgp', 'avstore workgroup', ['global_store_b128 scope:SCOPE_SE']],
+  ['gfx1200', 'wgp', 'avload agent', ['global_load_b128 scope:SCOPE_DEV']],
+  ['gfx1200', 'cu', 'avload cluster', ['global_load_b128 scope:SCOPE_DEV']],
+  ['gfx1201', 'wgp', 'avload system', ['global_load_b128 scope:SCOPE_SYS']],
+  // GFX12.5: cluster SCOPE_SE; the store without the atomic row's s_wait_xcnt.
+  ['gfx1250', 'wgp', 'avload workgroup', ['global_load_b128']],
+  ['gfx1250', 'wgp', 'avstore cluster', ['global_store_b128 scope:SCOPE_SE']],
+  ['gfx1250', 'wgp', 'avstore agent', ['global_store_b128 scope:SCOPE_DEV']],
+  // Intel Xe: no lowering.
+  ['dg2', 'cu', 'avload agent', ['error LW2008']],
+  ['pvc', 'cu', 'avstore workgroup', ['error LW2008']],
+  ['lnl', 'cu', 'avstore system', ['error LW2008']],
+];
+
+describe('av intrinsics: the monotonic row of the scope at 128 bits, by hand', () => {
+  it.each(AV)('%s %s: %s', (target, mode, desc, expected) => {
+    const tg = mode === 'tg';
+    expect(lowerText(target, desc, tg ? 'cu' : mode, 'hsa', tg)).toEqual(expected);
+    // The intrinsics have no language clause: OpenCL lowers them alike.
+    expect(lowerText(target, desc, tg ? 'cu' : mode, 'opencl', tg)).toEqual(expected);
+  });
+});
+
 describe('GFX6-9 table rows, transcribed by hand', () => {
   it.each(GFX6_9)('%s %s %s: %s', (target, mode, lang, desc, expected) => {
     expect(lowerText(target, desc, mode, lang)).toEqual(expected);

@@ -23,10 +23,18 @@ const SPAN: Span = { file: 'test', offset: 0, line: 1, col: 1, len: 0 };
  * `<instr> <ordering> <scope>[-one-as] <space> [ret|noret] [volatile] [nontemporal]`, where instr is
  * load/store/atomicrmw/cmpxchg/fence (`cmpxchg` takes `success/failure`), ordering `none` for plain
  * accesses, scope `none` for the default (system); a fence takes `as:global` / `as:local`
- * (`amdgpu-synchronize-as` tags) where the others take flags.
+ * (`amdgpu-synchronize-as` tags) where the others take flags. The av intrinsics are
+ * `avload <scope>` and `avstore <scope>` (on global memory, as the intrinsics take).
  */
 export function instrOf(desc: string): Instr {
   const w = desc.trim().split(/\s+/);
+  if (w[0] === 'avload' || w[0] === 'avstore') {
+    const scope = (w[1] ?? 'system') as Scope;
+    const ptr = { loc: 'x', space: 'global' as const };
+    return w[0] === 'avload'
+      ? { kind: 'avload', span: SPAN, dst: 'r', type: 'i32', ptr, scope }
+      : { kind: 'avstore', span: SPAN, type: 'i32', value: { kind: 'const', value: 1 }, ptr, scope };
+  }
   const [kind, ord, sc, sp] = w;
   const flags = new Set(w.slice(4));
   const scopeText = sc === undefined || sc === 'none' ? 'system' : sc;

@@ -28,13 +28,18 @@ export interface LowerCtx {
   namedBarriers?: Readonly<Record<string, number>>;
 }
 
-/** Memory instructions the code-sequence tables cover. */
-export type CellInstr = 'load' | 'store' | 'rmw' | 'cmpxchg' | 'fence';
+/**
+ * Memory instructions the code-sequence tables cover, and the av intrinsics
+ * (`@llvm.amdgcn.av.global.load.b128`, `@llvm.amdgcn.av.global.store.b128`), which the tables do not
+ * have and which lower by the rule of lower.ts `lowerAvCell` to a table row.
+ */
+export type CellInstr = 'load' | 'store' | 'rmw' | 'cmpxchg' | 'fence' | 'avload' | 'avstore';
 
 /**
  * One cell of a code-sequence table: everything about a memory instruction that can change its
  * machine code. `space` is null for fences; `failure` only matters for cmpxchg; `returns` only for
- * rmw/cmpxchg (atomic with or without return).
+ * rmw/cmpxchg (atomic with or without return). An av intrinsic's cell is non-atomic (`notatomic`)
+ * and global, with the intrinsic's scope argument as `syncscope` (never `-one-as`).
  */
 export interface Cell {
   instr: CellInstr;
@@ -55,6 +60,20 @@ export interface Cell {
    * operation). Only the Intel lowering depends on it: it names the LSC atomic.
    */
   rmwOp?: RmwOp;
+}
+
+/** The instructions the tables have rows for: every `CellInstr` but the av intrinsics. */
+export type TableInstr = Exclude<CellInstr, 'avload' | 'avstore'>;
+
+/** A cell of a table's own rows (not an av intrinsic). */
+export type TableCell = Cell & { instr: TableInstr };
+
+/** The cell of an av intrinsic (lower.ts `avCell`). */
+export type AvCell = Cell & { instr: 'avload' | 'avstore' };
+
+/** Narrowing helper: the cell (or grid block) is a table's, not an av intrinsic's. */
+export function isTableCell<C extends Pick<Cell, 'instr'>>(c: C): c is C & { instr: TableInstr } {
+  return c.instr !== 'avload' && c.instr !== 'avstore';
 }
 
 /** Stable lowering diagnostic codes (see `LOWER_MESSAGES`). */
@@ -125,8 +144,8 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
   LW2006: { message: 'barrier operation "{0}" is not available on {1}', hint: '{2}' },
   LW2007: { message: 'barrier id {0} is not available to {1} on {2}', hint: '{3}' },
   LW2008: {
-    message: '{0} has no row in the {1} code-sequence table',
-    hint: 'the av load/store intrinsics are described only in amdgpu-memory-model.rst',
+    message: '{0} has no lowering on {1}',
+    hint: "Intel's graphics compiler has no such intrinsic, and the AMDGPU rule (the monotonic atomic access of the scope, 128 bits wide) has no Xe counterpart: Xe's monotonic atomics are LSC atomics, whose data sizes end at 64 bits",
   },
   LW2009: { message: 'option {0} does not apply to {1}', hint: '{2}' },
   LW2010: {
@@ -146,8 +165,8 @@ export const LOWER_MESSAGES: Record<LowerCode, { message: string; hint?: string 
     hint: '{2}',
   },
   LW2015: {
-    message: 'target "{0}" is listed more than once',
-    hint: 'list each target once: --target gfx942,pvc',
+    message: 'processor {0} is listed more than once (as {1})',
+    hint: 'list each processor once: an alias (fiji for gfx803, bmg-g21 for bmg) is the same processor and lowers alike; --target gfx942,pvc',
   },
   LW2016: {
     message: 'the --target list "{0}" has an empty name',

@@ -148,6 +148,9 @@ export class Workspace {
   readonly evaluator: Evaluator;
   private readonly coCache: Int32Array;
   private readonly coT: Relation;
+  /** The rf and co choices of the last `deriveBase` (`baseCurrent`). */
+  private readonly baseRf: Int32Array;
+  private readonly baseCo: Int32Array;
   /** Per class, hb⁻¹ while hb is static (one relation shared by every class without synchronize-as). */
   private readonly hbStaticT: Relation[];
   /** Per-space hb is in use (`sk.oneAsMixed`). */
@@ -233,6 +236,8 @@ export class Workspace {
     this.valueOkEpoch = new Int32Array(n).fill(-1);
     this.coRank = new Int32Array(n).fill(-1);
     this.coCache = new Int32Array(n).fill(-2);
+    this.baseRf = new Int32Array(n).fill(-3);
+    this.baseCo = new Int32Array(n).fill(-3);
     this.coT = relation(n);
     const staticT = relation(n);
     this.hbStaticT = SPACE_CLASSES.map((_, k) => (sk.hbBaseSpace[k] === sk.hbBase ? staticT : relation(n)));
@@ -542,9 +547,13 @@ export class Workspace {
 
   /**
    * Whether hb can no longer change: `up` (from `hbUpper`) equals the closure of hbBase and the sw
-   * of the choices made (derived by `deriveBase`), so every hb in use is final.
+   * of the choices made (derived by `deriveBase`), so every hb in use is final. False (not known)
+   * when the last `deriveBase` was of other choices (`baseCurrent`): the search skips derivations
+   * (a deferred RMW read), and an hb derived on another path may equal `up` although the open
+   * reads can still add to or leave out of this path's hb what that one holds.
    */
   hbFinalNow(up: Relation): boolean {
+    if (!this.baseCurrent()) return false;
     if (!this.mixed) return equals(up, this.hb);
     // With amdgpu-synchronize-as a per-class hb can still grow by an edge the union already holds.
     if (this.sk.hbBaseSpace[0] !== this.sk.hbBase) return false;
@@ -603,9 +612,23 @@ export class Workspace {
     }
   }
 
+  /**
+   * Whether rf, co, sw and hb (`deriveBase`) are of the current choices. The relations stay as the
+   * last derivation left them while the choices change; what reads them without deriving first
+   * relies on them being final (hb final on the search path, `checkHbFinal`) or asks this.
+   */
+  baseCurrent(): boolean {
+    const { rfSrc, coRank, baseRf, baseCo } = this;
+    for (let i = 0; i < rfSrc.length; i++)
+      if (rfSrc[i] !== baseRf[i] || coRank[i] !== baseCo[i]) return false;
+    return true;
+  }
+
   /** rf, co, mo, fr, sw, hb, eco from the current choices. */
   deriveBase(): void {
     const { sk, rf, rfA, mo, fr, sw, hb, t1, t2 } = this;
+    this.baseRf.set(this.rfSrc);
+    this.baseCo.set(this.coRank);
     rf.bits.fill(0);
     for (const r of sk.reads) {
       const s = this.rfSrc[r]!;

@@ -322,11 +322,6 @@ export function compileProgram(
             src: reg(ir.index === 0 ? ir.src : `${ir.src}.1`),
           });
           continue;
-        case 'avload':
-        case 'avstore':
-          return {
-            unsupported: `${th.name}: ${ir.kind === 'avload' ? 'av load' : 'av store'} has no machine code`,
-          };
         default:
       }
       if (seq.some((i) => i.kind === 'xe_generic')) {
@@ -351,8 +346,16 @@ export function compileProgram(
       }
       let accesses = seq.filter((i) => i.kind === 'vmem' || i.kind === 'lds' || i.kind === 'lsc');
       const opOf = (i: IsaInstr | undefined) => (i?.kind === 'vmem' || i?.kind === 'lsc' ? i.op : null);
+      // The av intrinsics are one load or store (lower.ts lowerAvCell: the monotonic row at 128 bits).
+      // The machine performs the whole access at once: a location holds one value of the test's type,
+      // so a 128-bit access cannot be seen torn.
       const isAccess =
-        ir.kind === 'load' || ir.kind === 'store' || ir.kind === 'rmw' || ir.kind === 'cmpxchg';
+        ir.kind === 'load' ||
+        ir.kind === 'store' ||
+        ir.kind === 'rmw' ||
+        ir.kind === 'cmpxchg' ||
+        ir.kind === 'avload' ||
+        ir.kind === 'avstore';
       const privateLoc =
         'ptr' in ir && test.locations.find((l) => l.name === ir.ptr.loc)?.space === 'private';
       if (
@@ -403,7 +406,13 @@ export function compileProgram(
             const vm: VmemInstr | null = i.kind === 'vmem' ? i : null;
             const counters = i.kind === 'lsc' ? [] : cfg.counters(i);
             const acc =
-              ir.kind === 'load' ? 'load' : ir.kind === 'store' ? 'store' : ir.kind === 'rmw' ? 'rmw' : 'cas';
+              ir.kind === 'load' || ir.kind === 'avload'
+                ? 'load'
+                : ir.kind === 'store' || ir.kind === 'avstore'
+                  ? 'store'
+                  : ir.kind === 'rmw'
+                    ? 'rmw'
+                    : 'cas';
             const base = {
               k: 'mem' as const,
               text,
@@ -423,8 +432,8 @@ export function compileProgram(
               flat: vm !== null && vm.enc === 'flat',
               coherent: i.kind === 'lsc' && i.op === 'atomic' && path === 'vmem',
             };
-            if (ir.kind === 'load') base.dst = reg(ir.dst);
-            else if (ir.kind === 'store') base.a = op(ir.value);
+            if (ir.kind === 'load' || ir.kind === 'avload') base.dst = reg(ir.dst);
+            else if (ir.kind === 'store' || ir.kind === 'avstore') base.a = op(ir.value);
             else if (ir.kind === 'rmw') {
               base.a = op(ir.value);
               base.rmw = ir.op;

@@ -80,6 +80,15 @@ export function compileVkCond(
       const a = term(c.lhs);
       const b = term(c.rhs);
       const op = c.op;
+      // The usual atom, `P0:r0 == 1`: one column read, against a constant known now.
+      const k = c.rhs.kind === 'const' && op === '==' ? wrap(c.rhs.value, 32) : UNSET;
+      if (k !== UNSET)
+        return () => {
+          const x = a();
+          if (x === UNSET) return 'unset';
+          if (isUndef(x)) return 'unknown';
+          return x === k ? 'true' : 'false';
+        };
       return () => {
         const x = a();
         const y = b();

@@ -8,9 +8,10 @@ import { md5Hex } from '../core/md5.ts';
 import { assertNever } from '../core/types.ts';
 import type { Collector } from '../enumerate/collector.ts';
 import type { EnumerationStats } from '../enumerate/enumerate.ts';
+import { decidedAnswers, expectationOutcome } from '../enumerate/expectations.ts';
 import { herdNames, herdTestName } from '../enumerate/herd.ts';
 import { conditionVerdict } from '../enumerate/outcomes.ts';
-import { type Report, tallyStates } from '../enumerate/report.ts';
+import { type Report, tallyStates, withStateTable } from '../enumerate/report.ts';
 import { isUndef } from '../events/program.ts';
 import type { KhronosAssertion, KhronosPred, VkCond, VkTerm, VulkanTest } from './ast.ts';
 import { UNSET } from './events.ts';
@@ -111,12 +112,12 @@ export function buildVulkanReport(
 ): Report {
   const c = main.collector;
   const labels = c.labels;
-  const written = labels.map((l) => l.startsWith('@'));
+  const written = labels.flatMap((l, k) => (l.startsWith('@') ? [k] : []));
   const cond = test.condition ? condOnValues(test.condition.cond, labels) : () => 'true' as const;
   const tally = tallyStates(
     c,
     cond,
-    (vals) => written.some((w, k) => w && isUndef(vals[k]!)),
+    (vals) => written.some((k) => isUndef(vals[k]!)),
     (v) => (v === UNSET ? null : isUndef(v) ? 'undef' : v),
   );
   const verdict = test.condition ? conditionVerdict(test, tally.truths) : null;
@@ -124,6 +125,12 @@ export function buildVulkanReport(
   const stop = main.stop === 'done' && nochains && nochains.stop !== 'done' ? nochains.stop : main.stop;
   const complete = stop === 'done';
   const ub = main.ub;
+  const flags = { race: tally.race, undef: tally.undef, undefFinal: tally.undefFinal, ub };
+  const decided = decidedAnswers(
+    complete,
+    test.condition && verdict ? { quantifier: test.condition.quantifier, verdict } : null,
+    flags,
+  );
   const expectations: Report['expectations'] = test.expects.map((e) => {
     const actual =
       e.key === 'condition'
@@ -139,7 +146,7 @@ export function buildVulkanReport(
             : ub
               ? 'ub'
               : 'no-ub';
-    return { key: e.key, expected: e.value, actual, ok: complete && actual === e.value };
+    return expectationOutcome(e, actual, decided[e.key]);
   });
   for (const a of test.assertions) {
     const r = a.nochains ? nochains : main;
@@ -150,18 +157,19 @@ export function buildVulkanReport(
       expected: text,
       actual: holds ? text : 'the opposite',
       ok: complete && holds,
+      decided: complete,
     });
   }
   const herdText = test.condition ? herdVkCond(test.condition.cond, names) : 'true';
   const q = test.condition?.quantifier;
-  return {
+  const report: Report = {
     test: test.name,
     file: test.file,
     complete,
     stop,
     model: extra.model,
     observables: labels,
-    states: tally.states,
+    states: [],
     condition: test.condition
       ? {
           text: `${q === 'not exists' ? '~exists' : q} (${printVkCond(test.condition.cond)})`,
@@ -170,7 +178,8 @@ export function buildVulkanReport(
         }
       : null,
     witnesses: { positive: tally.positive, negative: tally.negative, unknown: tally.unknown },
-    flags: { race: tally.race, undef: tally.undef, undefFinal: tally.undefFinal, ub },
+    flags,
+    decided,
     ubReasons: ub ? main.ubReasons : [],
     expectations,
     stats: {
@@ -189,4 +198,5 @@ export function buildVulkanReport(
       hash: vkTestHash(test),
     },
   };
+  return withStateTable(report, tally.table);
 }

@@ -141,6 +141,15 @@ export async function runVulkanSliced(
   o: VkRunOptions,
   hooks: VkRunHooks = {},
 ): Promise<Report> {
+  return (await runVulkanSlicedDetailed(test, o, hooks)).report;
+}
+
+/** `runVulkanSliced`, with the front and main search (for its executions) as `runVulkanDetailed`. */
+export async function runVulkanSlicedDetailed(
+  test: VulkanTest,
+  o: VkRunOptions,
+  hooks: VkRunHooks = {},
+): Promise<{ report: Report; front: VkFront; main: VkSearchResult }> {
   const t0 = performance.now();
   const front = vulkanFront(test, { unroll: o.unroll, observe: o.observe });
   const run = async (chains: boolean): Promise<VkSearchResult> => {
@@ -160,12 +169,13 @@ export async function runVulkanSliced(
   const main = await run(o.chains);
   const nochains = test.assertions.some((a) => a.nochains) ? await run(false) : null;
   const explanations = o.explain && main.stop === 'done' ? explainVulkan(test, front, o) : [];
-  return buildVulkanReport(test, main, nochains, {
+  const report = buildVulkanReport(test, main, nochains, {
     model: { noThinAir: false, valueRules: 'literal' },
     estimate: 0,
     ms: performance.now() - t0,
     explanations,
   });
+  return { report, front, main };
 }
 
 /** A run of `test` to the end (or a budget): its report, front and main search (for its executions). */

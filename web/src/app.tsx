@@ -6,18 +6,21 @@ import type { EditorView } from '@codemirror/view';
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { DEFAULT_MAX_STATES, PROGRESS_MS } from '../../src/enumerate/limits.ts';
+import { detectSyntax, type Syntax } from '../../src/vulkan/detect.ts';
+import { DEFAULT_UNROLL } from '../../src/vulkan/paths.ts';
 import { HardwareCheck } from './check.tsx';
 import { EngineClient } from './client.ts';
 import { type LlcStatus, MachineCode } from './code.tsx';
 import { createEditor, relint, setText } from './editor.ts';
-import { modelNames, targetInfos } from './engine/choices.ts';
-import { shownDiagnostics } from './engine/diagnostics.ts';
+import { modelInfos, targetInfos } from './engine/choices.ts';
+import { shownDiagnostics, TEST_FILE } from './engine/diagnostics.ts';
 import type {
   EditorDiagnostic,
+  Language,
   ModelChoice,
   RunResult,
   RunSettings,
-  TargetChoice,
+  TargetsChoice,
 } from './engine/protocol.ts';
 import { Executions } from './executions.tsx';
 import { Results } from './results.tsx';
@@ -28,6 +31,23 @@ interface CatalogueEntry {
   file: string;
   name: string;
   description: string;
+  /** The folder it comes from (`litmus`, `litmus-vulkan`, `corpus/vulkan-dat3m`) and its title. */
+  group: string;
+  groupTitle: string;
+}
+
+/** How the page names a syntax, and the language of its tests. */
+const SYNTAX_WORDS: Record<Syntax, { name: string; language: Language }> = {
+  gpumm: { name: "gpumm's syntax", language: 'AMDGPU' },
+  dat3m: { name: "Dartagnan's Vulkan syntax", language: 'Vulkan' },
+  khronos: { name: 'the Khronos .test format', language: 'Vulkan' },
+};
+
+/** A catalogue file as its option names it: without the group's folder and the extension. */
+function shortName(e: CatalogueEntry): string {
+  return e.file.startsWith(`${e.group}/`) && e.group !== 'litmus'
+    ? e.file.slice(e.group.length + 1).replace(/\.litmus$/, '')
+    : e.file.replace(/\.litmus$/, '');
 }
 
 const USER_CAT = 'user-cat';
@@ -86,12 +106,13 @@ function App() {
     noThinAir: true,
     valueRules: 'literal',
     observe: 'all',
+    vulkan: { unroll: DEFAULT_UNROLL, chains: true, fr: 'dartagnan', deviceScope: 'system' },
   });
   const [budgets, setBudgets] = useState({ timeoutS: 60, maxExecutions: 0, maxStates: DEFAULT_MAX_STATES });
   const [run, setRun] = useState<RunState>({ kind: 'idle' });
   const [tab, setTab] = useState<Tab>('results');
-  const [choice, setChoice] = useState<TargetChoice>({
-    target: 'gfx1200',
+  const [choice, setChoice] = useState<TargetsChoice>({
+    targets: ['gfx1200'],
     mode: 'wgp',
     lang: 'hsa',
     tgsplit: false,
@@ -112,12 +133,16 @@ function App() {
     cat: [],
   });
 
+  // The editor's first text is on its way (the catalogue's test, or a shared one): the empty
+  // document is no test to diagnose (its LT2001 flashed in the gutter until the text arrived).
+  const loaded = useRef(false);
+
   // Editors, the catalogue, a shared test from the URL, llc-22's status.
   useEffect(() => {
     const ed = createEditor(
       editorBox.current!,
       '',
-      (t) => shownDiagnostics(t, runDiags.current),
+      (t) => (loaded.current ? shownDiagnostics(t, runDiags.current) : []),
       setTextState,
       'litmus',
       clickRun,
@@ -130,15 +155,27 @@ function App() {
         .catch(() => []);
       setCatalogue(list);
       if (fromUrl) {
+        loaded.current = true;
         setText(ed, fromUrl.text);
         const p = fromUrl.params;
-        if (p.model) setModel(p.model);
+        if (p.model && (modelInfos().some((m) => m.name === p.model) || p.model === USER_CAT))
+          setModel(p.model);
         if (p.cat) setCatText(p.cat);
-        if (p.target) setChoice((c) => ({ ...c, target: p.target!, mode: p.mode === 'cu' ? 'cu' : 'wgp' }));
+        const known = (p.target ?? '').split(',').filter((n) => targets.some((t) => t.name === n));
+        if (known.length > 0)
+          setChoice((c) => ({
+            ...c,
+            targets: known,
+            mode: p.mode === 'cu' ? 'cu' : 'wgp',
+            lang: p.lang === 'opencl' ? 'opencl' : 'hsa',
+            tgsplit: p.tgsplit === '1',
+          }));
         if (p.tab === 'executions' || p.tab === 'code' || p.tab === 'check') setTab(p.tab);
       } else {
         const file = list.some((e) => e.file === DEFAULT_FILE) ? DEFAULT_FILE : list[0]?.file;
         if (file) await load(file);
+        loaded.current = true;
+        relint(ed);
       }
     })();
     fetch('api/llc')
@@ -180,8 +217,8 @@ function App() {
   async function start() {
     const current = editor.current!.state.doc.toString();
     const m: ModelChoice =
-      model === 'amdgpu'
-        ? { kind: 'amdgpu' }
+      model === 'amdgpu' || model === 'vulkan'
+        ? { kind: model }
         : model === USER_CAT
           ? { kind: 'user-cat', text: catText }
           : { kind: 'cat', name: model };
@@ -218,13 +255,24 @@ function App() {
     if (catEditor.current) relint(catEditor.current);
   }
 
+  function setVulkan(v: Partial<RunSettings['vulkan']>) {
+    setSettings((s) => ({ ...s, vulkan: { ...s.vulkan, ...v } }));
+  }
+
   function cancel() {
     client.cancel();
     setRun({ kind: 'idle' });
   }
 
   async function share() {
-    const params: Record<string, string> = { model, target: choice.target, mode: choice.mode, tab };
+    const params: Record<string, string> = {
+      model,
+      target: choice.targets.join(','),
+      mode: choice.mode,
+      lang: choice.lang,
+      tgsplit: choice.tgsplit ? '1' : '0',
+      tab,
+    };
     if (model === USER_CAT) params.cat = catText;
     const hash = await encodeShare({ text: editor.current!.state.doc.toString(), params });
     history.replaceState(null, '', hash);
@@ -240,6 +288,12 @@ function App() {
   const elapsed = run.kind === 'running' ? performance.now() - run.started : 0;
   const edited = picked.file !== '' && text !== picked.text;
   const result = run.kind === 'done' ? run.result : null;
+  const syntax = detectSyntax(text, TEST_FILE);
+  const testLanguage = SYNTAX_WORDS[syntax].language;
+  const models = modelInfos();
+  const modelLanguage = models.find((m) => m.name === model)?.language ?? testLanguage;
+  const pickedEntry = catalogue.find((c) => c.file === picked.file);
+  const groups = [...new Set(catalogue.map((c) => c.group))];
   return (
     <div class="app">
       <header>
@@ -254,24 +308,36 @@ function App() {
             data-testid="catalogue"
           >
             <option value="" disabled>
-              {edited
-                ? `${picked.file.replace(/\.litmus$/, '')} (edited)`
+              {edited && pickedEntry
+                ? `${shortName(pickedEntry)} (edited)`
                 : `catalogue (${catalogue.length})`}
             </option>
-            {catalogue.map((c) => (
-              <option key={c.file} value={c.file} title={c.description}>
-                {c.file.replace(/\.litmus$/, '')}
-              </option>
+            {groups.map((g) => (
+              <optgroup key={g} label={catalogue.find((c) => c.group === g)!.groupTitle}>
+                {catalogue
+                  .filter((c) => c.group === g)
+                  .map((c) => (
+                    <option key={c.file} value={c.file} title={c.description}>
+                      {shortName(c)}
+                    </option>
+                  ))}
+              </optgroup>
             ))}
           </select>
         </label>
         <label>
           model{' '}
           <select value={model} onChange={(e) => setModel(e.currentTarget.value)} data-testid="model">
-            {modelNames().map((m) => (
-              <option key={m} value={m}>
-                {m === 'amdgpu' ? 'amdgpu (fast search)' : `${m} (cat)`}
-              </option>
+            {(['AMDGPU', 'Vulkan'] as const).map((lang) => (
+              <optgroup key={lang} label={`${lang} model`}>
+                {models
+                  .filter((m) => m.language === lang)
+                  .map((m) => (
+                    <option key={m.name} value={m.name}>
+                      {m.name} ({m.fast ? 'fast search' : 'cat'})
+                    </option>
+                  ))}
+              </optgroup>
             ))}
             <option value={USER_CAT}>your cat file…</option>
           </select>
@@ -295,6 +361,16 @@ function App() {
       <main>
         <section class="left">
           <div class="editor" ref={editorBox} data-testid="editor" />
+          <div class="syntax-line" data-testid="syntax">
+            {SYNTAX_WORDS[syntax].name} ({testLanguage} test)
+            {model !== USER_CAT && modelLanguage !== testLanguage && (
+              <span class="translated" data-testid="translated-note">
+                {' '}
+                · the {model} model runs its {modelLanguage} translation, as{' '}
+                <code>gpumm run --model {model}</code> does
+              </span>
+            )}
+          </div>
           <DiagnosticList ds={shownDiagnostics(text, runDiags.current)} title="Problems in the test" />
           {model === USER_CAT && (
             <div class="cat-model">
@@ -376,6 +452,47 @@ function App() {
                 }
               />
             </label>
+            <b class="settings-head">Vulkan tests</b>
+            <label title="--unroll">
+              loop iterations (--unroll){' '}
+              <input
+                type="number"
+                min={0}
+                value={settings.vulkan.unroll}
+                onChange={(e) =>
+                  setVulkan({ unroll: Math.max(0, Math.floor(Number(e.currentTarget.value) || 0)) })
+                }
+              />
+            </label>
+            <label>
+              <input
+                type="checkbox"
+                checked={settings.vulkan.chains}
+                onChange={() => setVulkan({ chains: !settings.vulkan.chains })}
+              />{' '}
+              availability/visibility chains of several elements
+            </label>
+            <label>
+              from-reads{' '}
+              <select
+                value={settings.vulkan.fr}
+                onChange={(e) => setVulkan({ fr: e.currentTarget.value as 'dartagnan' | 'literal' })}
+              >
+                <option value="dartagnan">as Dartagnan (docs/model-vulkan.md)</option>
+                <option value="literal">literal</option>
+              </select>
+            </label>
+            <label title="--device-scope: the AMDGPU scope of Vulkan's Device scope in a translation">
+              Device scope as{' '}
+              <select
+                value={settings.vulkan.deviceScope}
+                onChange={(e) => setVulkan({ deviceScope: e.currentTarget.value as 'system' | 'agent' })}
+                data-testid="device-scope"
+              >
+                <option value="system">system</option>
+                <option value="agent">agent</option>
+              </select>
+            </label>
           </details>
         </section>
         <section class="right">
@@ -443,9 +560,18 @@ function App() {
                 choice={choice}
                 onChoice={setChoice}
                 llc={llc}
+                deviceScope={settings.vulkan.deviceScope}
               />
             )}
-            {tab === 'check' && <HardwareCheck text={text} client={client} targets={targets} />}
+            {tab === 'check' && (
+              <HardwareCheck
+                text={text}
+                client={client}
+                targets={targets}
+                vulkan={testLanguage === 'Vulkan'}
+                deviceScope={settings.vulkan.deviceScope}
+              />
+            )}
           </div>
         </section>
       </main>

@@ -6,28 +6,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CheckResult } from '../../src/check/check.ts';
 import type { EngineClient } from './client.ts';
+import { checkRuns } from './engine/choices.ts';
 import type { MachineStateView, TargetChoice, TargetInfo, TraceResult } from './engine/protocol.ts';
 
 function values(v: Record<string, number | 'undef'>): string {
   return Object.entries(v)
     .map(([k, x]) => `${k}=${x};`)
     .join(' ');
-}
-
-/** The runs a check of every target covers: each target with a machine, in each of its modes. */
-export function checkRuns(targets: TargetInfo[]): TargetChoice[] {
-  return targets
-    .filter((t) => t.machine)
-    .flatMap((t) => [
-      ...(t.wgpMode ? (['cu', 'wgp'] as const) : (['cu'] as const)).map((mode) => ({
-        target: t.name,
-        mode,
-        lang: 'hsa' as const,
-        tgsplit: false,
-      })),
-      // TgSplit places a work-group's waves on several CUs: a machine configuration of its own.
-      ...(t.tgsplit ? [{ target: t.name, mode: 'cu' as const, lang: 'hsa' as const, tgsplit: true }] : []),
-    ]);
 }
 
 /** The mode column: CU or WGP where the target has both, TgSplit for that configuration, else a dash. */
@@ -52,7 +37,9 @@ function MachinePicture({ trace, at }: { trace: TraceResult; at: number }) {
                 {c.name}
               </th>
             ))}
-            <th>memory</th>
+            <th title="what lies behind the last cache level, named as the machine's traces name it">
+              {m.memory}
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -172,10 +159,15 @@ export function HardwareCheck({
   text,
   client,
   targets,
+  vulkan,
+  deviceScope,
 }: {
   text: string;
   client: EngineClient;
   targets: TargetInfo[];
+  /** The test is a Vulkan test: it is checked through its AMDGPU translation. */
+  vulkan: boolean;
+  deviceScope: 'system' | 'agent';
 }) {
   const runs = checkRuns(targets);
   const [results, setResults] = useState<Record<string, CheckResult | string>>({});
@@ -190,7 +182,7 @@ export function HardwareCheck({
     // After a pause in typing: every check queues in the worker.
     const timer = setTimeout(async () => {
       for (const c of runs) {
-        const r = await client.request({ kind: 'check', text, choice: c, timeoutMs: 20_000 });
+        const r = await client.request({ kind: 'check', text, choice: c, timeoutMs: 20_000, deviceScope });
         if (!live) return;
         const v = r.kind === 'check' ? r.result : r.kind === 'error' ? r.message : 'the test has errors';
         setResults((rs) => ({ ...rs, [key(c)]: v }));
@@ -200,7 +192,7 @@ export function HardwareCheck({
       live = false;
       clearTimeout(timer);
     };
-  }, [text]);
+  }, [text, deviceScope]);
 
   const sel = selected ? results[key(selected)] : undefined;
   const showTrace = (c: TargetChoice, outcome: number) => {
@@ -223,6 +215,13 @@ export function HardwareCheck({
         Each target's machine code (the documents' tables) run on the operational machine of its family, in
         every placement: <b>sound</b> when the model allows every outcome the machine reaches.
       </p>
+      {vulkan && (
+        <p class="note" data-testid="check-translation">
+          This Vulkan test is checked through its AMDGPU translation (docs/model-vulkan.md, “Vulkan and
+          AMDGPU”), as <code>gpumm lower</code> lowers it: the machines run the translation's code, and the
+          model's outcomes are the AMDGPU model's on the translation.
+        </p>
+      )}
       <table class="verdicts" data-testid="check-verdicts">
         <thead>
           <tr>

@@ -1,10 +1,13 @@
 /**
- * Machine code: per thread, each IR instruction beside its lowered sequence for the chosen target
- * and mode with the table rows it came from, and llc-22's sequence when the server has llc-22.
+ * Machine code: per thread, each IR instruction beside its lowered sequence on each chosen target —
+ * several side by side, AMD and Intel, as `gpumm lower --target gfx942,pvc` prints them — with the
+ * table rows it came from, and llc-22's sequence beside a single AMD target when the server has
+ * llc-22. A Vulkan test is lowered as its AMDGPU translation, as `gpumm lower` does.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { EngineClient } from './client.ts';
-import type { LoweredThreadView, TargetChoice, TargetInfo } from './engine/protocol.ts';
+import type { LoweredView, TargetInfo, TargetsChoice } from './engine/protocol.ts';
+import { TranslationNote } from './results.tsx';
 
 /** One instruction of the server's llc-22 comparison (src/lower/llc.ts, `LlcComparison`). */
 export interface LlcRow {
@@ -19,30 +22,62 @@ export interface LlcRow {
 
 export type LlcStatus = { available: true; version: string } | { available: false; reason: string };
 
+/**
+ * The targets to lower for, as chips (× removes one; one always stays) and a picker that adds
+ * another, with the settings they share: wavefront mode, address-space rules, TgSplit.
+ */
 export function TargetPicker({
   targets,
   choice,
   onChange,
 }: {
   targets: TargetInfo[];
-  choice: TargetChoice;
-  onChange: (c: TargetChoice) => void;
+  choice: TargetsChoice;
+  onChange: (c: TargetsChoice) => void;
 }) {
-  const info = targets.find((t) => t.name === choice.target);
-  const gens = [...new Set(targets.map((t) => t.generation))];
+  const chosen = choice.targets.map((n) => targets.find((t) => t.name === n)).filter((t) => t !== undefined);
+  const gens = [...new Set(targets.map((t) => `${t.vendor} ${t.generation}`))];
+  const anyWgp = chosen.some((t) => t.wgpMode);
+  const anyAmd = chosen.some((t) => t.vendor === 'AMD');
   return (
-    <div class="toolbar">
-      <label>
+    <div class="toolbar targets">
+      <span data-testid="target-chips" class="chips">
+        {chosen.map((t) => (
+          <span class="chip-target" key={t.name} data-testid={`chip-${t.name}`}>
+            {t.name}
+            {chosen.length > 1 && (
+              <button
+                type="button"
+                class="link"
+                title={`remove ${t.name}`}
+                onClick={() => onChange({ ...choice, targets: choice.targets.filter((n) => n !== t.name) })}
+                data-testid={`remove-${t.name}`}
+              >
+                ×
+              </button>
+            )}
+          </span>
+        ))}
+      </span>
+      <label title="the first target, or the only one">
         target{' '}
         <select
-          value={choice.target}
-          onChange={(e) => onChange({ ...choice, target: e.currentTarget.value })}
+          value={choice.targets[0]}
+          onChange={(e) =>
+            onChange({
+              ...choice,
+              targets: [
+                e.currentTarget.value,
+                ...choice.targets.slice(1).filter((n) => n !== e.currentTarget.value),
+              ],
+            })
+          }
           data-testid="target"
         >
           {gens.map((g) => (
             <optgroup label={g} key={g}>
               {targets
-                .filter((t) => t.generation === g)
+                .filter((t) => `${t.vendor} ${t.generation}` === g)
                 .map((t) => (
                   <option key={t.name} value={t.name}>
                     {t.name}
@@ -52,11 +87,35 @@ export function TargetPicker({
           ))}
         </select>
       </label>
-      <label title={info?.wgpMode ? '' : 'CU/WGP modes exist on GFX10 to GFX12'}>
+      <label title="lower for several targets side by side, as gpumm lower --target a,b">
+        side by side{' '}
+        <select
+          value=""
+          onChange={(e) => {
+            const v = e.currentTarget.value;
+            if (v && !choice.targets.includes(v)) onChange({ ...choice, targets: [...choice.targets, v] });
+          }}
+          data-testid="add-target"
+        >
+          <option value="">+ add a target…</option>
+          {gens.map((g) => (
+            <optgroup label={g} key={g}>
+              {targets
+                .filter((t) => `${t.vendor} ${t.generation}` === g && !choice.targets.includes(t.name))
+                .map((t) => (
+                  <option key={t.name} value={t.name}>
+                    {t.name}
+                  </option>
+                ))}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      <label title={anyWgp ? 'for the GFX10–GFX12 targets' : 'CU/WGP modes exist on GFX10 to GFX12'}>
         mode{' '}
         <select
-          value={info?.wgpMode ? choice.mode : 'cu'}
-          disabled={!info?.wgpMode}
+          value={anyWgp ? choice.mode : 'cu'}
+          disabled={!anyWgp}
           onChange={(e) => onChange({ ...choice, mode: e.currentTarget.value as 'cu' | 'wgp' })}
           data-testid="mode"
         >
@@ -64,10 +123,11 @@ export function TargetPicker({
           <option value="cu">CU</option>
         </select>
       </label>
-      <label>
+      <label title={anyAmd ? 'for the AMD targets' : 'Intel Xe follows the OpenCL/SPIR-V built-ins'}>
         rules{' '}
         <select
-          value={choice.lang}
+          value={anyAmd ? choice.lang : 'opencl'}
+          disabled={!anyAmd}
           onChange={(e) => onChange({ ...choice, lang: e.currentTarget.value as 'hsa' | 'opencl' })}
           data-testid="lang"
         >
@@ -75,8 +135,8 @@ export function TargetPicker({
           <option value="opencl">OpenCL</option>
         </select>
       </label>
-      {info?.tgsplit && (
-        <label>
+      {chosen.some((t) => t.tgsplit) && (
+        <label title="gfx90a, gfx942, gfx950">
           <input
             type="checkbox"
             checked={choice.tgsplit}
@@ -96,30 +156,33 @@ export function MachineCode({
   choice,
   onChoice,
   llc,
+  deviceScope,
 }: {
   text: string;
   client: EngineClient;
   targets: TargetInfo[];
-  choice: TargetChoice;
-  onChoice: (c: TargetChoice) => void;
+  choice: TargetsChoice;
+  onChoice: (c: TargetsChoice) => void;
   llc: LlcStatus | null;
+  deviceScope: 'system' | 'agent';
 }) {
-  const [threads, setThreads] = useState<LoweredThreadView[] | null>(null);
+  const [view, setView] = useState<LoweredView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [llcRows, setLlcRows] = useState<LlcRow[] | null>(null);
   const [llcError, setLlcError] = useState<string | null>(null);
-  const info = targets.find((t) => t.name === choice.target);
-  const key = JSON.stringify([text, choice]);
+  const [showRows, setShowRows] = useState(true);
+  const single = choice.targets.length === 1 ? targets.find((t) => t.name === choice.targets[0]) : undefined;
+  const key = JSON.stringify([text, choice, deviceScope]);
 
   useEffect(() => {
     let live = true;
-    client.request({ kind: 'lower', text, choice }).then((r) => {
+    client.request({ kind: 'lower', text, choice, deviceScope }).then((r) => {
       if (!live) return;
       if (r.kind === 'lower') {
-        setThreads(r.threads);
+        setView(r.view);
         setError(null);
       } else {
-        setThreads(null);
+        setView(null);
         setError(
           r.kind === 'diagnostics'
             ? 'the test has errors (see the editor)'
@@ -131,11 +194,18 @@ export function MachineCode({
     });
     setLlcRows(null);
     setLlcError(null);
-    if (llc?.available && info?.llc) {
+    if (llc?.available && single?.llc) {
       fetch('api/llc', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ text, ...choice }),
+        body: JSON.stringify({
+          text,
+          target: single.name,
+          mode: choice.mode,
+          lang: choice.lang,
+          tgsplit: choice.tgsplit && single.tgsplit,
+          deviceScope,
+        }),
       })
         .then(async (res) => {
           const body = await res.json();
@@ -151,33 +221,57 @@ export function MachineCode({
   }, [key, llc?.available]);
 
   const llcFor = (thread: string, k: number) => llcRows?.filter((r) => r.thread === thread)[k];
-  const showLlc = llc?.available && info?.llc;
+  const showLlc = llc?.available === true && single?.llc === true;
+  const columns = view?.columns ?? [];
   return (
     <div class="code">
       <TargetPicker targets={targets} choice={choice} onChange={onChoice} />
       <p class="note">
+        {choice.targets.length > 1
+          ? 'Each IR instruction and its code on each target, side by side (gpumm lower --target a,b). '
+          : ''}
         {llc === null
           ? ''
-          : llc.available
-            ? info?.llc
-              ? `llc-22 (${llc.version}) beside gpumm's sequence; differences are marked.`
-              : `llc-22 does not accept ${choice.target}.`
-            : `No llc-22 column: ${llc.reason}.`}
-        {llcError && <span class="error"> llc-22: {llcError}</span>}
+          : !llc.available
+            ? `No llc-22 column: ${llc.reason}.`
+            : choice.targets.length > 1
+              ? 'llc-22 is compared with one AMD target at a time: choose one target for its column.'
+              : single?.llc
+                ? `llc-22 (${llc.version}) beside gpumm's sequence; differences are marked.`
+                : `llc-22 does not accept ${choice.targets[0]}${single?.vendor === 'Intel' ? ' (it has no Intel Xe backend)' : ''}.`}
+        {llcError && <span class="error"> llc-22: {llcError}</span>}{' '}
+        <label>
+          <input
+            type="checkbox"
+            checked={showRows}
+            onChange={() => setShowRows(!showRows)}
+            data-testid="show-rows"
+          />{' '}
+          table rows
+        </label>
       </p>
+      {view?.translation && <TranslationNote t={view.translation} what="is lowered" />}
       {error && <p class="error">{error}</p>}
-      {threads?.map((t) => (
+      {view?.threads.map((t) => (
         <table class="lowered" key={t.thread} data-testid={`lowered-${t.thread}`}>
+          <colgroup>
+            <col class="ir" />
+            {columns.map((c) => (
+              <col key={c.target} />
+            ))}
+            {showLlc && <col />}
+          </colgroup>
           <thead>
             <tr>
-              <th colSpan={showLlc ? 4 : 3}>{t.thread}</th>
+              <th colSpan={1 + columns.length + (showLlc ? 1 : 0)}>{t.thread}</th>
             </tr>
             <tr>
               <th>IR</th>
-              <th>
-                {choice.target} {info?.wgpMode ? choice.mode.toUpperCase() : ''}
-              </th>
-              <th>table rows</th>
+              {columns.map((c) => (
+                <th key={c.target} title={c.title} data-testid="target-column">
+                  {c.title}
+                </th>
+              ))}
               {showLlc && <th>llc-22</th>}
             </tr>
           </thead>
@@ -186,25 +280,34 @@ export function MachineCode({
               const l = llcFor(t.thread, k);
               return (
                 <tr key={`${i.line}:${k}`}>
-                  <td>
+                  <td class="ir">
                     <span class="lineno">{i.line}</span> <code>{i.ir}</code>
                   </td>
-                  <td class="asm" data-testid="asm">
-                    {i.diagnostic ? (
-                      <span class="error">{i.diagnostic}</span>
-                    ) : i.asm.length === 0 ? (
-                      <span class="muted">(nothing)</span>
-                    ) : (
-                      i.asm.map((a) => <div key={a}>{a}</div>)
-                    )}
-                  </td>
-                  <td class="rows">
-                    {i.rows.map((r) => (
-                      <div key={r}>{r}</div>
-                    ))}
-                  </td>
+                  {i.cells.map((cell, ci) => (
+                    <td
+                      class="asm"
+                      data-testid="asm"
+                      data-target={columns[ci]?.target}
+                      key={columns[ci]?.target}
+                    >
+                      {cell.asm.map((a, n) => (
+                        <div key={`${n}:${a}`} class={a.startsWith('(') ? 'muted' : ''}>
+                          {a}
+                        </div>
+                      ))}
+                      {showRows && (
+                        <div class="rows">
+                          {cell.diagnostic ? (
+                            <div class="error">{cell.diagnostic}</div>
+                          ) : (
+                            cell.rows.map((r) => <div key={r}>{r}</div>)
+                          )}
+                        </div>
+                      )}
+                    </td>
+                  ))}
                   {showLlc && (
-                    <td class={`asm ${l && l.llc !== null && !l.same ? 'differs' : ''}`}>
+                    <td class={`asm llc ${l && l.llc !== null && !l.same ? 'differs' : ''}`}>
                       {!l ? (
                         <span class="muted">…</span>
                       ) : l.llc === null ? (

@@ -1,7 +1,9 @@
 /**
  * The litmus and cat editors (CodeMirror 6). Colouring comes from gpumm's own lexers
- * (src/syntax/lexer.ts, src/cat/lexer.ts) and the squiggles from its parser, run on every edit: the
- * editor shows exactly what `gpumm parse` would say, at the same line and column.
+ * (src/syntax/lexer.ts; Dartagnan's Vulkan syntax: src/vulkan/lex.ts; the line-oriented Khronos
+ * `.test` format: its words, as src/vulkan/khronos.ts splits them; src/cat/lexer.ts) for the syntax
+ * the text is in (`detectSyntax`, as the CLI chooses it), and the squiggles from the parsers, run on
+ * every edit: the editor shows exactly what `gpumm parse` would say, at the same line and column.
  */
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { type Diagnostic as CmDiagnostic, forceLinting, linter, lintGutter } from '@codemirror/lint';
@@ -21,6 +23,9 @@ import {
 import { lex as lexCat } from '../../src/cat/lexer.ts';
 import { ORDERINGS, RMW_OPS, SCOPES } from '../../src/core/types.ts';
 import { lex } from '../../src/syntax/lexer.ts';
+import { detectSyntax } from '../../src/vulkan/detect.ts';
+import { lexVulkan, Positions } from '../../src/vulkan/lex.ts';
+import { TEST_FILE } from './engine/diagnostics.ts';
 import type { EditorDiagnostic } from './engine/protocol.ts';
 
 const ORDER_WORDS = new Set<string>(ORDERINGS);
@@ -81,7 +86,7 @@ function tokenClass(kind: string, text: string): string | null {
   }
 }
 
-function decorate(text: string): DecorationSet {
+function decorateAmdgpu(text: string): DecorationSet {
   const builder = new RangeSetBuilder<Decoration>();
   const { lines } = lex(text, 'editor');
   for (const line of lines) {
@@ -105,9 +110,156 @@ function decorate(text: string): DecorationSet {
   return builder.finish();
 }
 
+/** A coloured range of the text. */
+interface Mark {
+  from: number;
+  to: number;
+  cls: string;
+}
+
+/** Decorations of `marks` (sorted here; a mark overlapping an earlier one is dropped). */
+function finishMarks(marks: Mark[], length: number): DecorationSet {
+  marks.sort((a, b) => a.from - b.from || a.to - b.to);
+  const builder = new RangeSetBuilder<Decoration>();
+  let end = 0;
+  for (const m of marks) {
+    if (m.from < end || m.to > length || m.to <= m.from) continue;
+    builder.add(m.from, m.to, Decoration.mark({ class: m.cls }));
+    end = m.to;
+  }
+  return builder.finish();
+}
+
+/** Instruction mnemonics and directives of the Vulkan syntaxes (docs/vulkan-litmus.md). */
+const VK_KEYWORDS = new Set([
+  'ld',
+  'st',
+  'rmw',
+  'membar',
+  'cbar',
+  'avdevice',
+  'visdevice',
+  'add',
+  'sub',
+  'mul',
+  'and',
+  'or',
+  'xor',
+  'goto',
+  'beq',
+  'bne',
+  'blt',
+  'ble',
+  'bgt',
+  'bge',
+  'VULKAN',
+  'Vulkan',
+  'vulkan',
+  'exists',
+  'forall',
+  'filter',
+  'locations',
+  'not',
+  'ssw',
+  'expect',
+  'SATISFIABLE',
+  'NOSOLUTION',
+  'NOCHAINS',
+  'SSW',
+  'SLOC',
+]);
+
+/** The class of one dot-separated part of a Vulkan instruction word (`ld.atom.acq.wg.sc0`). */
+function vkPartClass(part: string, first: boolean): string | null {
+  if (first && VK_KEYWORDS.has(part)) return 'tok-keyword';
+  if (/^(acq|rel|acq_rel)$/.test(part)) return 'tok-ordering';
+  if (/^(sg|wg|qf|dv|scope(sg|wg|qf|dev))$/.test(part)) return 'tok-scope';
+  if (/^(sem)?sc[0-3]$/.test(part)) return 'tok-meta';
+  if (/^(atom|av|vis|nonpriv|semav|semvis)$/.test(part)) return 'tok-type';
+  return null;
+}
+
+/** Marks for a word of a Vulkan test at `from`: its dot-separated parts, each by its class. */
+function vkWordMarks(word: string, from: number, marks: Mark[]): void {
+  if (/^P\d+$/.test(word) || /^NEW(QF|WG|SG|THREAD)$/.test(word)) {
+    marks.push({ from, to: from + word.length, cls: 'tok-thread' });
+    return;
+  }
+  if (/^-?\d+$/.test(word)) {
+    marks.push({ from, to: from + word.length, cls: 'tok-number' });
+    return;
+  }
+  if (/^r\d+$/.test(word)) {
+    marks.push({ from, to: from + word.length, cls: 'tok-register' });
+    return;
+  }
+  if (/^(consistent|racefree)\[X\]$/.test(word) || word.startsWith('#dr')) {
+    marks.push({ from, to: from + word.length, cls: 'tok-keyword' });
+    return;
+  }
+  let at = from;
+  word.split('.').forEach((part, k) => {
+    const cls = vkPartClass(part, k === 0);
+    if (cls) marks.push({ from: at, to: at + part.length, cls });
+    at += part.length + 1;
+  });
+}
+
+/** Colouring of a test in Dartagnan's Vulkan syntax, from its lexer; `(* … *)` and `//` are comments. */
+function decorateDat3m(text: string): DecorationSet {
+  const marks: Mark[] = [];
+  for (const t of lexVulkan(new Positions(text, TEST_FILE), 0).tokens) {
+    const from = t.span.offset;
+    const to = from + t.span.len;
+    if (t.kind === 'word') vkWordMarks(text.slice(from, to), from, marks);
+    else if (t.kind === 'int') marks.push({ from, to, cls: 'tok-number' });
+    else if (t.kind === 'string') marks.push({ from, to, cls: 'tok-string' });
+    else if (t.kind === 'op' || (t.kind === 'punct' && '~|'.includes(t.text)))
+      marks.push({ from, to, cls: 'tok-op' });
+  }
+  for (const m of text.matchAll(/\(\*[\s\S]*?(\*\)|$)|\/\/[^\n]*/g))
+    marks.push({ from: m.index, to: m.index + m[0].length, cls: 'tok-comment' });
+  return finishMarks(marks, text.length);
+}
+
+/** Colouring of a Khronos `.test`, line by line as its parser reads it: `//` lines, then words. */
+function decorateKhronos(text: string): DecorationSet {
+  const marks: Mark[] = [];
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const start = offset;
+    offset += line.length + 1;
+    const lead = line.length - line.trimStart().length;
+    if (line.trimStart().startsWith('//')) {
+      marks.push({ from: start + lead, to: start + line.length, cls: 'tok-comment' });
+      continue;
+    }
+    for (const m of line.matchAll(/\S+/g)) {
+      const w = m[0];
+      const from = start + m.index;
+      if (w === '=' || w === '&&' || w === '||' || w.startsWith('!'))
+        marks.push({ from, to: from + w.length, cls: 'tok-op' });
+      else vkWordMarks(w, from, marks);
+    }
+  }
+  return finishMarks(marks, text.length);
+}
+
+/** Colouring of a test in whichever syntax it is written (as the CLI detects it). */
+export function decorate(text: string): DecorationSet {
+  switch (detectSyntax(text, TEST_FILE)) {
+    case 'dat3m':
+      return decorateDat3m(text);
+    case 'khronos':
+      return decorateKhronos(text);
+    default:
+      return decorateAmdgpu(text);
+  }
+}
+
 /** Colouring of a cat model from gpumm's cat lexer (src/cat/lexer.ts); `(* … *)` are comments. */
 export function decorateCat(text: string): DecorationSet {
-  const marks: { from: number; to: number; cls: string }[] = [];
+  const marks: Mark[] = [];
   for (const t of lexCat(text, 'editor').tokens) {
     const cls =
       t.kind === 'keyword'
@@ -121,15 +273,7 @@ export function decorateCat(text: string): DecorationSet {
   }
   for (const m of text.matchAll(/\(\*[\s\S]*?(\*\)|$)/g))
     marks.push({ from: m.index, to: m.index + m[0].length, cls: 'tok-comment' });
-  marks.sort((a, b) => a.from - b.from || a.to - b.to);
-  const builder = new RangeSetBuilder<Decoration>();
-  let end = 0;
-  for (const m of marks) {
-    if (m.from < end || m.to > text.length) continue;
-    builder.add(m.from, m.to, Decoration.mark({ class: m.cls }));
-    end = m.to;
-  }
-  return builder.finish();
+  return finishMarks(marks, text.length);
 }
 
 /** A view plugin colouring the text with `decorateText`, recomputed on every edit. */

@@ -111,7 +111,11 @@ export function Executions({ run, client }: { run: RunResult; client: EngineClie
           <label
             key={k}
             class={`edge-toggle edge-${k} ${run.edgeKinds.includes(k) ? '' : 'off'}`}
-            title={run.edgeKinds.includes(k) ? '' : 'this model draws po, rf and co only'}
+            title={
+              run.edgeKinds.includes(k)
+                ? ''
+                : `this model has no such relation: it draws ${run.edgeKinds.join(', ')}`
+            }
           >
             <input
               type="checkbox"

@@ -1,6 +1,6 @@
 /** The verdict of a run: summary, the allowed final states as a table, and the outcome histogram. */
 import { expectationText } from '../../src/enumerate/expectations.ts';
-import type { Category, RunResult } from './engine/protocol.ts';
+import type { Category, RunResult, Translation } from './engine/protocol.ts';
 
 export const CATEGORY_WORDS: Record<Category, string> = {
   allowed: 'allowed',
@@ -15,6 +15,28 @@ export const CATEGORY_HELP: Record<Category, string> = {
   undef: 'reached with an undef value: what the hardware returns there is not fixed',
   forbidden: 'only candidates the model rejects reach it',
 };
+
+/** The translation note of a Vulkan test's code or check: what was translated, and how to see it. */
+export function TranslationNote({ t, what }: { t: Translation; what: string }) {
+  return (
+    <details class="translation" data-testid="translation">
+      <summary>
+        This {t.from} test {what} through its {t.to} translation (docs/model-vulkan.md, “Vulkan and AMDGPU”),
+        as the command line does.
+      </summary>
+      <pre>{t.text}</pre>
+      {t.notes.length > 0 && (
+        <ul>
+          {t.notes.map((d) => (
+            <li key={`${d.line}:${d.col}:${d.code}`}>
+              {d.line}:{d.col} <span class="code">{d.code}</span> {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
+  );
+}
 
 function Verdict({ r }: { r: RunResult }) {
   const rep = r.report;
@@ -54,7 +76,7 @@ function Verdict({ r }: { r: RunResult }) {
       {rep.expectations.length > 0 && (
         <ul class="expect">
           {rep.expectations.map((e) => (
-            <li key={e.key} class={e.ok ? 'ok' : rep.complete ? 'no' : 'undecided'}>
+            <li key={e.key} class={e.ok ? 'ok' : (e.decided ?? rep.complete) ? 'no' : 'undecided'}>
               expect {e.key} {e.expected}: {expectationText(e, rep.complete)}
             </li>
           ))}
@@ -84,6 +106,15 @@ function StatesTable({ r }: { r: RunResult }) {
         </tr>
       </thead>
       <tbody>
+        {rep.states.length === 0 && (
+          <tr>
+            <td colSpan={rep.observables.length + 3} class="muted">
+              {rep.complete
+                ? 'none: the model allows no execution of this test'
+                : `none found before the run stopped (${rep.stop})`}
+            </td>
+          </tr>
+        )}
         {rep.states.map((s) => (
           <tr key={JSON.stringify(s.values)} class={s.condition === 'true' ? 'selected' : ''}>
             {rep.observables.map((o) => (
@@ -142,6 +173,7 @@ export function Results({ r }: { r: RunResult }) {
   return (
     <div class="results">
       <Verdict r={r} />
+      {r.translation && <TranslationNote t={r.translation} what={`runs under the ${r.model} model`} />}
       <h3>Final states</h3>
       <StatesTable r={r} />
       <h3>Outcomes</h3>

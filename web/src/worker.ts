@@ -2,8 +2,10 @@
  * The explorer's Web Worker: the model, the lowering and the machines run here, off the page's
  * thread, so the page stays responsive and a run is cancelled by ending the worker.
  */
+
+import type { Progress } from './engine/listing.ts';
 import type { Request, Response } from './engine/protocol.ts';
-import { type Progress, Session } from './engine/session.ts';
+import { Session } from './engine/session.ts';
 
 // The cat models of `models/`, bundled with the page (includes resolve among them by file name).
 const files = import.meta.glob('../../models/*.cat', { query: '?raw', import: 'default', eager: true });
@@ -39,13 +41,13 @@ async function handle(req: Request): Promise<void> {
       return;
     }
     case 'lower': {
-      const out = session.lower(req.text, req.choice);
+      const out = session.lower(req.text, req.choice, req.deviceScope);
       if ('diagnostics' in out) post({ id: req.id, kind: 'diagnostics', diagnostics: out.diagnostics });
-      else post({ id: req.id, kind: 'lower', threads: out.threads, target: req.choice.target });
+      else post({ id: req.id, kind: 'lower', view: out });
       return;
     }
     case 'check': {
-      const out = await session.check(req.text, req.choice, req.timeoutMs);
+      const out = await session.check(req.text, req.choice, req.timeoutMs, req.deviceScope);
       if ('diagnostics' in out) post({ id: req.id, kind: 'diagnostics', diagnostics: out.diagnostics });
       else post({ id: req.id, kind: 'check', result: out });
       return;

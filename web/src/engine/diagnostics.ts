@@ -1,10 +1,13 @@
 /**
- * The test's diagnostics in the editor's shape: the CLI's parser, run on the page's own thread on
- * every edit (only the front end: the model stays in the worker).
+ * The test's diagnostics in the editor's shape: the CLI's parsers, run on the page's own thread on
+ * every edit (only the front end: the model stays in the worker). The text is read as the CLI reads
+ * a file (`parseAnyTest`, src/vulkan/detect.ts): gpumm's own syntax, Dartagnan's Vulkan syntax (a
+ * first word `VULKAN`) or the Khronos `.test` format (a first directive `NEWQF`, `NEWWG`, `NEWSG` or
+ * `NEWTHREAD`).
  */
-import type { Span, Test } from '../../../src/core/types.ts';
+import type { Span } from '../../../src/core/types.ts';
 import { hasErrors } from '../../../src/syntax/diagnostics.ts';
-import { parse } from '../../../src/syntax/parser.ts';
+import { type AnyTest, parseAnyTest, type Syntax } from '../../../src/vulkan/detect.ts';
 import type { EditorDiagnostic } from './protocol.ts';
 
 /** The file name diagnostics of the edited test carry. */
@@ -34,11 +37,15 @@ export function editorDiagnostic(
   };
 }
 
-/** Parses the test as the CLI does; its diagnostics in the editor's shape. */
-export function analyse(text: string): { test: Test | null; diagnostics: EditorDiagnostic[] } {
-  const { test, diagnostics } = parse(text, TEST_FILE);
+/** Parses the test as the CLI does, in whichever syntax it is written; its diagnostics in the editor's shape. */
+export function analyse(text: string): {
+  test: AnyTest | null;
+  diagnostics: EditorDiagnostic[];
+  syntax: Syntax;
+} {
+  const { test, diagnostics, syntax } = parseAnyTest(text, TEST_FILE);
   const out = diagnostics.map((d) => editorDiagnostic(d, 'test'));
-  return { test: test && !hasErrors(diagnostics) ? test : null, diagnostics: out };
+  return { test: test && !hasErrors(diagnostics) ? test : null, diagnostics: out, syntax };
 }
 
 /**

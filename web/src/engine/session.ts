@@ -1,9 +1,11 @@
 /**
- * The explorer's engine: what the page's Web Worker runs. It parses with the CLI's parser, runs the
- * CLI's searches (the fast AMDGPU search, cat models), lists candidate executions with the axiom
- * that rejects each, draws one with the CLI's `toDot` and explains it with the words of `--explain`,
- * lowers with the CLI's tables and checks with `gpumm check`'s machines. No DOM and no Node APIs:
- * the tests run it in Node, the page in a worker.
+ * The explorer's engine: what the page's Web Worker runs. It parses with the CLI's parsers (gpumm's
+ * syntax, Dartagnan's and the Khronos Vulkan syntaxes), translates a test into the chosen model's
+ * language as `gpumm run --model` does, runs the CLI's searches (the fast AMDGPU and Vulkan searches,
+ * cat models), lists candidate executions with the axiom that rejects each, draws one with the
+ * CLI's `toDot` (Vulkan: `vulkanDot`) and explains it with the words of `--explain`, lowers with the
+ * CLI's tables (several targets side by side, as `gpumm lower --target a,b`) and checks with
+ * `gpumm check`'s machines. No DOM and no Node APIs: the tests run it in Node, the page in a worker.
  */
 
 import type { Model } from '../../../src/cat/ast.ts';
@@ -23,7 +25,7 @@ import {
   variantsOf,
 } from '../../../src/cat/report.ts';
 import { type CheckResult, checkTest, docCode, unsupportedCheck } from '../../../src/check/check.ts';
-import { CAT_MODELS } from '../../../src/cli/cat-models.ts';
+import { CAT_MODELS, isVulkanModel } from '../../../src/cli/cat-models.ts';
 import type { Test } from '../../../src/core/types.ts';
 import { DEFAULT_ENUMERATE, Enumeration, prepareVariant } from '../../../src/enumerate/enumerate.ts';
 import { explainWitness } from '../../../src/enumerate/explain.ts';
@@ -47,56 +49,55 @@ import {
 } from '../../../src/enumerate/outcomes.ts';
 import { type Report, stateText } from '../../../src/enumerate/report.ts';
 import { MODEL_HINTS, modelDiagnostics, runTest, UNDECIDED_CODES } from '../../../src/enumerate/verdict.ts';
-import { formatSeq } from '../../../src/lower/isa.ts';
-import { lowerTest } from '../../../src/lower/lower.ts';
+import { codeLines, describeCtx, lowerSideBySide } from '../../../src/lower/side-by-side.ts';
 import { findTarget, nearestTargetNames } from '../../../src/lower/targets.ts';
-import { isLowered, type LowerCtx, lowerDiag } from '../../../src/lower/types.ts';
+import { type LowerCtx, lowerDiag } from '../../../src/lower/types.ts';
 import { type AxiomId, checkCandidate, type ModelOptions } from '../../../src/models/amdgpu.ts';
 import type { Witness } from '../../../src/models/types.ts';
 import type { State } from '../../../src/sim/machine.ts';
 import { traceRun } from '../../../src/sim/machine.ts';
 import type { SimResult } from '../../../src/sim/simulate.ts';
 import { printInstr } from '../../../src/syntax/printer.ts';
+import { type AnyTest, isVulkan } from '../../../src/vulkan/ast.ts';
 import { analyse, editorDiagnostic } from './diagnostics.ts';
+import {
+  type Candidate,
+  drain,
+  forbiddenOutcomes,
+  histogramOf,
+  LIST_MS,
+  type Listing,
+  MAX_LISTED,
+  type Progress,
+  valuesRecord,
+} from './listing.ts';
 import type {
   Budgets,
-  CandidateInfo,
   Category,
   EditorDiagnostic,
   GraphResult,
-  LoweredThreadView,
+  Language,
+  LoweredView,
   MachineStateView,
   ModelChoice,
-  OutcomeBar,
   RunResult,
   RunSettings,
   TargetChoice,
+  TargetsChoice,
   TraceResult,
+  VulkanSettings,
 } from './protocol.ts';
+import { asAmdgpuTest, inLanguage, runVulkanTest, type VulkanListing, vulkanGraph } from './vulkan.ts';
+
+export { histogramOf, LIST_MS, MAX_LISTED, type Progress };
 
 /** The file name of a pasted cat model. */
 export const USER_CAT_FILE = 'pasted.cat';
-/** At most this many candidates are listed (the list says when there are more). */
-export const MAX_LISTED = 2000;
-/** Time allowed for listing candidates (an unpruned search) after the verdict. */
-export const LIST_MS = 3000;
 /** Machine states a check may visit in the page (the CLI's default is 5 million, about 1.5 GB). */
 export const CHECK_MAX_STATES = 1_000_000;
 
-/** One candidate as the session keeps it: enough to rebuild and draw it. */
-interface Candidate {
-  variant: number;
-  rf: Int32Array;
-  co: Int32Array;
-  info: CandidateInfo;
-  /**
-   * Which valuation of its register values the entry shows: 0, or the solution of a value cycle
-   * (docs/model.md, "Values out of thin air"), each listed as its own execution.
-   */
-  solution: number;
-  /** Cat models: the failing check's name, text and witness events. */
-  cat: { name: string; text: string; witness: number[] } | null;
-}
+/** The `--model` name of the fast Vulkan search's reference, the cat model its candidates are listed by. */
+const VULKAN_CAT_NAME = 'vulkan-cat';
 
 function truthOf(test: Test, labels: readonly string[], vals: ArrayLike<number>): Truth {
   if (!test.condition) return 'true';
@@ -111,39 +112,9 @@ function truthOf(test: Test, labels: readonly string[], vals: ArrayLike<number>)
   );
 }
 
-function valuesRecord(labels: readonly string[], vals: ArrayLike<number>): Record<string, number | 'undef'> {
-  const out: Record<string, number | 'undef'> = {};
-  labels.forEach((l, k) => {
-    out[l] = Number.isNaN(vals[k]!) ? 'undef' : vals[k]!;
-  });
-  return out;
-}
-
-/** The histogram: the report's states, then the outcomes only rejected candidates reach. */
-export function histogramOf(
-  report: Report,
-  forbidden: readonly { state: string; truth: Truth }[],
-): OutcomeBar[] {
-  const bars: OutcomeBar[] = report.states.map((s) => ({
-    state: stateText(s.values),
-    category: s.race ? 'racy' : s.undef || s.undefFinal || s.condition === 'unknown' ? 'undef' : 'allowed',
-    count: s.count,
-    condition: s.condition,
-  }));
-  const allowed = new Set(bars.map((b) => b.state));
-  const extra = new Map<string, OutcomeBar>();
-  for (const f of forbidden) {
-    if (allowed.has(f.state)) continue;
-    const b = extra.get(f.state);
-    if (b) b.count++;
-    else extra.set(f.state, { state: f.state, category: 'forbidden', count: 1, condition: f.truth });
-  }
-  return [...bars, ...[...extra.values()].sort((a, b) => a.state.localeCompare(b.state))];
-}
-
 /** Loads a cat model from the registry's files or a pasted text; includes come from `models/`. */
 export function loadCat(
-  choice: Exclude<ModelChoice, { kind: 'amdgpu' }>,
+  choice: Extract<ModelChoice, { kind: 'cat' | 'user-cat' }>,
   sources: Readonly<Record<string, string>>,
 ): { model: Model; diagnostics: EditorDiagnostic[] } | { error: string } {
   const file = choice.kind === 'cat' ? CAT_MODELS[choice.name] : USER_CAT_FILE;
@@ -170,35 +141,62 @@ export function loadCat(
   };
 }
 
+/**
+ * The language a model is stated in: the fast searches' and the registry's by name (`gpumm run
+ * --model`), a pasted cat file the test's own (as `gpumm run --cat`).
+ */
+export function modelLanguage(choice: ModelChoice, test: AnyTest): Language {
+  switch (choice.kind) {
+    case 'amdgpu':
+      return 'AMDGPU';
+    case 'vulkan':
+      return 'Vulkan';
+    case 'cat':
+      return isVulkanModel(choice.name) ? 'Vulkan' : 'AMDGPU';
+    case 'user-cat':
+      return isVulkan(test) ? 'Vulkan' : 'AMDGPU';
+  }
+}
+
+/** The name a run's report shows for its model. */
+function modelName(choice: ModelChoice): string {
+  return choice.kind === 'cat' ? choice.name : choice.kind === 'user-cat' ? USER_CAT_FILE : choice.kind;
+}
+
 export type RunOutcome =
   | { kind: 'diagnostics'; diagnostics: EditorDiagnostic[] }
   | { kind: 'run'; result: RunResult };
 
-export interface Progress {
-  /** The search for the verdict, then the unpruned listing of candidates. */
-  phase?: 'search' | 'listing';
-  fraction: number;
-  states: number;
-  executions: number;
-  elapsedMs: number;
+/** A cat model's load failure or diagnostics, in the cat editor's shape. */
+function catProblems(loaded: ReturnType<typeof loadCat>): EditorDiagnostic[] {
+  if ('error' in loaded)
+    return [
+      editorDiagnostic({ code: 'CL1003', severity: 'error', message: loaded.error, span: null }, 'cat'),
+    ];
+  return loaded.diagnostics;
 }
+
+/** What the session keeps of the last run, to draw its candidates. */
+type LastRun =
+  | ({ language: 'AMDGPU'; test: Test; options: ModelOptions; isCat: boolean } & Listing)
+  | ({ language: 'Vulkan' } & VulkanListing);
 
 /**
  * One user's state between requests: the last test run, its candidates (to draw one) and the last
  * check's machines (to trace one of their outcomes).
  */
 export class Session {
-  private test: Test | null = null;
-  private options: ModelOptions = { noThinAir: true, valueRules: 'literal' };
-  private candidates: Candidate[] = [];
-  private isCat = false;
+  private last: LastRun | null = null;
   /** The machines of each check, by `checkKey`, to trace their outcomes. */
   private readonly sims = new Map<string, SimResult>();
 
   /** `catSources`: the text of each file of `models/` by file name (`amdgpu.cat`). */
   constructor(private readonly catSources: Readonly<Record<string, string>>) {}
 
-  /** Runs the test under the chosen model: its report, its candidates, the histogram. */
+  /**
+   * Runs the test under the chosen model — translated first when it is written in the other
+   * language — : its report, its candidates, the histogram.
+   */
   async run(
     text: string,
     choice: ModelChoice,
@@ -206,13 +204,73 @@ export class Session {
     budgets: Budgets,
     onProgress: (p: Progress) => void = () => {},
   ): Promise<RunOutcome> {
-    const { test, diagnostics } = analyse(text);
-    if (!test) return { kind: 'diagnostics', diagnostics };
+    const { test: parsed, diagnostics } = analyse(text);
+    if (!parsed) return { kind: 'diagnostics', diagnostics };
+    const language = modelLanguage(choice, parsed);
+    const tr = inLanguage(parsed, language, settings.vulkan.deviceScope);
+    if ('diagnostics' in tr) return { kind: 'diagnostics', diagnostics: tr.diagnostics };
+    this.last = null;
+    const out = isVulkan(tr.test)
+      ? await this.runVulkan(tr.test, choice, settings, budgets, onProgress)
+      : await this.runAmdgpu(tr.test, choice, settings, budgets, onProgress);
+    if ('diagnostics' in out) return { kind: 'diagnostics', diagnostics: out.diagnostics };
+    return {
+      kind: 'run',
+      result: {
+        report: out.report,
+        model: modelName(choice),
+        language,
+        translation: tr.translation,
+        candidates: out.listing.candidates.map((c) => c.info),
+        candidatesPartial: out.listing.partial,
+        histogram: histogramOf(out.report, forbiddenOutcomes(out.listing)),
+        edgeKinds: out.edgeKinds,
+      },
+    };
+  }
+
+  private async runVulkan(
+    test: Extract<AnyTest, { arch: 'VULKAN' }>,
+    choice: ModelChoice,
+    settings: RunSettings,
+    budgets: Budgets,
+    onProgress: (p: Progress) => void,
+  ): Promise<
+    { diagnostics: EditorDiagnostic[] } | { report: Report; listing: Listing; edgeKinds: EdgeKind[] }
+  > {
+    // The fast search's candidates are listed by models/vulkan.cat, as `--explain` asks it.
+    const loaded = loadCat(
+      choice.kind === 'cat' || choice.kind === 'user-cat' ? choice : { kind: 'cat', name: VULKAN_CAT_NAME },
+      this.catSources,
+    );
+    const problems = catProblems(loaded);
+    if (problems.length > 0 || 'error' in loaded) return { diagnostics: problems };
+    const r = await runVulkanTest(
+      test,
+      choice.kind === 'vulkan' ? 'fast' : 'cat',
+      loaded.model,
+      settings,
+      budgets,
+      onProgress,
+    );
+    if ('diagnostics' in r) return r;
+    this.last = { language: 'Vulkan', ...r.listing };
+    return r;
+  }
+
+  private async runAmdgpu(
+    test: Test,
+    choice: ModelChoice,
+    settings: RunSettings,
+    budgets: Budgets,
+    onProgress: (p: Progress) => void,
+  ): Promise<
+    { diagnostics: EditorDiagnostic[] } | { report: Report; listing: Listing; edgeKinds: EdgeKind[] }
+  > {
     const md = modelDiagnostics(test);
     if (md.length > 0) {
       const undecided = md.every((d) => UNDECIDED_CODES.includes(d.code));
       return {
-        kind: 'diagnostics',
         diagnostics: md.map((d) =>
           editorDiagnostic(
             {
@@ -228,11 +286,9 @@ export class Session {
       };
     }
     const options: ModelOptions = { noThinAir: settings.noThinAir, valueRules: settings.valueRules };
-    this.options = options;
-    this.test = test;
     let report: Report;
     let cat: Model | null = null;
-    if (choice.kind === 'amdgpu') {
+    if (choice.kind === 'amdgpu' || choice.kind === 'vulkan') {
       report = await runTest(
         test,
         {
@@ -248,20 +304,14 @@ export class Session {
       );
     } else {
       const loaded = loadCat(choice, this.catSources);
-      if ('error' in loaded)
-        return {
-          kind: 'diagnostics',
-          diagnostics: [
-            editorDiagnostic({ code: 'CL1003', severity: 'error', message: loaded.error, span: null }, 'cat'),
-          ],
-        };
+      if ('error' in loaded) return { diagnostics: catProblems(loaded) };
       const compiled =
         loaded.diagnostics.length > 0 ? null : compileFor(test, loaded.model, variantsOf(options));
       const all = [
         ...loaded.diagnostics,
         ...(compiled?.diagnostics ?? []).map((d) => editorDiagnostic(d, 'cat')),
       ];
-      if (all.length > 0) return { kind: 'diagnostics', diagnostics: all };
+      if (all.length > 0) return { diagnostics: all };
       cat = loaded.model;
       report = await runCatSliced(
         test,
@@ -278,178 +328,30 @@ export class Session {
         onProgress,
       );
     }
-    this.isCat = cat !== null;
-    const listed = cat
-      ? this.listCat(test, cat, settings, onProgress)
-      : this.listFast(test, settings, onProgress);
-    this.candidates = listed.candidates;
-    const forbidden = listed.candidates.flatMap((c) =>
-      !c.info.consistent && c.info.state !== null
-        ? [{ state: c.info.state, truth: listed.truths.get(c)! }]
-        : [],
-    );
-    return {
-      kind: 'run',
-      result: {
-        report,
-        model: choice.kind === 'amdgpu' ? 'amdgpu' : choice.kind === 'cat' ? choice.name : USER_CAT_FILE,
-        candidates: listed.candidates.map((c) => c.info),
-        candidatesPartial: listed.partial,
-        histogram: histogramOf(report, forbidden),
-        edgeKinds: cat ? ['po', 'rf', 'co'] : [...EDGE_KINDS],
-      },
-    };
-  }
-
-  /** Every candidate of the fast search (unpruned), consistent or not, up to `MAX_LISTED`. */
-  private listFast(
-    test: Test,
-    settings: RunSettings,
-    onProgress: (p: Progress) => void,
-  ): { candidates: Candidate[]; truths: Map<Candidate, Truth>; partial: boolean } {
-    const out: Candidate[] = [];
-    const truths = new Map<Candidate, Truth>();
-    const perVariant = new Map<number, { obs: Observable[]; pairs: Int32Array }>();
-    type Ws = Parameters<NonNullable<typeof DEFAULT_ENUMERATE.onAccept>>[0];
-    /** One entry; `solution` < 0: the candidate's values are inconsistent. */
-    const push = (ws: Ws, variant: number, axiom: AxiomId | null, solution: number) => {
-      let pv = perVariant.get(variant);
-      if (!pv) {
-        pv = {
-          obs: observables(ws.sk, ws.evaluator.programs, [], settings.observe),
-          pairs: racePairs(ws.sk),
-        };
-        perVariant.set(variant, pv);
-      }
-      let state: string | null = null;
-      let truth: Truth = 'unknown';
-      let undef = false;
-      if (solution >= 0) {
-        const vals = new Float64Array(pv.obs.length);
-        observe(ws, pv.obs, vals);
-        const labels = pv.obs.map((o) => o.label);
-        state = stateText(valuesRecord(labels, vals));
-        truth = truthOf(test, labels, vals);
-        undef = vals.some((v) => Number.isNaN(v)) || ws.sk.reads.some((r) => ws.rfSrc[r] === -1);
-      }
-      const category: Category =
-        axiom !== null ? 'forbidden' : firstRace(ws, pv.pairs) >= 0 ? 'racy' : undef ? 'undef' : 'allowed';
-      const c: Candidate = {
-        variant,
-        rf: ws.rfSrc.slice(),
-        co: ws.coRank.slice(),
-        info: { consistent: axiom === null, state, category, axiom },
-        solution: Math.max(0, solution),
-        cat: null,
-      };
-      out.push(c);
-      truths.set(c, truth);
-      if (out.length >= MAX_LISTED) en.interrupt();
-    };
-    // One entry per valuation: the solutions of a value cycle are executions of their own.
-    const pushAll = (ws: Ws, variant: number, axiom: AxiomId | null) => {
-      const ev = ws.evaluator;
-      const n = axiom === null ? ev.count : ev.valuations(ws.rfSrc);
-      if (n > 0 && axiom !== null) ws.deriveAmd();
-      if (n === 0) push(ws, variant, axiom, -1);
-      for (let k = 0; k < n; k++) {
-        ev.loadSolution(k);
-        push(ws, variant, axiom, k);
-      }
-    };
-    const en = new Enumeration(test, {
-      ...DEFAULT_ENUMERATE,
-      model: this.options,
-      prune: false,
-      symmetry: false,
-      keepExamples: false,
-      observe: settings.observe,
-      timeoutMs: LIST_MS,
-      onReject: (ws, verdict, variant) => pushAll(ws, variant, verdict.axiom ?? 'values'),
-      onAccept: (ws, variant) => pushAll(ws, variant, null),
-    });
-    return { candidates: out, truths, partial: !drain(en, () => out.length, onProgress) };
-  }
-
-  /** Every candidate of a cat model (unpruned), accepted or not, up to `MAX_LISTED`. */
-  private listCat(
-    test: Test,
-    model: Model,
-    settings: RunSettings,
-    onProgress: (p: Progress) => void,
-  ): { candidates: Candidate[]; truths: Map<Candidate, Truth>; partial: boolean } {
-    const out: Candidate[] = [];
-    const truths = new Map<Candidate, Truth>();
-    const labels = amdgpuFront(test, settings.observe).labels;
-    const buf = new Float64Array(labels.length);
-    /** One entry; `solution` < 0: no final state (inconsistent values, or filtered out). */
-    const push = (
-      v: CatVariant,
-      rejection: { name: string; text: string; witness: number[] } | null,
-      race: boolean,
-      undefRead: boolean,
-      solution: number,
-    ) => {
-      const vals = solution >= 0 ? Array.from(buf) : null;
-      const state = vals ? stateText(valuesRecord(labels, vals)) : null;
-      const undef = undefRead || (vals?.some((x) => Number.isNaN(x)) ?? false);
-      const c: Candidate = {
-        variant: v.index,
-        rf: v.rfSrc.slice(),
-        co: v.coRank.slice(),
-        info: {
-          consistent: rejection === null,
-          state,
-          category: rejection !== null ? 'forbidden' : race ? 'racy' : undef ? 'undef' : 'allowed',
-          axiom: rejection?.name ?? null,
-        },
-        solution: Math.max(0, solution),
-        cat: rejection,
-      };
-      out.push(c);
-      truths.set(c, vals ? truthOf(test, labels, vals) : 'unknown');
-      if (out.length >= MAX_LISTED) en.interrupt();
-    };
-    const en = new CatEnumeration(test, model, {
-      ...DEFAULT_CAT,
-      variants: variantsOf(this.options),
-      prune: false,
-      keepExamples: false,
-      observe: settings.observe,
-      timeoutMs: LIST_MS,
-      onReject: (v, why) => {
-        if (why.kind === 'check') {
-          // A rejected candidate reaches a state per valuation (the solutions of a value cycle).
-          const rejection = catRejection(why.check, (e) => v.input.describe(e));
-          if (forEachCatState(v, buf, (k) => push(v, rejection, false, false, k)) === 0)
-            push(v, rejection, false, false, -1);
-        } else
-          push(
-            v,
-            why.kind === 'values'
-              ? {
-                  name: 'values',
-                  text: `values: the register values are inconsistent (${why.status})`,
-                  witness: [],
-                }
-              : { name: 'filter', text: "filter: the final state fails the test's filter", witness: [] },
-            false,
-            false,
-            -1,
-          );
-      },
-      onAccept: (v, race, undef, solution) => push(v, null, race, undef, catObserve(v, buf) ? solution : -1),
-    });
-    return { candidates: out, truths, partial: !drain(en, () => out.length, onProgress) };
+    const listing = cat
+      ? listCat(test, cat, options, settings, onProgress)
+      : listFast(test, options, settings, onProgress);
+    this.last = { language: 'AMDGPU', test, options, isCat: cat !== null, ...listing };
+    return { report, listing, edgeKinds: cat ? ['po', 'rf', 'co'] : [...EDGE_KINDS] };
   }
 
   /** DOT and explanation of listed candidate `index`. */
   graph(index: number, edges: readonly EdgeKind[], scopes: boolean): GraphResult | null {
-    const c = this.candidates[index];
-    if (!this.test || !c) return null;
-    const { ws } = prepareVariant(this.test, c.variant);
+    const last = this.last;
+    const c = last?.candidates[index];
+    if (!last || !c) return null;
+    const title = `${last.language === 'AMDGPU' ? last.test.name : last.front.vtest.name}: ${c.info.state ?? '(inconsistent values)'}`;
+    if (last.language === 'Vulkan')
+      return {
+        dot: vulkanGraph(last, c, title, edges, scopes),
+        title,
+        consistent: c.info.consistent,
+        axiom: c.cat?.name ?? null,
+        explanation: c.cat?.text ?? null,
+      };
+    const { ws } = prepareVariant(last.test, c.variant);
     ws.setCandidate(c.rf, c.co);
-    const verdict = checkCandidate(ws, this.options);
+    const verdict = checkCandidate(ws, last.options);
     ws.deriveAmd();
     if (ws.evaluator.valuations(ws.rfSrc) > c.solution) ws.evaluator.loadSolution(c.solution);
     let highlight: Highlight | null = null;
@@ -471,8 +373,7 @@ export class Session {
       explanation = explainWitness(ws.sk, verdict.axiom, verdict.witness, ws);
       highlight = witnessParts(verdict.witness as Witness);
     }
-    const title = `${this.test.name}: ${c.info.state ?? '(inconsistent values)'}`;
-    const allowed = this.isCat ? edges.filter((e) => e === 'po' || e === 'rf' || e === 'co') : edges;
+    const allowed = last.isCat ? edges.filter((e) => e === 'po' || e === 'rf' || e === 'co') : edges;
     return {
       dot: toDot(ws, title, { edges: allowed, scopes, highlight }),
       title,
@@ -482,37 +383,48 @@ export class Session {
     };
   }
 
-  /** Each thread's IR instructions with their machine code and table rows. */
+  /**
+   * Each thread's IR instructions with their machine code and table rows on each target, side by
+   * side (`gpumm lower --target a,b`); a Vulkan test as its AMDGPU translation.
+   */
   lower(
     text: string,
-    choice: TargetChoice,
-  ): { threads: LoweredThreadView[] } | { diagnostics: EditorDiagnostic[] } {
-    const parsed = parsedFor(text, choice);
+    choice: TargetsChoice,
+    deviceScope: VulkanSettings['deviceScope'] = 'system',
+  ): LoweredView | { diagnostics: EditorDiagnostic[] } {
+    const parsed = parsedFor(text, choice.targets, deviceScope);
     if ('diagnostics' in parsed) return parsed;
-    const { test, ctx } = parsed;
+    const ctxs = choice.targets.map((target) => contextOf({ ...choice, target })!);
+    const sbs = lowerSideBySide(parsed.test, ctxs);
     return {
-      threads: lowerTest(test, ctx).map((t) => ({
+      columns: ctxs.map((c) => ({ target: c.target.name, title: describeCtx(c) })),
+      threads: sbs.threads.map((t) => ({
         thread: t.thread,
-        instrs: t.instrs.map(({ instr, result }) => ({
+        instrs: t.instrs.map(({ instr, results }) => ({
           ir: printInstr(instr),
           line: instr.span.line,
-          asm: isLowered(result) ? formatSeq(result.seq).flatMap((l) => l.split('; ')) : [],
-          rows: isLowered(result) ? result.rows : [],
-          diagnostic: isLowered(result) ? null : `${result.diagnostic.code}: ${result.diagnostic.message}`,
+          cells: results.map((r) => ({
+            asm: codeLines(r),
+            rows: 'diagnostic' in r ? [] : r.rows,
+            diagnostic: 'diagnostic' in r ? `${r.diagnostic.code}: ${r.diagnostic.message}` : null,
+          })),
         })),
       })),
+      translation: parsed.translation,
     };
   }
 
-  /** `gpumm check` for one target and mode: the model's states against the machine's. */
+  /** `gpumm check` for one target and mode: the model's states against the machine's (a Vulkan test: its AMDGPU translation's). */
   async check(
     text: string,
     choice: TargetChoice,
     timeoutMs: number,
+    deviceScope: VulkanSettings['deviceScope'] = 'system',
   ): Promise<CheckResult | { diagnostics: EditorDiagnostic[] }> {
-    const parsed = parsedFor(text, choice);
+    const parsed = parsedFor(text, [choice.target], deviceScope);
     if ('diagnostics' in parsed) return parsed;
-    const { test, ctx } = parsed;
+    const { test } = parsed;
+    const ctx = contextOf(choice)!;
     const md = modelDiagnostics(test).filter((d) => !UNDECIDED_CODES.includes(d.code));
     if (md.length > 0)
       return {
@@ -584,6 +496,8 @@ export class Session {
         })),
         caches: m.instName.map((name, c) => ({ name, level: m.instLevel[c]!, parent: m.parent[c]! })),
         levels: m.cfg.levels.map((l) => l.name),
+        // Named as the traces name it (a configuration that folds a cache into memory names it so).
+        memory: m.cfg.memoryName,
         locs: m.program.locs.map((l) => (l.owner ? `${l.name} (${l.owner})` : l.name)),
       },
       steps: run.steps.map((x) => ({ ...x })),
@@ -592,40 +506,168 @@ export class Session {
   }
 }
 
-/** The test and the lowering context of a request, or the diagnostics that stop it. */
-function parsedFor(
-  text: string,
-  choice: TargetChoice,
-): { test: Test; ctx: LowerCtx } | { diagnostics: EditorDiagnostic[] } {
-  const { test, diagnostics } = analyse(text);
-  if (!test) return { diagnostics };
-  const ctx = contextOf(choice);
-  if (ctx) return { test, ctx };
-  const d = lowerDiag(
-    'LW2001',
-    [choice.target, nearestTargetNames(choice.target).join(', ')],
-    null,
-    'targets.ts',
-  );
-  return { diagnostics: [editorDiagnostic(d, 'test')] };
+/** Every candidate of the fast search (unpruned), consistent or not, up to `MAX_LISTED`. */
+function listFast(
+  test: Test,
+  options: ModelOptions,
+  settings: RunSettings,
+  onProgress: (p: Progress) => void,
+): Listing {
+  const out: Candidate[] = [];
+  const truths = new Map<Candidate, Truth>();
+  const perVariant = new Map<number, { obs: Observable[]; pairs: Int32Array }>();
+  type Ws = Parameters<NonNullable<typeof DEFAULT_ENUMERATE.onAccept>>[0];
+  /** One entry; `solution` < 0: the candidate's values are inconsistent. */
+  const push = (ws: Ws, variant: number, axiom: AxiomId | null, solution: number) => {
+    let pv = perVariant.get(variant);
+    if (!pv) {
+      pv = {
+        obs: observables(ws.sk, ws.evaluator.programs, [], settings.observe),
+        pairs: racePairs(ws.sk),
+      };
+      perVariant.set(variant, pv);
+    }
+    let state: string | null = null;
+    let truth: Truth = 'unknown';
+    let undef = false;
+    if (solution >= 0) {
+      const vals = new Float64Array(pv.obs.length);
+      observe(ws, pv.obs, vals);
+      const labels = pv.obs.map((o) => o.label);
+      state = stateText(valuesRecord(labels, vals));
+      truth = truthOf(test, labels, vals);
+      undef = vals.some((v) => Number.isNaN(v)) || ws.sk.reads.some((r) => ws.rfSrc[r] === -1);
+    }
+    const category: Category =
+      axiom !== null ? 'forbidden' : firstRace(ws, pv.pairs) >= 0 ? 'racy' : undef ? 'undef' : 'allowed';
+    const c: Candidate = {
+      variant,
+      rf: ws.rfSrc.slice(),
+      co: ws.coRank.slice(),
+      info: { consistent: axiom === null, state, category, axiom },
+      solution: Math.max(0, solution),
+      cat: null,
+    };
+    out.push(c);
+    truths.set(c, truth);
+    if (out.length >= MAX_LISTED) en.interrupt();
+  };
+  // One entry per valuation: the solutions of a value cycle are executions of their own.
+  const pushAll = (ws: Ws, variant: number, axiom: AxiomId | null) => {
+    const ev = ws.evaluator;
+    const n = axiom === null ? ev.count : ev.valuations(ws.rfSrc);
+    if (n > 0 && axiom !== null) ws.deriveAmd();
+    if (n === 0) push(ws, variant, axiom, -1);
+    for (let k = 0; k < n; k++) {
+      ev.loadSolution(k);
+      push(ws, variant, axiom, k);
+    }
+  };
+  const en = new Enumeration(test, {
+    ...DEFAULT_ENUMERATE,
+    model: options,
+    prune: false,
+    symmetry: false,
+    keepExamples: false,
+    observe: settings.observe,
+    timeoutMs: LIST_MS,
+    onReject: (ws, verdict, variant) => pushAll(ws, variant, verdict.axiom ?? 'values'),
+    onAccept: (ws, variant) => pushAll(ws, variant, null),
+  });
+  return { candidates: out, truths, partial: !drain(en, () => out.length, onProgress) };
 }
 
-/** Runs a listing to its end (or its cap), telling its progress; true when it listed everything. */
-function drain(
-  en: { step(n: number): boolean; progress(): number; stop: string | null },
-  listed: () => number,
+/** Every candidate of a cat model on an AMDGPU test (unpruned), accepted or not, up to `MAX_LISTED`. */
+function listCat(
+  test: Test,
+  model: Model,
+  options: ModelOptions,
+  settings: RunSettings,
   onProgress: (p: Progress) => void,
-): boolean {
-  const t0 = performance.now();
-  while (!en.step(256))
-    onProgress({
-      phase: 'listing',
-      fraction: en.progress(),
-      states: 0,
-      executions: listed(),
-      elapsedMs: performance.now() - t0,
-    });
-  return en.stop === 'done';
+): Listing {
+  const out: Candidate[] = [];
+  const truths = new Map<Candidate, Truth>();
+  const labels = amdgpuFront(test, settings.observe).labels;
+  const buf = new Float64Array(labels.length);
+  /** One entry; `solution` < 0: no final state (inconsistent values, or filtered out). */
+  const push = (
+    v: CatVariant,
+    rejection: { name: string; text: string; witness: number[] } | null,
+    race: boolean,
+    undefRead: boolean,
+    solution: number,
+  ) => {
+    const vals = solution >= 0 ? Array.from(buf) : null;
+    const state = vals ? stateText(valuesRecord(labels, vals)) : null;
+    const undef = undefRead || (vals?.some((x) => Number.isNaN(x)) ?? false);
+    const c: Candidate = {
+      variant: v.index,
+      rf: v.rfSrc.slice(),
+      co: v.coRank.slice(),
+      info: {
+        consistent: rejection === null,
+        state,
+        category: rejection !== null ? 'forbidden' : race ? 'racy' : undef ? 'undef' : 'allowed',
+        axiom: rejection?.name ?? null,
+      },
+      solution: Math.max(0, solution),
+      cat: rejection,
+    };
+    out.push(c);
+    truths.set(c, vals ? truthOf(test, labels, vals) : 'unknown');
+    if (out.length >= MAX_LISTED) en.interrupt();
+  };
+  const en = new CatEnumeration(test, model, {
+    ...DEFAULT_CAT,
+    variants: variantsOf(options),
+    prune: false,
+    keepExamples: false,
+    observe: settings.observe,
+    timeoutMs: LIST_MS,
+    onReject: (v, why) => {
+      if (why.kind === 'check') {
+        // A rejected candidate reaches a state per valuation (the solutions of a value cycle).
+        const rejection = catRejection(why.check, (e) => v.input.describe(e));
+        if (forEachCatState(v, buf, (k) => push(v, rejection, false, false, k)) === 0)
+          push(v, rejection, false, false, -1);
+      } else
+        push(
+          v,
+          why.kind === 'values'
+            ? {
+                name: 'values',
+                text: `values: the register values are inconsistent (${why.status})`,
+                witness: [],
+              }
+            : { name: 'filter', text: "filter: the final state fails the test's filter", witness: [] },
+          false,
+          false,
+          -1,
+        );
+    },
+    onAccept: (v, race, undef, solution) => push(v, null, race, undef, catObserve(v, buf) ? solution : -1),
+  });
+  return { candidates: out, truths, partial: !drain(en, () => out.length, onProgress) };
+}
+
+/**
+ * The AMDGPU test of a lowering or check request (a Vulkan test translated, as `gpumm lower` does)
+ * and its translation, or the diagnostics that stop it (an unknown target among `targets`).
+ */
+function parsedFor(
+  text: string,
+  targets: readonly string[],
+  deviceScope: VulkanSettings['deviceScope'],
+): { test: Test; translation: LoweredView['translation'] } | { diagnostics: EditorDiagnostic[] } {
+  const { test, diagnostics } = analyse(text);
+  if (!test) return { diagnostics };
+  const unknown = targets.find((t) => !contextOf({ target: t, mode: 'wgp', lang: 'hsa', tgsplit: false }));
+  if (unknown !== undefined || targets.length === 0) {
+    const name = unknown ?? '';
+    const d = lowerDiag('LW2001', [name, nearestTargetNames(name).join(', ')], null, 'targets.ts');
+    return { diagnostics: [editorDiagnostic(d, 'test')] };
+  }
+  return asAmdgpuTest(test, deviceScope);
 }
 
 /** Which check's machines a trace is asked of. */
@@ -633,9 +675,19 @@ export function checkKey(c: TargetChoice): string {
   return `${c.target}|${c.mode}|${c.lang}|${c.tgsplit}`;
 }
 
-/** The lowering context of a choice, or null for an unknown target. */
+/**
+ * The lowering context of a choice, or null for an unknown target; as `gpumm lower` makes it: the
+ * options a target lacks are left out (Intel Xe follows the OpenCL/SPIR-V built-ins; TgSplit only
+ * where it exists).
+ */
 export function contextOf(choice: TargetChoice): LowerCtx | null {
   const target = findTarget(choice.target);
   if (!target || target.processor.table === null) return null;
-  return { target, mode: choice.mode, lang: choice.lang, tgsplit: choice.tgsplit };
+  const intel = target.processor.vendor === 'Intel';
+  return {
+    target,
+    mode: choice.mode,
+    lang: intel ? 'opencl' : choice.lang,
+    tgsplit: choice.tgsplit && target.processor.features.tgsplit === true,
+  };
 }
