@@ -3,8 +3,9 @@
  * counts and race / undef flags. Each generator exercises a corner of the model: plain and atomic
  * accesses of every ordering and scope (value rules, races, undef), RMWs, cmpxchg, av intrinsics and
  * `amdgcn-av none` (availability and visibility), barriers, LDS with `-one-as` (per-class hb), RMW
- * chains whose release sequences decide hb beside racy data, both value-rule modes. A disagreement
- * is a bug in one of the two models.
+ * chains whose release sequences decide hb beside racy data, both value-rule modes, data
+ * dependencies whose value cycles are solved without no-thin-air. A disagreement is a bug in one
+ * of the two models.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { Ordering, Scope, Test } from '../core/types.ts';
 import { enumerate } from '../enumerate/enumerate.ts';
 import {
+  arbDataTest,
   arbMpSpaces,
   arbRmwChains,
   arbShape,
@@ -56,6 +58,19 @@ describe('models/amdgpu.cat against the fast search on random tests', () => {
   it.each(cases)('%s, repaired value rules', (_name, o) => {
     fc.assert(
       fc.property(arbTest(o), (t) => agree(t, { ...DEFAULT_OPTIONS, valueRules: 'repaired' })),
+      { numRuns: RUNS / 2 },
+    );
+  });
+
+  it('data dependencies, arithmetic, selects, RMWs and cmpxchg: value cycles solved alike without no-thin-air', () => {
+    // Without no-thin-air, load buffering through the data dependencies builds value cycles: both
+    // engines take each solution of their equations (docs/model.md, "Values out of thin air").
+    fc.assert(
+      fc.property(arbDataTest(), (t) => agree(t, { ...DEFAULT_OPTIONS, noThinAir: false })),
+      { numRuns: RUNS },
+    );
+    fc.assert(
+      fc.property(arbDataTest(), (t) => agree(t)),
       { numRuns: RUNS / 2 },
     );
   });

@@ -20,7 +20,7 @@ import type { Test } from '../core/types.ts';
 import { VariantDriver } from '../enumerate/driver.ts';
 import { describeEvent } from '../enumerate/explain.ts';
 import { type Observable, type ObserveMode, observables } from '../enumerate/outcomes.ts';
-import { compile, type EvalStatus, Evaluator } from '../events/program.ts';
+import { compile, conditionConstants, type EvalStatus, Evaluator } from '../events/program.ts';
 import { buildSkeleton, countBarrierVariants, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
 import type { Model } from './ast.ts';
 import {
@@ -56,10 +56,11 @@ export interface CatOptions {
   /** Called for every complete candidate the model rejects, with the check that rejects it. */
   onReject: ((v: CatVariant, reason: CatRejection) => void) | null;
   /**
-   * Called for every complete candidate the model accepts, with its race and undef flags (the
-   * explorer's list of executions).
+   * Called for every execution the model accepts (the explorer's list of executions): a candidate
+   * with its race and undef flags, once per valuation of its values (`solution`: the index of the
+   * solution of a value cycle now loaded, else 0).
    */
-  onAccept: ((v: CatVariant, race: boolean, undef: boolean) => void) | null;
+  onAccept: ((v: CatVariant, race: boolean, undef: boolean, solution: number) => void) | null;
 }
 
 export const DEFAULT_CAT: CatOptions = {
@@ -103,9 +104,10 @@ export interface CatVariantInput {
   rfDomain?(r: number, writes: number[]): number[];
   prims: Primitives;
   cand: CandidateBuffers;
-  evaluator: { run(rfSrc: Int32Array): EvalStatus; readonly writeVal: Float64Array };
+  /** Register values: one valuation, or the solutions of a value cycle (`Evaluator.valuations`). */
+  evaluator: Evaluator;
   /**
-   * After a successful `evaluator.run`: fills `out` with the observables' values (`coRank`: the
+   * With a valuation loaded in `evaluator`: fills `out` with the observables' values (`coRank`: the
    * candidate's coherence ranks; `finalUndef`: the model's `final-undef` set, or null). False when
    * the state is filtered out.
    */
@@ -136,7 +138,7 @@ export function amdgpuFront(test: Test, observe: ObserveMode): CatFront {
       const sk = variantSkeleton(test, index);
       const { prims, cand } = buildPrimitives(sk);
       const programs = compile(sk);
-      const evaluator = new Evaluator(sk, programs);
+      const evaluator = new Evaluator(sk, programs, conditionConstants(test.condition?.cond));
       const obs: Observable[] = observables(sk, programs, [], observe);
       return {
         n: sk.n,
@@ -497,9 +499,13 @@ class CatVariantState {
       }
     }
     const { input, rfSrc, coRank } = this.v;
-    const status = input.evaluator.run(rfSrc);
-    if (status !== 'ok') {
-      this.opts.onReject?.(this.v, { kind: 'values', status });
+    const ev = input.evaluator;
+    // The model accepts the candidate; its values decide its states: one execution per valuation
+    // (the solutions of a value cycle, docs/model.md "Values out of thin air"), none when no
+    // valuation meets the program's own assumptions (cmpxchg outcomes, branch conditions).
+    const n = ev.valuations(rfSrc);
+    if (n === 0) {
+      this.opts.onReject?.(this.v, { kind: 'values', status: ev.status as Exclude<EvalStatus, 'ok'> });
       return;
     }
     let race = false;
@@ -510,11 +516,14 @@ class CatVariantState {
       else if (f.name === UNDEF_FLAG) undef = true;
       else if (f.name !== null) en.modelFlags.add(f.name);
     }
-    if (!input.observe(this.values, coRank, this.finalUndef?.bits ?? null)) {
-      this.opts.onReject?.(this.v, { kind: 'filter' });
-      return;
+    for (let k = 0; k < n; k++) {
+      if (k > 0) ev.loadSolution(k);
+      if (!input.observe(this.values, coRank, this.finalUndef?.bits ?? null)) {
+        this.opts.onReject?.(this.v, { kind: 'filter' });
+        continue;
+      }
+      this.opts.onAccept?.(this.v, race, undef, k);
+      en.record(this, this.values, race, undef);
     }
-    this.opts.onAccept?.(this.v, race, undef);
-    en.record(this, this.values, race, undef);
   }
 }

@@ -57,14 +57,29 @@ export function catRejection(
 }
 
 /**
- * The observables' values (NaN: undef) of the candidate loaded in `v`, into `out`; false when its
- * register values are inconsistent (a value cycle, a cmpxchg outcome it contradicts) or the state is
- * filtered out.
+ * The observables' values (NaN: undef) of the valuation now loaded in `v`'s evaluator, into `out`;
+ * false when the state is filtered out.
  */
-export function catValues(v: CatVariant, out: Float64Array): boolean {
-  if (v.input.evaluator.run(v.rfSrc) !== 'ok') return false;
+export function catObserve(v: CatVariant, out: Float64Array): boolean {
   const fu = v.compiled.bound.get(FINAL_UNDEF);
   return v.input.observe(out, v.coRank, fu?.bits ?? null);
+}
+
+/**
+ * The final states of the candidate loaded in `v`, one per valuation of its register values (the
+ * solutions of a value cycle: docs/model.md, "Values out of thin air"): each is put in `out` (NaN:
+ * undef) and passed to `each` with the solution's index, unless the filter drops it. Returns the
+ * number of valuations, 0 when the values are inconsistent (a cmpxchg outcome contradicted, a value
+ * cycle without a solution).
+ */
+export function forEachCatState(v: CatVariant, out: Float64Array, each: (solution: number) => void): number {
+  const ev = v.input.evaluator;
+  const n = ev.valuations(v.rfSrc);
+  for (let k = 0; k < n; k++) {
+    if (k > 0) ev.loadSolution(k);
+    if (catObserve(v, out)) each(k);
+  }
+  return n;
 }
 
 /** Explanations of the candidates the condition selects and the model rejects. */
@@ -95,12 +110,12 @@ export function explainFront(
     timeoutMs: Math.min(opts.timeoutMs, CAT_EXPLAIN_MS),
     onReject: (v, why) => {
       if (why.kind !== 'check') return;
-      if (!catValues(v, vals)) return;
-      const state = selects(vals);
-      if (state === null) return;
-      const c = why.check;
-      const { name, text } = catRejection(c, (e) => v.input.describe(e), words);
-      groups.add(state, name, text);
+      forEachCatState(v, vals, () => {
+        const state = selects(vals);
+        if (state === null) return;
+        const { name, text } = catRejection(why.check, (e) => v.input.describe(e), words);
+        groups.add(state, name, text);
+      });
     },
   }).run();
   return groups.finish(en.stop === 'done', CAT_EXPLAIN_MS / 1000, en.stats.explored);

@@ -12,7 +12,7 @@ import type { Test } from '../core/types.ts';
 import type { Enumeration } from '../enumerate/enumerate.ts';
 import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
 import { dotToSvg, toDot } from '../enumerate/graph.ts';
-import type { ObserveMode } from '../enumerate/outcomes.ts';
+import { type ObserveMode, observe } from '../enumerate/outcomes.ts';
 import {
   formatReport,
   type Report,
@@ -124,9 +124,17 @@ function graphOf(
     .map(([k, v]) => `${k}=${v};`)
     .join(' ');
   const rec = recs.find((r) => keyOf(r.values) === text) ?? recs[0]!;
-  const { ws } = prepareVariant(test, rec.example.variant);
+  const { ws, obs } = prepareVariant(test, rec.example.variant);
   ws.setCandidate(rec.example.rf, rec.example.co);
   checkCandidate(ws, report.model);
+  // The valuation reaching the state: a value cycle's candidate has one per solution.
+  const cols = en.collector.labels.map((l) => obs.findIndex((o) => o.label === l));
+  const vals = new Float64Array(obs.length);
+  for (let k = 0; k < ws.evaluator.count; k++) {
+    ws.evaluator.loadSolution(k);
+    observe(ws, obs, vals);
+    if (cols.every((c, i) => c < 0 || Object.is(vals[c], rec.values[i]))) break;
+  }
   return toDot(ws, `${test.name}: ${text}`);
 }
 

@@ -5,7 +5,7 @@ import { cond, dev, eq, fence, ld, makeTest, reg, rmw, st, threads } from '../ev
 import { DEFAULT_OPTIONS } from '../models/amdgpu.ts';
 import { stateStrings, withCounts } from '../models/testutil.ts';
 import { Enumeration, enumerate, prepareVariant } from './enumerate.ts';
-import { arbMpSpaces, arbRmwChains, arbTest } from './gen.ts';
+import { arbDataTest, arbMpSpaces, arbRmwChains, arbTest } from './gen.ts';
 import type { ObserveMode } from './outcomes.ts';
 import { referenceEnumerate } from './reference.ts';
 
@@ -559,6 +559,13 @@ describe('optimised enumerator against the brute-force reference', () => {
     });
     agree(sbSc);
     expect(enumerate(sbSc).products).toBe(0);
+  });
+
+  it('also on data dependencies with no-thin-air off: one execution per solution of a value cycle', () => {
+    fc.assert(
+      fc.property(arbDataTest(), (t) => agree(t, { ...DEFAULT_OPTIONS, noThinAir: false })),
+      { numRuns: 100 },
+    );
   });
 
   it('also with no-thin-air off and the repaired value rules', () => {

@@ -360,10 +360,17 @@ export function leaf(
 ): Verdict {
   const v = trusted ? checkValuesOnly(ws, model) : checkCandidate(ws, model);
   if (!v.consistent) return v;
-  observe(ws, obs, values);
   let undef = false;
   for (const r of ws.sk.reads) if (ws.rfSrc[r] === -1) undef = true;
-  collect(out, ws, variant, values, firstRace(ws, pairs) >= 0, undef);
+  const race = firstRace(ws, pairs) >= 0;
+  // One execution per valuation: the solutions of a value cycle (docs/model.md, "Values out of
+  // thin air"), or the one computed valuation.
+  const ev = ws.evaluator;
+  for (let k = 0; k < ev.count; k++) {
+    if (k > 0) ev.loadSolution(k);
+    observe(ws, obs, values);
+    collect(out, ws, variant, values, race, undef);
+  }
   return v;
 }
 
@@ -707,7 +714,7 @@ export class Enumeration {
       trusted,
     );
     if (v.consistent) {
-      this.stats.consistent += st.ws.coWeight * st.relFactor;
+      this.stats.consistent += st.ws.coWeight * st.relFactor * st.ws.evaluator.count;
       this.opts.onAccept?.(st.ws, this.variant);
     } else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.variant);
   }

@@ -154,7 +154,7 @@ export function explainWitness(sk: Skeleton, axiom: AxiomId, w: Witness, ws?: Wo
     case 'cas':
       return `${head}: ${d(w.read)} reads a value that contradicts the success/failure this candidate assumed.`;
     case 'value-cycle':
-      return `${head}: register values depend on each other through reads-from (out of thin air).`;
+      return `${head}: register values depend on themselves through reads-from (out of thin air), and no value of the solving domain satisfies the cycle and the cmpxchg outcomes assumed.`;
     default:
       return assertNever(w, 'witness');
   }

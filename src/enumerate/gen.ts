@@ -4,15 +4,18 @@
  */
 
 import fc from 'fast-check';
-import type { Instr, Ordering, Placement, Scope, SyncAs, Test } from '../core/types.ts';
+import type { BinOp, IcmpPred, Instr, Ordering, Placement, Scope, SyncAs, Test } from '../core/types.ts';
 import {
   avld,
   avst,
+  bin,
   cas,
   cond,
   dev,
   eq,
+  extract,
   fence,
+  icmp,
   isfirst,
   ld,
   leave,
@@ -22,6 +25,7 @@ import {
   reg,
   rmw,
   sbarrier,
+  select,
   splitBarrier,
   st,
   threads,
@@ -546,3 +550,122 @@ export const arbSymmetric = fc
     else if (watch === 'memory') t = { ...t, condition: cond('exists', eq(mem('x0'), 1)) };
     return { t, observe };
   });
+
+/** One step of a thread of `arbDataTest`, before its operands are resolved to registers. */
+interface DataOp {
+  kind: 'load' | 'store' | 'bin' | 'choose' | 'rmw' | 'cas';
+  loc: number;
+  op: number;
+  /** Operand choices: a register defined earlier (resolved modulo their number) or a constant. */
+  a: number;
+  b: number;
+  c: number;
+  atomic: boolean;
+}
+
+const DATA_BIN: BinOp[] = ['add', 'sub', 'xor', 'and', 'or', 'mul'];
+const DATA_PREDS: IcmpPred[] = ['eq', 'ne', 'ult', 'sgt'];
+
+/**
+ * Small tests whose stores, RMWs and cmpxchg take values computed from loads (data dependencies,
+ * arithmetic, comparisons and selects): load buffering through them builds value cycles, whose
+ * values are solved (`Evaluator.solve`, docs/model.md "Values out of thin air") when no-thin-air
+ * is off. Each thread starts with a load into `r0` (even threads of `x`, odd ones of `y`) and, half
+ * the time, ends storing its newest register to the other location (the LB shape); the condition,
+ * when there is one, compares `P0:r0` with a constant (a constant of the solving domain).
+ */
+export function arbDataTest(): fc.Arbitrary<Test> {
+  // Operand choices: below 0 a constant (-1 → 0 … -4 → 3), else a register.
+  const operand = fc.integer({ min: -4, max: 5 });
+  const op: fc.Arbitrary<DataOp> = fc.record({
+    kind: fc.constantFrom<DataOp['kind']>('load', 'store', 'store', 'bin', 'bin', 'choose', 'rmw', 'cas'),
+    loc: fc.integer({ min: 0, max: 1 }),
+    op: fc.nat(5),
+    a: operand,
+    b: operand,
+    c: operand,
+    atomic: fc.constantFrom(true, true, true, false),
+  });
+  return fc
+    .record({
+      bodies: fc.array(fc.array(op, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 3 }),
+      firstAtomic: fc.array(fc.constantFrom(true, true, true, false), { minLength: 3, maxLength: 3 }),
+      inits: fc.constantFrom<[number, number]>([0, 0], [0, 1], [2, 0]),
+      watch: fc.option(fc.constantFrom(0, 1, 2, 42), { nil: null }),
+      lb: fc.boolean(),
+    })
+    .filter(({ bodies }) => {
+      const writes = bodies.flat().filter((o) => ['store', 'rmw', 'cas'].includes(o.kind)).length;
+      const rmws = bodies.flat().filter((o) => o.kind === 'rmw' || o.kind === 'cas').length;
+      return bodies.reduce((n, b) => n + b.length, bodies.length) <= 8 && writes <= 4 && rmws <= 1;
+    })
+    .map(({ bodies, firstAtomic, inits, watch, lb }) => {
+      const built = bodies.map((ops, t) => {
+        const regs: string[] = [];
+        let next = 0;
+        const fresh = () => {
+          const r = `r${next++}`;
+          return r;
+        };
+        const val = (k: number): number | string =>
+          k < 0 || regs.length === 0 ? Math.abs(k) - 1 : regs[k % regs.length]!;
+        const out: Instr[] = [];
+        const loc0 = t % 2 === 0 ? 'x' : 'y';
+        const first = fresh();
+        out.push(ld(first, loc0, firstAtomic[t] ? 'monotonic' : 'notatomic'));
+        regs.push(first);
+        for (const o of ops) {
+          const loc = o.loc === 0 ? 'x' : 'y';
+          const ord: Ordering = o.atomic ? 'monotonic' : 'notatomic';
+          switch (o.kind) {
+            case 'load': {
+              const r = fresh();
+              out.push(ld(r, loc, ord));
+              regs.push(r);
+              break;
+            }
+            case 'store':
+              // Mostly a register: the data dependency that closes a cycle.
+              out.push(st(loc, val(o.a < 0 && o.a > -3 ? 0 : o.a), ord));
+              break;
+            case 'bin': {
+              const r = fresh();
+              out.push(bin(r, DATA_BIN[o.op % DATA_BIN.length]!, val(o.a), val(o.b)));
+              regs.push(r);
+              break;
+            }
+            case 'choose': {
+              const c = fresh();
+              const r = fresh();
+              out.push(icmp(c, DATA_PREDS[o.op % DATA_PREDS.length]!, val(o.a), val(o.b)));
+              out.push(select(r, c, val(o.b), val(o.c)));
+              regs.push(r);
+              break;
+            }
+            case 'rmw': {
+              const r = fresh();
+              out.push(rmw(r, o.op % 2 === 0 ? 'xchg' : 'add', loc, val(o.a), 'monotonic'));
+              regs.push(r);
+              break;
+            }
+            default: {
+              const p = fresh();
+              const r = fresh();
+              out.push(cas(p, loc, val(o.a), val(o.b)), extract(r, p, 0));
+              regs.push(r);
+            }
+          }
+        }
+        // `lb`: the thread ends storing its newest register to the location the other threads
+        // load first (load buffering through data dependencies: a value cycle when the loads
+        // read each other's stores).
+        if (lb) out.push(st(loc0 === 'x' ? 'y' : 'x', regs[regs.length - 1]!, 'monotonic'));
+        return out;
+      });
+      return makeTest({
+        locs: { x: inits[0], y: inits[1] },
+        threads: threads(built),
+        cond: watch === null ? null : cond('exists', eq(reg('P0', 'r0'), watch)),
+      });
+    });
+}

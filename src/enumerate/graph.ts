@@ -27,6 +27,11 @@ export interface GraphOptions {
   scopes: boolean;
   /** A rejected candidate's witness (`witnessParts`), drawn in red whatever `edges` says. */
   highlight: Highlight | null;
+  /**
+   * Vulkan candidates: which solution of a value cycle the values show (docs/model.md, "Values out
+   * of thin air"); 0 when absent.
+   */
+  solution?: number;
 }
 
 /** Edges (from, to, name) and events to draw in red. */

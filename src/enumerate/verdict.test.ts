@@ -63,6 +63,21 @@ function vkCat() {
 }
 
 describe('verdicts', () => {
+  it('values out of thin air: the LB+data catalogue tests, with and without no-thin-air', () => {
+    // docs/model.md, "Values out of thin air": without no-thin-air the cycle r0 = r1 takes the
+    // condition's 42 among its solutions; r0 = r0 + 1 takes none, so only the solver decides it.
+    const run = (name: string, noThinAir: boolean) => {
+      const file = join(CATALOGUE_DIR, `${name}.litmus`);
+      const { test } = parse(readFileSync(file, 'utf8'), file);
+      const model = { ...DEFAULT_RUN.model, noThinAir };
+      return runTestSync(test!, { ...DEFAULT_RUN, model }).condition?.verdict;
+    };
+    expect(run('LB+data.agent.oota', true)).toBe('fails');
+    expect(run('LB+data.agent.oota', false)).toBe('holds');
+    expect(run('LB+data+inc.agent.oota', true)).toBe('fails');
+    expect(run('LB+data+inc.agent.oota', false)).toBe('fails');
+  });
+
   it('the up-front estimate stays a number for many writes to a location (it was NaN past 170)', () => {
     const chains = (n: number, per: number) =>
       makeTest({

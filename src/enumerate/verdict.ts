@@ -224,16 +224,24 @@ export function explain(test: Test, opts: RunOptions): Report['explanations'] {
     timeoutMs: Math.min(opts.timeoutMs, EXPLAIN_MS),
     onReject: (ws, verdict) => {
       if (!verdict.axiom || !verdict.witness) return;
-      if (ws.evaluator.run(ws.rfSrc) !== 'ok') return;
+      // Each valuation of the candidate (the solutions of a value cycle: docs/model.md, "Values out
+      // of thin air") is a state it would reach.
+      const ev = ws.evaluator;
+      const n = ev.valuations(ws.rfSrc);
+      if (n === 0) return;
       ws.deriveAmd();
-      const obs = observables(ws.sk, ws.evaluator.programs, [], opts.observe ?? 'all');
+      const obs = observables(ws.sk, ev.programs, [], opts.observe ?? 'all');
       labels = obs.map((o) => o.label);
       const vals = new Float64Array(obs.length);
-      observe(ws, obs, vals);
-      const state = selectedState(test, cond, labels, vals);
-      if (state === null) return;
-      const text = explainWitness(ws.sk, verdict.axiom, verdict.witness, ws);
-      groups.add(state, verdict.axiom, text);
+      let text: string | null = null;
+      for (let k = 0; k < n; k++) {
+        if (k > 0) ev.loadSolution(k);
+        observe(ws, obs, vals);
+        const state = selectedState(test, cond, labels, vals);
+        if (state === null) continue;
+        text ??= explainWitness(ws.sk, verdict.axiom, verdict.witness, ws);
+        groups.add(state, verdict.axiom, text);
+      }
     },
   });
   en.run();

@@ -9,6 +9,7 @@ import type {
   Cond,
   Condition,
   CondTerm,
+  IcmpPred,
   Instr,
   LocationSpace,
   Operand,
@@ -172,6 +173,14 @@ export function avld(dst: string, loc: string, scope: Scope): Instr {
 
 export function bin(dst: string, op: BinOp, a: Val, b: Val): Instr {
   return { kind: 'bin', span, dst, op, type: 'i32', a: operand(a), b: operand(b) };
+}
+
+export function icmp(dst: string, pred: IcmpPred, a: Val, b: Val): Instr {
+  return { kind: 'icmp', span, dst, pred, type: 'i32', a: operand(a), b: operand(b) };
+}
+
+export function select(dst: string, c: Val, a: Val, b: Val): Instr {
+  return { kind: 'select', span, dst, type: 'i32', cond: operand(c), a: operand(a), b: operand(b) };
 }
 
 export function extract(dst: string, src: string, index: 0 | 1): Instr {

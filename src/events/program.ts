@@ -10,6 +10,7 @@
 import {
   assertNever,
   type BinOp,
+  type Cond,
   type IcmpPred,
   type Operand,
   type RmwOp,
@@ -36,19 +37,25 @@ export type ProgramStep =
   | Step;
 
 type Step =
-  | { k: 'read'; ev: number; dst: number; okDst: number }
+  /** `width`: the bits of the value read (a thin-air guess is wrapped to it, `Evaluator.solve`). */
+  | { k: 'read'; ev: number; dst: number; okDst: number; width: number }
   | { k: 'store'; ev: number; a: Op; width: number }
   | { k: 'rmw'; ev: number; read: number; op: RmwOp; a: Op; width: number }
+  /**
+   * The check of a cmpxchg's assumed outcome against the value it read. The write of a successful
+   * one is a `store` of its new value and its success flag a constant, both apart from this step:
+   * neither depends on the value read, so they never wait for it (a value cycle through the read
+   * alone is no cycle of values).
+   */
   | {
       k: 'cas';
       read: number;
+      /** The write of a successful one (-1: a failure). */
       write: number;
       expected: Op;
-      desired: Op;
       ok: boolean;
       /** `cmpxchg weak`: may fail even when the values match (LLVM LangRef: "may fail spuriously"). */
       weak: boolean;
-      okDst: number;
       width: number;
     }
   | { k: 'bin'; dst: number; op: BinOp; a: Op; b: Op; width: number }
@@ -87,6 +94,11 @@ function signed(v: number, width: number): number {
   return v >= half ? v - 2 * half : v;
 }
 
+/** A step setting register `dst` to the constant `v`. */
+function constant(dst: number, v: number, width: number): ProgramStep {
+  return { k: 'bin', dst, op: 'add', a: { c: true, v }, b: { c: true, v: 0 }, width };
+}
+
 /** Compiles every thread of the skeleton's test (event ids come from the skeleton). */
 export function compile(sk: Skeleton): ThreadProgram[] {
   const test: Test = sk.test;
@@ -116,7 +128,13 @@ export function compile(sk: Skeleton): ThreadProgram[] {
       switch (ins.kind) {
         case 'load':
         case 'avload':
-          steps.push({ k: 'read', ev: ev(k, 'read'), dst: reg(ins.dst, widthOf(ins.type)), okDst: -1 });
+          steps.push({
+            k: 'read',
+            ev: ev(k, 'read'),
+            dst: reg(ins.dst, widthOf(ins.type)),
+            okDst: -1,
+            width: widthOf(ins.type),
+          });
           break;
         case 'store':
         case 'avstore':
@@ -124,7 +142,8 @@ export function compile(sk: Skeleton): ThreadProgram[] {
           break;
         case 'rmw': {
           const r = ev(k, 'read');
-          steps.push({ k: 'read', ev: r, dst: ins.dst ? reg(ins.dst, widthOf(ins.type)) : -1, okDst: -1 });
+          const width = widthOf(ins.type);
+          steps.push({ k: 'read', ev: r, dst: ins.dst ? reg(ins.dst, width) : -1, okDst: -1, width });
           steps.push({
             k: 'rmw',
             ev: ev(k, 'write'),
@@ -138,20 +157,23 @@ export function compile(sk: Skeleton): ThreadProgram[] {
         case 'cmpxchg': {
           const r = ev(k, 'read');
           const w = ev(k, 'write');
-          const dst = ins.dst ? reg(ins.dst, widthOf(ins.type)) : -1;
+          const width = widthOf(ins.type);
+          const dst = ins.dst ? reg(ins.dst, width) : -1;
           const okDst = ins.dst ? reg(`${ins.dst}.1`, 1) : -1;
-          steps.push({ k: 'read', ev: r, dst, okDst: -1 });
+          steps.push({ k: 'read', ev: r, dst, okDst: -1, width });
           steps.push({
             k: 'cas',
             read: r,
             write: w,
             expected: op(ins.expected),
-            desired: op(ins.desired),
             ok: w >= 0,
             weak: ins.weak,
-            okDst,
-            width: widthOf(ins.type),
+            width,
           });
+          // A success stores the new value whatever it read, also an undef (choice 26; whether an
+          // undef read succeeds is the variant's choice, choice 11).
+          if (w >= 0) steps.push({ k: 'store', ev: w, a: op(ins.desired), width });
+          if (okDst >= 0) steps.push(constant(okDst, w >= 0 ? 1 : 0, 1));
           break;
         }
         case 'bin':
@@ -194,14 +216,7 @@ export function compile(sk: Skeleton): ThreadProgram[] {
           // signal.isfirst: "sets SCC=1 if this wave is the first to signal the barrier" (seeds/001),
           // as decided by the skeleton's barrier execution.
           if (ins.op === 'signal_isfirst' && ins.dst !== null)
-            steps.push({
-              k: 'bin',
-              dst: reg(ins.dst, 1),
-              op: 'add',
-              a: { c: true, v: sk.barrierIsfirst.get(`${t}:${k}`) ?? UNDEF },
-              b: { c: true, v: 0 },
-              width: 1,
-            });
+            steps.push(constant(reg(ins.dst, 1), sk.barrierIsfirst.get(`${t}:${k}`) ?? UNDEF, 1));
           break;
         case 'fence':
         case 'wavebarrier':
@@ -313,7 +328,12 @@ export function icmp(pred: IcmpPred, a: number, b: number, width: number): numbe
   return r ? 1 : 0;
 }
 
-/** Result of evaluating all threads for one candidate ('assume': a path's branch condition fails). */
+/**
+ * Result of evaluating all threads for one candidate. 'cycle': some value depends on itself through
+ * reads-from (out of thin air), so running the program does not compute it: `solve` finds the
+ * values that satisfy the cycle. 'cas-mismatch': a cmpxchg read a value that contradicts the
+ * outcome the variant assumed. 'assume': a path's branch condition fails.
+ */
 export type EvalStatus = 'ok' | 'cycle' | 'cas-mismatch' | 'assume';
 
 /** What the evaluator needs of a skeleton: its size and its locations' initial writes. */
@@ -322,9 +342,38 @@ export interface EvalLayout {
   locs: readonly { initEvent: number; init: number | 'undef'; type: string }[];
 }
 
+/** The integer constants of `cond` (the values a condition compares with). */
+export function conditionConstants(cond: Cond | null | undefined): number[] {
+  const out: number[] = [];
+  const visit = (c: Cond): void => {
+    if (c.kind === 'cmp') {
+      if (c.rhs.kind === 'int') out.push(c.rhs.value);
+    } else if (c.kind === 'not') visit(c.arg);
+    else if (c.kind === 'and' || c.kind === 'or') c.args.forEach(visit);
+  };
+  if (cond) visit(cond);
+  return out;
+}
+
+const NO_RF = new Int32Array(0);
+
 /**
  * Preallocated evaluation state for one skeleton: `writeVal[e]` for write events, `regs[t]` per
  * thread. `run` fills them for the rf choice `rfSrc[e]` (source write of read `e`, or -1 = undef).
+ *
+ * **Thin-air values** (docs/model.md, "Values out of thin air"). When a value depends on itself
+ * through reads-from (load buffering through data dependencies: each thread stores what it loaded),
+ * running the program computes nothing for it: `run` answers 'cycle'. The candidate's values are
+ * then the solutions of the equations the cycle states, each read's value being the value its
+ * source write computes. `solve` enumerates those solutions over a finite domain: every read on a
+ * cycle takes a value of the domain, built from the test's constants (its programs, its initial
+ * values, the condition's constants given as `extra`) and the values the candidate computes apart
+ * from the cycle, each with its two neighbours (v − 1, v + 1, wrapped to the read's width) so that
+ * every comparison with a constant can come out either way. It guesses the value of one read on a
+ * cycle at a time (each guess breaks the cycles through that read), runs the program, and keeps the
+ * guesses that the writes they read reproduce, cutting a branch as soon as a source contradicts its
+ * guess. `valuations` runs and solves in one call; an RMW whose read reads its own write has no
+ * valuation at all (`readsOwnWrite`).
  */
 export class Evaluator {
   readonly writeVal: Float64Array;
@@ -339,10 +388,31 @@ export class Evaluator {
   readonly simple: boolean;
   /** The cmpxchg whose read value contradicts the assumed outcome, when `run` returns 'cas-mismatch'. */
   mismatch = -1;
+  /** The status of the last `valuations`: 'cycle' when its valuations are solutions of a value cycle. */
+  status: EvalStatus = 'ok';
+  /** The number of valuations the last `valuations` found. */
+  count = 0;
+  /** The tables of `solve`, built on its first call (`solverTables`). */
+  private tables: SolverTables | null = null;
+  /** The read and the write of every RMW and successful cmpxchg, as pairs. */
+  private readonly rmwPairs: Int32Array;
+  private readonly stack: number[] = [];
+  /** Per event: whether a read takes `seedVal` instead of its source's value (a guess). */
+  private readonly seeded: Uint8Array;
+  private readonly seedVal: Float64Array;
+  /** The rf choice of the last `run`. */
+  private rf: Int32Array = NO_RF;
+  /** The reads on a value cycle of the last `solve`, and its solutions (their values, flat). */
+  private cycleReads: number[] = [];
+  private solutions: number[] = [];
+  /** Per width, the guesses of the last `solve` (sorted), built on demand from `domainBase`. */
+  private domains: (Float64Array | undefined)[] = [];
+  private domainBase: number[] = [];
 
   constructor(
     sk: EvalLayout,
     readonly programs: ThreadProgram[],
+    private readonly extra: readonly number[] = [],
   ) {
     this.writeVal = new Float64Array(sk.n);
     this.known = new Uint8Array(sk.n);
@@ -355,6 +425,19 @@ export class Evaluator {
     this.totalSteps = programs.reduce((n, p) => n + p.steps.length, 0);
     this.simple = programs.every((p) =>
       p.steps.every((st) => st.k !== 'rmw' && st.k !== 'cas' && (st.k !== 'store' || st.a.c)),
+    );
+    this.seeded = new Uint8Array(sk.n);
+    this.seedVal = new Float64Array(sk.n);
+    this.rmwPairs = Int32Array.from(
+      programs
+        .flatMap((p) => p.steps)
+        .flatMap((s) =>
+          s.k === 'rmw' && s.ev >= 0 && s.read >= 0
+            ? [s.read, s.ev]
+            : s.k === 'cas' && s.write >= 0
+              ? [s.read, s.write]
+              : [],
+        ),
     );
   }
 
@@ -419,20 +502,63 @@ export class Evaluator {
    * Evaluates every step as soon as its inputs are known (registers are SSA, so steps of one thread
    * may be evaluated out of program order: a read waiting for its source does not hold up the
    * independent steps after it). 'cycle': values depend on each other through rf, which only
-   * no-thin-air-violating candidates can do.
+   * no-thin-air-violating candidates can do (`solve` then finds their values).
    */
   run(rfSrc: Int32Array): EvalStatus {
     if (this.simple) return this.runSimple(rfSrc);
-    const { programs, writeVal, known } = this;
-    known.fill(0);
+    this.rf = rfSrc;
+    this.reset();
+    return this.propagate();
+  }
+
+  /**
+   * Evaluates the candidate `rfSrc` and returns its number of valuations: 1 when `run` computes
+   * every value; when values depend on themselves, the number of solutions `solve` finds (`status`
+   * 'cycle'); 0 when no valuation exists (`status` says why). The first valuation is loaded;
+   * `loadSolution(k)` loads the others.
+   */
+  valuations(rfSrc: Int32Array): number {
+    if (this.readsOwnWrite(rfSrc)) {
+      this.status = 'cycle';
+      this.cycleReads = [];
+      this.count = 0;
+      return 0;
+    }
+    const st = this.run(rfSrc);
+    this.status = st;
+    this.count = st === 'ok' ? 1 : st === 'cycle' ? this.solve() : 0;
+    return this.count;
+  }
+
+  /**
+   * Whether the read of an RMW or a successful cmpxchg reads the operation's own write: a cycle of
+   * one operation, which has no valuation whatever the values (the read of an atomic
+   * read-modify-write precedes its write). The AMDGPU model's axioms reject it first; the Vulkan
+   * model's relations (search.ts, models/vulkan.cat) do not, and leave it to the values
+   * (docs/model-vulkan.md, "Values").
+   */
+  private readsOwnWrite(rfSrc: Int32Array): boolean {
+    const p = this.rmwPairs;
+    for (let i = 0; i < p.length; i += 2) if (rfSrc[p[i]!] === p[i + 1]!) return true;
+    return false;
+  }
+
+  /** Clears every value but the initial writes'. */
+  private reset(): void {
+    this.known.fill(0);
     for (const r of this.regs) r.fill(UNDEF);
     for (const k of this.regKnown) k.fill(0);
     for (const d of this.done) d.fill(0);
     const inits = this.initEvents;
     for (let k = 0; k < inits.length; k++) {
-      writeVal[inits[k]!] = this.initValues[k]!;
-      known[inits[k]!] = 1;
+      this.writeVal[inits[k]!] = this.initValues[k]!;
+      this.known[inits[k]!] = 1;
     }
+  }
+
+  /** Runs every step whose inputs are known until none is left, or none can run ('cycle'). */
+  private propagate(): EvalStatus {
+    const { programs, writeVal, known, rf: rfSrc, seeded } = this;
     let left = this.totalSteps;
     while (left > 0) {
       let progress = false;
@@ -443,9 +569,13 @@ export class Evaluator {
           if (done[i]) continue;
           const s = steps[i]!;
           if (s.k === 'read') {
-            const src = s.ev < 0 ? -1 : rfSrc[s.ev]!;
-            if (src >= 0 && known[src] === 0) continue;
-            const v = src >= 0 ? writeVal[src]! : UNDEF;
+            let v: number;
+            if (s.ev >= 0 && seeded[s.ev] === 1) v = this.seedVal[s.ev]!;
+            else {
+              const src = s.ev < 0 ? -1 : rfSrc[s.ev]!;
+              if (src >= 0 && known[src] === 0) continue;
+              v = src >= 0 ? writeVal[src]! : UNDEF;
+            }
             if (s.dst >= 0) this.set(t, s.dst, v);
             if (s.ev >= 0) {
               writeVal[s.ev] = v; // a read's slot holds the value it returned
@@ -458,13 +588,14 @@ export class Evaluator {
               known[s.ev] = 1;
             }
           } else if (s.k === 'rmw') {
-            if (!this.ready(s.a, t) || (s.read >= 0 && known[s.read] === 0)) continue;
+            // An exchange stores its operand whatever it read (`rmwop`): it does not wait for the read.
+            if (!this.ready(s.a, t) || (s.op !== 'xchg' && s.read >= 0 && known[s.read] === 0)) continue;
             if (s.ev >= 0) {
               writeVal[s.ev] = rmwop(s.op, writeVal[s.read]!, this.val(s.a, t), s.width);
               known[s.ev] = 1;
             }
           } else if (s.k === 'cas') {
-            if (!this.ready(s.expected, t) || !this.ready(s.desired, t) || known[s.read] === 0) continue;
+            if (!this.ready(s.expected, t) || known[s.read] === 0) continue;
             const old = writeVal[s.read]!;
             const exp = this.val(s.expected, t);
             // A success needs equal values; a failure needs different ones unless the cmpxchg is weak.
@@ -472,13 +603,6 @@ export class Evaluator {
             if (!isUndef(old) && !isUndef(exp) && contradicts) {
               this.mismatch = s.read;
               return 'cas-mismatch';
-            }
-            if (s.okDst >= 0) this.set(t, s.okDst, s.ok ? 1 : 0);
-            if (s.write >= 0) {
-              // A success stores the new value whatever it read, also an undef (choice 26; whether an
-              // undef read succeeds is the variant's choice, choice 11).
-              writeVal[s.write] = wrap(this.val(s.desired, t), s.width);
-              known[s.write] = 1;
             }
           } else if (s.k === 'bin') {
             if (!this.ready(s.a, t) || !this.ready(s.b, t)) continue;
@@ -505,5 +629,263 @@ export class Evaluator {
       if (!progress) return 'cycle';
     }
     return 'ok';
+  }
+
+  /**
+   * After `run` answered 'cycle': finds every solution of the value cycles over the domain (see the
+   * class comment) and returns how many; the first is loaded. A read on a cycle whose source
+   * computes `undef` has no solution (no guess equals undef).
+   */
+  solve(): number {
+    this.tables ??= solverTables(this.programs, this.writeVal.length, this.initValues, this.extra);
+    this.status = 'cycle';
+    this.cycleReads = this.readsOnCycles();
+    this.domainBase = this.knownValues();
+    this.domains = [];
+    this.solutions = [];
+    this.explore();
+    const n = this.cycleReads.length === 0 ? 0 : this.solutions.length / this.cycleReads.length;
+    if (n > 0) this.loadSolution(0);
+    return n;
+  }
+
+  /** Loads solution `k` of the last `solve` (or, after an acyclic run, does nothing for k = 0). */
+  loadSolution(k: number): void {
+    if (this.status !== 'cycle') return;
+    const reads = this.cycleReads;
+    for (let i = 0; i < reads.length; i++) {
+      this.seeded[reads[i]!] = 1;
+      this.seedVal[reads[i]!] = this.solutions[k * reads.length + i]!;
+    }
+    this.reset();
+    const st = this.propagate();
+    for (const r of reads) this.seeded[r] = 0;
+    if (st !== 'ok') throw new Error(`internal: thin-air solution ${k} does not evaluate (${st})`);
+  }
+
+  /** The reads on a value cycle of the last `solve` (event ids, ascending). */
+  thinAirReads(): readonly number[] {
+    return this.status === 'cycle' ? this.cycleReads : [];
+  }
+
+  /** The guesses of the last `solve` for a read of `width` bits (sorted, distinct). */
+  domain(width: number): Float64Array {
+    let d = this.domains[width];
+    if (!d) {
+      const base = this.domainBase;
+      const all = new Float64Array(3 * base.length);
+      let n = 0;
+      const top = 2 ** Math.min(width, 53);
+      for (let i = 0; i < base.length; i++)
+        for (let dv = -1; dv <= 1; dv++) {
+          const v = wrap(base[i]! + dv, width);
+          if (v >= 0 && v < top) all[n++] = v;
+        }
+      const sorted = all.subarray(0, n).sort();
+      let m = 0;
+      for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[m++] = sorted[i]!;
+      d = sorted.slice(0, m);
+      this.domains[width] = d;
+    }
+    return d;
+  }
+
+  /** The constants and every value known at the stall (what the candidate computes apart from the cycles). */
+  private knownValues(): number[] {
+    const vs = this.tables!.constants.slice();
+    const add = (v: number) => {
+      if (!isUndef(v)) vs.push(v);
+    };
+    for (let e = 0; e < this.known.length; e++) if (this.known[e] === 1) add(this.writeVal[e]!);
+    for (let t = 0; t < this.regs.length; t++) {
+      const r = this.regs[t]!;
+      const k = this.regKnown[t]!;
+      for (let i = 0; i < r.length; i++) if (k[i] === 1) add(r[i]!);
+    }
+    return vs;
+  }
+
+  /** Guesses reads on cycles depth-first; records each complete evaluation that reproduces its guesses. */
+  private explore(): void {
+    this.reset();
+    const st = this.propagate();
+    if (st === 'cas-mismatch' || st === 'assume' || this.contradicted()) return;
+    if (st === 'cycle') {
+      const r = this.cutRead();
+      if (r < 0) return;
+      const dom = this.domain(this.tables!.readWidth[r]!);
+      this.seeded[r] = 1;
+      for (let i = 0; i < dom.length; i++) {
+        this.seedVal[r] = dom[i]!;
+        this.explore();
+      }
+      this.seeded[r] = 0;
+      return;
+    }
+    for (const r of this.cycleReads) this.solutions.push(this.writeVal[r]!);
+  }
+
+  /**
+   * Whether what the guesses so far computed already fails: a guess its source's value contradicts
+   * (NaN, undef, equals nothing), or a read on a cycle whose value lies outside the domain. Known
+   * values stay what they are whatever the later guesses, so the branch has no solution.
+   */
+  private contradicted(): boolean {
+    for (const r of this.cycleReads) {
+      if (this.known[r] === 0) continue;
+      const v = this.writeVal[r]!;
+      const src = this.rf[r]!;
+      if (this.seeded[r] === 1 && this.known[src] === 1 && this.writeVal[src] !== v) return true;
+      if (!this.inDomain(r, v)) return true;
+    }
+    return false;
+  }
+
+  private inDomain(r: number, v: number): boolean {
+    const d = this.domain(this.tables!.readWidth[r]!);
+    let lo = 0;
+    let hi = d.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (d[mid] === v) return true;
+      if (d[mid]! < v) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
+  /** The not-done steps step `g` (global index) waits for, at the current stall. */
+  private waitsFor(g: number, out: number[]): void {
+    const rk = this.regKnown[this.tables!.stepThread[g]!]!;
+    const ins = this.tables!.regInputs[g]!;
+    for (let i = 0; i < ins.length; i += 2) if (rk[ins[i]!] !== 1) out.push(ins[i + 1]!);
+    const s = this.tables!.flatSteps[g]!;
+    let e = -1;
+    if (s.k === 'read') e = s.ev >= 0 && this.seeded[s.ev] === 0 ? this.rf[s.ev]! : -1;
+    else if (s.k === 'rmw') e = s.op !== 'xchg' ? s.read : -1;
+    else if (s.k === 'cas') e = s.read;
+    if (e >= 0 && this.known[e] === 0 && this.tables!.producer[e]! >= 0) out.push(this.tables!.producer[e]!);
+  }
+
+  /** Whether the not-done step `g` waits, through other waiting steps, for itself. */
+  private onCycle(g: number): boolean {
+    const { stack } = this;
+    const { seen } = this.tables!;
+    seen.fill(0);
+    stack.length = 0;
+    this.waitsFor(g, stack);
+    while (stack.length > 0) {
+      const x = stack.pop()!;
+      if (x === g) return true;
+      if (seen[x]) continue;
+      seen[x] = 1;
+      this.waitsFor(x, stack);
+    }
+    return false;
+  }
+
+  /** The reads on a value cycle at the current stall (event ids, ascending). */
+  private readsOnCycles(): number[] {
+    const out: number[] = [];
+    for (let e = 0; e < this.tables!.producer.length; e++) {
+      const g = this.tables!.producer[e]!;
+      if (g >= 0 && this.known[e] === 0 && this.tables!.flatSteps[g]!.k === 'read' && this.onCycle(g))
+        out.push(e);
+    }
+    return out;
+  }
+
+  /** The first read on a cycle of the current stall that is not guessed yet (-1: none). */
+  private cutRead(): number {
+    for (const r of this.cycleReads)
+      if (this.known[r] === 0 && this.seeded[r] === 0 && this.onCycle(this.tables!.producer[r]!)) return r;
+    return -1;
+  }
+}
+
+/** What `Evaluator.solve` needs of the programs, built once per evaluator on its first call. */
+interface SolverTables {
+  /** Every constant of the programs, of the initial values and of `extra`: the domain's base. */
+  constants: number[];
+  /** Per event: the global index of the step that computes its value (-1: an initial write). */
+  producer: Int32Array;
+  /** Per read event: its width in bits. */
+  readWidth: Uint8Array;
+  /** Per global step (the threads' steps one after the other): its thread and the step. */
+  stepThread: Int32Array;
+  flatSteps: ProgramStep[];
+  /**
+   * Per global step: its register inputs that some step defines, as pairs (register, global index
+   * of the defining step).
+   */
+  regInputs: Int32Array[];
+  /** Scratch of `onCycle`. */
+  seen: Uint8Array;
+}
+
+function solverTables(
+  programs: ThreadProgram[],
+  n: number,
+  initValues: Float64Array,
+  extra: readonly number[],
+): SolverTables {
+  const flatSteps = programs.flatMap((p) => p.steps);
+  const stepThread = new Int32Array(flatSteps.length);
+  const producer = new Int32Array(n).fill(-1);
+  const readWidth = new Uint8Array(n);
+  const consts = new Set<number>(extra);
+  for (const v of initValues) consts.add(v);
+  let base = 0;
+  const defs = programs.map((p, t) => {
+    const def = new Int32Array(p.regs.length).fill(-1);
+    p.steps.forEach((s, i) => {
+      stepThread[base + i] = t;
+      for (const o of operandsOf(s)) if (o.c) consts.add(o.v);
+      if ((s.k === 'read' || s.k === 'store' || s.k === 'rmw') && s.ev >= 0) producer[s.ev] = base + i;
+      if (s.k === 'read' && s.ev >= 0) readWidth[s.ev] = s.width;
+      if (
+        (s.k === 'read' || s.k === 'bin' || s.k === 'icmp' || s.k === 'select' || s.k === 'copy') &&
+        s.dst >= 0
+      )
+        def[s.dst] = base + i;
+    });
+    base += p.steps.length;
+    return def;
+  });
+  const regInputs = flatSteps.map((s, g) => {
+    const def = defs[stepThread[g]!]!;
+    const ins = s.k === 'copy' ? [{ c: false as const, r: s.src }] : operandsOf(s);
+    return Int32Array.from(ins.flatMap((o) => (!o.c && def[o.r]! >= 0 ? [o.r, def[o.r]!] : [])));
+  });
+  return {
+    constants: [...consts].filter((v) => !isUndef(v)),
+    producer,
+    readWidth,
+    stepThread,
+    flatSteps,
+    regInputs,
+    seen: new Uint8Array(flatSteps.length),
+  };
+}
+
+/** The operands of a step (its register inputs and its constants; a copy's source is no operand). */
+export function operandsOf(s: ProgramStep): Op[] {
+  switch (s.k) {
+    case 'store':
+    case 'rmw':
+      return [s.a];
+    case 'cas':
+      return [s.expected];
+    case 'bin':
+    case 'icmp':
+    case 'assume':
+      return [s.a, s.b];
+    case 'select':
+      return [s.cond, s.a, s.b];
+    case 'read':
+    case 'copy':
+      return [];
+    default:
+      return assertNever(s, 'step');
   }
 }

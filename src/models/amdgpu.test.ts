@@ -5,7 +5,9 @@ import {
   avst,
   bin,
   cas,
+  cond,
   dev,
+  eq,
   extract,
   fence,
   host,
@@ -14,6 +16,7 @@ import {
   leave,
   makeTest,
   named,
+  reg,
   rmw,
   sbarrier,
   splitBarrier,
@@ -190,15 +193,41 @@ describe('base LLVM layer', () => {
     });
     expect(states(t)).not.toContain('P0:a=1 P1:b=1');
     expect(states(t, { noThinAir: false })).toContain('P0:a=1 P1:b=1');
-    // Values that justify themselves are never produced, with or without the axiom.
-    const oota = makeTest({
-      locs: { x: 0, y: 0 },
-      threads: threads([
-        [ld('a', 'x', 'monotonic'), st('y', 'a', 'monotonic')],
-        [ld('b', 'y', 'monotonic'), st('x', 'b', 'monotonic')],
-      ]),
-    });
-    expect(states(oota, { noThinAir: false })).toEqual(['P0:a=0 P1:b=0']);
+  });
+
+  it('values out of thin air: without no-thin-air, a value cycle takes each solution of its equations', () => {
+    // LB through data dependencies: the cycle states a = b, b = a.
+    const oota = (want: number | null, inc = 0) =>
+      makeTest({
+        locs: { x: 0, y: 0 },
+        threads: threads([
+          inc === 0
+            ? [ld('a', 'x', 'monotonic'), st('y', 'a', 'monotonic')]
+            : [ld('a', 'x', 'monotonic'), bin('c', 'add', 'a', inc), st('y', 'c', 'monotonic')],
+          [ld('b', 'y', 'monotonic'), st('x', 'b', 'monotonic')],
+        ]),
+        cond: want === null ? null : cond('exists', eq(reg('P0', 'a'), want)),
+      });
+    // With the axiom the cycle is forbidden: only the initial values.
+    expect(states(oota(42))).toEqual(['P0:a=0 P1:b=0']);
+    // Without it, each value of the domain — the test's constants (0, and the condition's 42) and
+    // their neighbours, 32-bit — solves the cycle: one execution each.
+    expect(states(oota(null), { noThinAir: false })).toEqual([
+      'P0:a=0 P1:b=0',
+      'P0:a=1 P1:b=1',
+      'P0:a=4294967295 P1:b=4294967295',
+    ]);
+    expect(states(oota(42), { noThinAir: false })).toEqual([
+      'P0:a=0 P1:b=0',
+      'P0:a=1 P1:b=1',
+      'P0:a=41 P1:b=41',
+      'P0:a=42 P1:b=42',
+      'P0:a=4294967295 P1:b=4294967295',
+      'P0:a=43 P1:b=43',
+    ]);
+    // a = a + 1 has no solution: the cycle's candidate is no execution (the states are those of
+    // the initial values and of P1 reading P0's store).
+    expect(states(oota(42, 1), { noThinAir: false })).toEqual(['P0:a=0 P1:b=0', 'P0:a=0 P1:b=1']);
   });
 
   it('cmpxchg: success and failure are both explored, with the value deciding which', () => {

@@ -38,7 +38,7 @@ import {
   unionInto,
 } from '../core/relation.ts';
 import { scopeRank } from '../core/types.ts';
-import { compile, type EvalStatus, Evaluator } from '../events/program.ts';
+import { compile, conditionConstants, Evaluator } from '../events/program.ts';
 import { type Skeleton, SPACE_CLASSES } from '../events/skeleton.ts';
 import type { EdgeName, ValueRule, Witness } from './types.ts';
 
@@ -144,8 +144,8 @@ export class Workspace {
   private readonly t1: Relation;
   private readonly t2: Relation;
   private readonly t3: Relation;
+  /** Register values; after the `values` axiom, its valuations (`Evaluator.valuations`). */
   readonly evaluator: Evaluator;
-  evalStatus: EvalStatus = 'ok';
   private readonly coCache: Int32Array;
   private readonly coT: Relation;
   /** The rf and co choices of the last `deriveBase` (`baseCurrent`). */
@@ -326,7 +326,7 @@ export class Workspace {
         if (a.kind === 'read' && ordered(a) && b.kind === 'fence' && b.acquire) add(this.acqTail, a.id, b.id);
       }
     }
-    this.evaluator = new Evaluator(sk, compile(sk));
+    this.evaluator = new Evaluator(sk, compile(sk), conditionConstants(sk.test.condition?.cond));
     this.undefReads = sk.reads.filter((r) => sk.events[r]!.atomic && undefPossible(sk, r));
     this.valueCheckReads = sk.reads.filter(
       (r) => sk.events[r]!.atomic && (undefPossible(sk, r) || !coherenceDecides(sk, r)),
@@ -1235,14 +1235,16 @@ export const AMDGPU_AXIOMS: readonly Axiom[] = [
   },
   {
     id: 'values',
-    description: 'register values are well defined and agree with the cmpxchg outcomes assumed',
+    description:
+      'register values exist (computed, or solving the equations of a value cycle) and agree with the cmpxchg outcomes assumed',
     layer: 'amdgpu',
     monotone: false,
     check(ws) {
-      ws.evalStatus = ws.evaluator.run(ws.rfSrc);
-      if (ws.evalStatus === 'cas-mismatch') return { kind: 'cas', read: ws.evaluator.mismatch };
-      if (ws.evalStatus === 'cycle') return { kind: 'value-cycle' };
-      return null;
+      // A value depending on itself (out of thin air) takes every solution of its cycle
+      // (docs/model.md, "Values out of thin air"): one execution per solution.
+      if (ws.evaluator.valuations(ws.rfSrc) > 0) return null;
+      if (ws.evaluator.status === 'cas-mismatch') return { kind: 'cas', read: ws.evaluator.mismatch };
+      return { kind: 'value-cycle' };
     },
   },
 ];

@@ -18,7 +18,10 @@ export type Witness =
   | { kind: 'value'; read: number; rule: ValueRule; chosen: number; maySee: number[]; locBefore: number[] }
   /** A cmpxchg whose value read contradicts the outcome the candidate assumed. */
   | { kind: 'cas'; read: number }
-  /** Register values that depend on each other through rf (only without no-thin-air). */
+  /**
+   * Register values that depend on themselves through rf (only without no-thin-air), with no
+   * solution in the solving domain that meets the cmpxchg outcomes assumed (docs/model.md).
+   */
   | { kind: 'value-cycle' };
 
 /** The value rule that applies to a read (spec: amdgpu-memory-model.rst, the five value bullets). */

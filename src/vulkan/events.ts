@@ -400,7 +400,7 @@ function compilePaths(
       const [re, we] = stepEvents[t]![k]!;
       switch (i.kind) {
         case 'ld':
-          steps.push({ k: 'read', ev: re, dst: slot(i.dst, new Set([re])), okDst: -1 });
+          steps.push({ k: 'read', ev: re, dst: slot(i.dst, new Set([re])), okDst: -1, width: 32 });
           break;
         case 'st':
           for (const d of depsOf(i.value)) add(data, d, we);
@@ -410,7 +410,7 @@ function compilePaths(
           const a = op(i.value);
           for (const d of depsOf(i.value)) add(data, d, we);
           if (i.op !== 'xchg') add(data, re, we);
-          steps.push({ k: 'read', ev: re, dst: slot(i.dst, new Set([re])), okDst: -1 });
+          steps.push({ k: 'read', ev: re, dst: slot(i.dst, new Set([re])), okDst: -1, width: 32 });
           steps.push({ k: 'rmw', ev: we, read: re, op: i.op, a, width: 32 });
           break;
         }

@@ -191,6 +191,15 @@ export function vulkanFront(test: VulkanTest, opts: VkFrontOptions = DEFAULT_VK_
   const labels = vkLabels(test, opts.observe);
   const { rootOf, names } = locationsOf(test);
   const filter = test.filter ? condOnValues(test.filter, labels) : null;
+  // The constants the condition and the filter compare with belong to the domain of thin-air
+  // values (`Evaluator`, docs/model-vulkan.md "Values"): `== 42` can be witnessed.
+  const constants: number[] = [];
+  const visit = (c: VkCond) =>
+    forEachVkTerm(c, (x) => {
+      if (x.kind === 'const') constants.push(x.value);
+    });
+  if (test.condition) visit(test.condition.cond);
+  if (test.filter) visit(test.filter);
   const skeletons = new Map<number, VkSkeleton>();
   const skeleton = (index: number): VkSkeleton => {
     let sk = skeletons.get(index);
@@ -212,7 +221,7 @@ export function vulkanFront(test: VulkanTest, opts: VkFrontOptions = DEFAULT_VK_
     variant(index: number): CatVariantInput {
       const sk = skeleton(index);
       const { prims, cand } = buildVulkanPrimitives(sk);
-      const evaluator = new Evaluator(sk, sk.programs);
+      const evaluator = new Evaluator(sk, sk.programs, constants);
       const observe = observer(sk, labels, rootOf, names, evaluator);
       const v = variants[index]!;
       return {

@@ -85,7 +85,11 @@ export function vulkanDot(
   const sk = front.skeleton(variant);
   const input = front.variant(variant);
   const c = replayCandidate(input, model, variants, rfSrc, coRank);
-  const ok = input.evaluator.run(rfSrc) === 'ok';
+  // The values of the candidate's valuation `opts.solution` (a value cycle has one per solution).
+  const count = input.evaluator.valuations(rfSrc);
+  const ok = count > 0;
+  if (ok && (opts.solution ?? 0) > 0 && (opts.solution ?? 0) < count)
+    input.evaluator.loadSolution(opts.solution!);
   const vals = input.evaluator.writeVal;
   const n = sk.n;
   const isInit = (e: number) => sk.events[e]!.kind === 'init';

@@ -521,10 +521,14 @@ class VariantSearch {
   /** A complete consistent candidate: values, the filter, and the record. */
   private leaf(en: VkSearch): void {
     en.stats.explored++;
-    const status = this.input.evaluator.run(this.rfSrc);
-    if (status !== 'ok') return;
+    const ev = this.input.evaluator;
     const d = this.d!;
-    if (!this.input.observe(this.values, this.coRank, d.finalUndef)) return;
-    en.record(this, this.values, d.race);
+    // One execution per valuation: a value cycle (load buffering through data dependencies, which
+    // the model does not forbid) takes each of its solutions (docs/model-vulkan.md, "Values").
+    const n = ev.valuations(this.rfSrc);
+    for (let k = 0; k < n; k++) {
+      if (k > 0) ev.loadSolution(k);
+      if (this.input.observe(this.values, this.coRank, d.finalUndef)) en.record(this, this.values, d.race);
+    }
   }
 }

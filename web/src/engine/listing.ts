@@ -20,6 +20,11 @@ export interface Candidate {
   rf: Int32Array;
   co: Int32Array;
   info: CandidateInfo;
+  /**
+   * Which valuation of its register values the entry shows: 0, or the solution of a value cycle
+   * (docs/model.md, "Values out of thin air"), each listed as its own execution.
+   */
+  solution: number;
   /** Cat models: the failing check's name, text and witness events. */
   cat: { name: string; text: string; witness: number[] } | null;
 }

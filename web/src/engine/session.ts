@@ -17,7 +17,13 @@ import {
   DEFAULT_CAT,
 } from '../../../src/cat/enumerate.ts';
 import { type IncludeReader, loadModel } from '../../../src/cat/load.ts';
-import { catRejection, catValues, runCatSliced, variantsOf } from '../../../src/cat/report.ts';
+import {
+  catObserve,
+  catRejection,
+  forEachCatState,
+  runCatSliced,
+  variantsOf,
+} from '../../../src/cat/report.ts';
 import { type CheckResult, checkTest, docCode, unsupportedCheck } from '../../../src/check/check.ts';
 import { CAT_MODELS, isVulkanModel } from '../../../src/cli/cat-models.ts';
 import type { Test } from '../../../src/core/types.ts';
@@ -344,7 +350,7 @@ export class Session {
     ws.setCandidate(c.rf, c.co);
     const verdict = checkCandidate(ws, last.options);
     ws.deriveAmd();
-    ws.evaluator.run(ws.rfSrc);
+    if (ws.evaluator.valuations(ws.rfSrc) > c.solution) ws.evaluator.loadSolution(c.solution);
     let highlight: Highlight | null = null;
     let explanation: string | null = null;
     let axiom: string | null = null;
@@ -507,11 +513,9 @@ function listFast(
   const out: Candidate[] = [];
   const truths = new Map<Candidate, Truth>();
   const perVariant = new Map<number, { obs: Observable[]; pairs: Int32Array }>();
-  const push = (
-    ws: Parameters<NonNullable<typeof DEFAULT_ENUMERATE.onAccept>>[0],
-    variant: number,
-    axiom: AxiomId | null,
-  ) => {
+  type Ws = Parameters<NonNullable<typeof DEFAULT_ENUMERATE.onAccept>>[0];
+  /** One entry; `solution` < 0: the candidate's values are inconsistent. */
+  const push = (ws: Ws, variant: number, axiom: AxiomId | null, solution: number) => {
     let pv = perVariant.get(variant);
     if (!pv) {
       pv = {
@@ -523,8 +527,7 @@ function listFast(
     let state: string | null = null;
     let truth: Truth = 'unknown';
     let undef = false;
-    if (axiom === null || ws.evaluator.run(ws.rfSrc) === 'ok') {
-      if (axiom !== null) ws.deriveAmd();
+    if (solution >= 0) {
       const vals = new Float64Array(pv.obs.length);
       observe(ws, pv.obs, vals);
       const labels = pv.obs.map((o) => o.label);
@@ -539,11 +542,23 @@ function listFast(
       rf: ws.rfSrc.slice(),
       co: ws.coRank.slice(),
       info: { consistent: axiom === null, state, category, axiom },
+      solution: Math.max(0, solution),
       cat: null,
     };
     out.push(c);
     truths.set(c, truth);
     if (out.length >= MAX_LISTED) en.interrupt();
+  };
+  // One entry per valuation: the solutions of a value cycle are executions of their own.
+  const pushAll = (ws: Ws, variant: number, axiom: AxiomId | null) => {
+    const ev = ws.evaluator;
+    const n = axiom === null ? ev.count : ev.valuations(ws.rfSrc);
+    if (n > 0 && axiom !== null) ws.deriveAmd();
+    if (n === 0) push(ws, variant, axiom, -1);
+    for (let k = 0; k < n; k++) {
+      ev.loadSolution(k);
+      push(ws, variant, axiom, k);
+    }
   };
   const en = new Enumeration(test, {
     ...DEFAULT_ENUMERATE,
@@ -553,8 +568,8 @@ function listFast(
     keepExamples: false,
     observe: settings.observe,
     timeoutMs: LIST_MS,
-    onReject: (ws, verdict, variant) => push(ws, variant, verdict.axiom ?? 'values'),
-    onAccept: (ws, variant) => push(ws, variant, null),
+    onReject: (ws, verdict, variant) => pushAll(ws, variant, verdict.axiom ?? 'values'),
+    onAccept: (ws, variant) => pushAll(ws, variant, null),
   });
   return { candidates: out, truths, partial: !drain(en, () => out.length, onProgress) };
 }
@@ -570,14 +585,16 @@ function listCat(
   const out: Candidate[] = [];
   const truths = new Map<Candidate, Truth>();
   const labels = amdgpuFront(test, settings.observe).labels;
+  const buf = new Float64Array(labels.length);
+  /** One entry; `solution` < 0: no final state (inconsistent values, or filtered out). */
   const push = (
     v: CatVariant,
     rejection: { name: string; text: string; witness: number[] } | null,
     race: boolean,
     undefRead: boolean,
+    solution: number,
   ) => {
-    const buf = new Float64Array(labels.length);
-    const vals = catValues(v, buf) ? Array.from(buf) : null;
+    const vals = solution >= 0 ? Array.from(buf) : null;
     const state = vals ? stateText(valuesRecord(labels, vals)) : null;
     const undef = undefRead || (vals?.some((x) => Number.isNaN(x)) ?? false);
     const c: Candidate = {
@@ -590,6 +607,7 @@ function listCat(
         category: rejection !== null ? 'forbidden' : race ? 'racy' : undef ? 'undef' : 'allowed',
         axiom: rejection?.name ?? null,
       },
+      solution: Math.max(0, solution),
       cat: rejection,
     };
     out.push(c);
@@ -603,22 +621,28 @@ function listCat(
     keepExamples: false,
     observe: settings.observe,
     timeoutMs: LIST_MS,
-    onReject: (v, why) =>
-      push(
-        v,
-        why.kind === 'check'
-          ? catRejection(why.check, (e) => v.input.describe(e))
-          : why.kind === 'values'
+    onReject: (v, why) => {
+      if (why.kind === 'check') {
+        // A rejected candidate reaches a state per valuation (the solutions of a value cycle).
+        const rejection = catRejection(why.check, (e) => v.input.describe(e));
+        if (forEachCatState(v, buf, (k) => push(v, rejection, false, false, k)) === 0)
+          push(v, rejection, false, false, -1);
+      } else
+        push(
+          v,
+          why.kind === 'values'
             ? {
                 name: 'values',
                 text: `values: the register values are inconsistent (${why.status})`,
                 witness: [],
               }
             : { name: 'filter', text: "filter: the final state fails the test's filter", witness: [] },
-        false,
-        false,
-      ),
-    onAccept: (v, race, undef) => push(v, null, race, undef),
+          false,
+          false,
+          -1,
+        );
+    },
+    onAccept: (v, race, undef, solution) => push(v, null, race, undef, catObserve(v, buf) ? solution : -1),
   });
   return { candidates: out, truths, partial: !drain(en, () => out.length, onProgress) };
 }

@@ -8,7 +8,7 @@
 import type { Model } from '../../../src/cat/ast.ts';
 import { CatEnumeration, DEFAULT_CAT } from '../../../src/cat/enumerate.ts';
 import { compileModel } from '../../../src/cat/eval.ts';
-import { catRejection, catValues } from '../../../src/cat/report.ts';
+import { catObserve, catRejection, forEachCatState } from '../../../src/cat/report.ts';
 import { buildVulkanPrimitives } from '../../../src/cat/vulkan-primitives.ts';
 import type { Test } from '../../../src/core/types.ts';
 import type { EdgeKind, Highlight } from '../../../src/enumerate/graph.ts';
@@ -142,11 +142,12 @@ function listVulkan(
     rejection: Candidate['cat'],
     race: boolean,
     undefRead: boolean,
+    solution: number,
   ) => {
-    // Values that the program cannot produce leave the state unknown; a state the filter leaves out
-    // is not the test's.
-    const valuesOk = v.input.evaluator.run(v.rfSrc) === 'ok';
-    const vals = valuesOk && catValues(v, buf) ? buf : null;
+    // `solution` < 0: values the program cannot produce, the state unknown; else the valuation
+    // loaded (a value cycle has one per solution). A state the filter leaves out is not the test's.
+    const valuesOk = solution >= 0;
+    const vals = valuesOk && catObserve(v, buf) ? buf : null;
     if (valuesOk && vals === null) return;
     const c: Candidate = {
       variant: v.index,
@@ -165,6 +166,7 @@ function listVulkan(
                 : 'allowed',
         axiom: rejection?.name ?? null,
       },
+      solution: Math.max(0, solution),
       cat: rejection,
     };
     out.push(c);
@@ -179,24 +181,29 @@ function listVulkan(
     timeoutMs: LIST_MS,
     onReject: (v, why) => {
       if (why.kind === 'filter') return;
-      push(
-        v,
-        why.kind === 'check'
-          ? catRejection(
-              why.check,
-              (e) => v.input.describe(e),
-              (n) => VULKAN_AXIOM_WORDS[n],
-            )
-          : {
-              name: 'values',
-              text: `values: the register values are inconsistent (${why.status})`,
-              witness: [],
-            },
-        false,
-        false,
-      );
+      if (why.kind === 'check') {
+        // A rejected candidate reaches a state per valuation (the solutions of a value cycle).
+        const rejection = catRejection(
+          why.check,
+          (e) => v.input.describe(e),
+          (n) => VULKAN_AXIOM_WORDS[n],
+        );
+        if (forEachCatState(v, buf, (k) => push(v, rejection, false, false, k)) === 0)
+          push(v, rejection, false, false, -1);
+      } else
+        push(
+          v,
+          {
+            name: 'values',
+            text: `values: the register values are inconsistent (${why.status})`,
+            witness: [],
+          },
+          false,
+          false,
+          -1,
+        );
     },
-    onAccept: (v, race, undef) => push(v, null, race, undef),
+    onAccept: (v, race, undef, solution) => push(v, null, race, undef, solution),
   });
   const partial = !drain(en, () => out.length, onProgress);
   return { candidates: out, truths, partial, front, model, variants };
@@ -220,5 +227,10 @@ export function vulkanGraph(
             : [],
       }
     : null;
-  return vulkanDot(l.front, c.variant, l.model, l.variants, c.rf, c.co, title, { edges, scopes, highlight });
+  return vulkanDot(l.front, c.variant, l.model, l.variants, c.rf, c.co, title, {
+    edges,
+    scopes,
+    highlight,
+    solution: c.solution,
+  });
 }
