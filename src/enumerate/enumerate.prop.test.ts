@@ -131,7 +131,9 @@ describe('optimised enumerator against the brute-force reference', () => {
       }),
       { numRuns: 250 },
     );
-    expect(deferred).toBeGreaterThan(35);
+    // 29–51 of 250 over seeds (about 16 %): the bound catches a generator that stops making them,
+    // not the spread of a random sample.
+    expect(deferred).toBeGreaterThan(12);
   }, 120_000);
 
   it('also on shapes whose last reads form an independent tail (the product path)', () => {
