@@ -357,6 +357,54 @@ export function conditionConstants(cond: Cond | null | undefined): number[] {
 
 const NO_RF = new Int32Array(0);
 
+/** Step kinds of `Evaluator.runSimple`'s plan. */
+const SIMPLE_READ = 0;
+const SIMPLE_STORE = 1;
+const SIMPLE_OTHER = 2;
+
+/** `Evaluator.runSimple`'s plan of programs whose stores all store constants. */
+function simplePlan(programs: readonly ThreadProgram[]) {
+  const storeEv: number[] = [];
+  const storeVal: number[] = [];
+  const kind: Uint8Array[] = [];
+  const ev: Int32Array[] = [];
+  const dst: Int32Array[] = [];
+  const reads: Int32Array[] = [];
+  for (const p of programs) {
+    const n = p.steps.length;
+    const k = new Uint8Array(n);
+    const e = new Int32Array(n).fill(-1);
+    const d = new Int32Array(n).fill(-1);
+    p.steps.forEach((s, i) => {
+      if (s.k === 'read') {
+        k[i] = SIMPLE_READ;
+        e[i] = s.ev;
+        d[i] = s.dst;
+      } else if (s.k === 'store') {
+        k[i] = SIMPLE_STORE;
+        if (s.ev >= 0) {
+          storeEv.push(s.ev);
+          storeVal.push(wrap((s.a as { v: number }).v, s.width));
+        }
+      } else k[i] = SIMPLE_OTHER;
+    });
+    kind.push(k);
+    ev.push(e);
+    dst.push(d);
+    reads.push(Int32Array.from(p.steps.flatMap((s) => (s.k === 'read' && s.ev >= 0 ? [s.ev] : []))));
+  }
+  return {
+    storeEv: Int32Array.from(storeEv),
+    storeVal: Float64Array.from(storeVal),
+    kind,
+    ev,
+    dst,
+    reads,
+    lastSrc: reads.map((r) => new Int32Array(r.length)),
+    lastStatus: new Uint8Array(programs.length),
+  };
+}
+
 /**
  * Preallocated evaluation state for one skeleton: `writeVal[e]` for write events, `regs[t]` per
  * thread. `run` fills them for the rf choice `rfSrc[e]` (source write of read `e`, or -1 = undef).
@@ -386,6 +434,25 @@ export class Evaluator {
   private readonly totalSteps: number;
   /** Only stores of constants, loads and register arithmetic (see `runSimple`). */
   readonly simple: boolean;
+  /**
+   * `runSimple`'s plan, built once: the constant stores (event, wrapped value), and per thread each
+   * step's kind (SIMPLE_READ, SIMPLE_STORE, or SIMPLE_OTHER: read from the step object) with a read's
+   * event and register. Typed arrays: the leaves of a large search run it hundreds of thousands of
+   * times. Per thread, the rf sources its reads had at its last run and that run's outcome (0: none
+   * yet, 1: ok, 2: an `assume` failed): every write stores a constant, so a thread whose reads have
+   * the same sources computes the same registers again, and is not run again (neighbouring leaves
+   * of a search differ in a few reads).
+   */
+  private readonly plan: {
+    storeEv: Int32Array;
+    storeVal: Float64Array;
+    kind: Uint8Array[];
+    ev: Int32Array[];
+    dst: Int32Array[];
+    reads: Int32Array[];
+    lastSrc: Int32Array[];
+    lastStatus: Uint8Array;
+  } | null;
   /** The cmpxchg whose read value contradicts the assumed outcome, when `run` returns 'cas-mismatch'. */
   mismatch = -1;
   /** The status of the last `valuations`: 'cycle' when its valuations are solutions of a value cycle. */
@@ -426,6 +493,7 @@ export class Evaluator {
     this.simple = programs.every((p) =>
       p.steps.every((st) => st.k !== 'rmw' && st.k !== 'cas' && (st.k !== 'store' || st.a.c)),
     );
+    this.plan = this.simple ? simplePlan(programs) : null;
     this.seeded = new Uint8Array(sk.n);
     this.seedVal = new Float64Array(sk.n);
     this.rmwPairs = Int32Array.from(
@@ -451,36 +519,60 @@ export class Evaluator {
    */
   private runSimple(rfSrc: Int32Array): EvalStatus {
     const { programs, writeVal } = this;
-    for (const r of this.regs) r.fill(UNDEF);
+    const plan = this.plan!;
     const inits = this.initEvents;
     for (let k = 0; k < inits.length; k++) writeVal[inits[k]!] = this.initValues[k]!;
+    const { storeEv, storeVal, lastStatus } = plan;
+    for (let k = 0; k < storeEv.length; k++) writeVal[storeEv[k]!] = storeVal[k]!;
     for (let t = 0; t < programs.length; t++) {
-      const steps = programs[t]!.steps;
-      for (let i = 0; i < steps.length; i++) {
-        const s = steps[i]!;
-        if (s.k === 'store' && s.ev >= 0) writeVal[s.ev] = wrap((s.a as { v: number }).v, s.width);
+      const reads = plan.reads[t]!;
+      const last = plan.lastSrc[t]!;
+      let same = lastStatus[t] !== 0;
+      for (let j = 0; j < reads.length; j++) {
+        const src = rfSrc[reads[j]!]!;
+        if (last[j] !== src) {
+          same = false;
+          last[j] = src;
+        }
       }
-    }
-    for (let t = 0; t < programs.length; t++) {
-      const steps = programs[t]!.steps;
-      const regs = this.regs[t]!;
-      for (let i = 0; i < steps.length; i++) {
-        const s = steps[i]!;
-        if (s.k === 'read') {
-          const src = s.ev < 0 ? -1 : rfSrc[s.ev]!;
-          const v = src >= 0 ? writeVal[src]! : UNDEF;
-          if (s.dst >= 0) regs[s.dst] = v;
-          if (s.ev >= 0) writeVal[s.ev] = v;
-        } else if (s.k === 'bin') regs[s.dst] = binop(s.op, this.val(s.a, t), this.val(s.b, t), s.width);
-        else if (s.k === 'icmp') regs[s.dst] = icmp(s.pred, this.val(s.a, t), this.val(s.b, t), s.width);
-        else if (s.k === 'select') {
-          const c = this.val(s.cond, t);
-          regs[s.dst] = isUndef(c) ? UNDEF : c !== 0 ? this.val(s.a, t) : this.val(s.b, t);
-        } else if (s.k === 'copy') regs[s.dst] = regs[s.src]!;
-        else if (s.k === 'assume' && !this.assumeHolds(s, t)) return 'assume';
-      }
+      if (!same) lastStatus[t] = this.runThreadSimple(t, rfSrc) ? 1 : 2;
+      if (lastStatus[t] === 2) return 'assume';
     }
     return 'ok';
+  }
+
+  /** Runs thread `t` of a simple program (`runSimple`); false when one of its `assume`s fails. */
+  private runThreadSimple(t: number, rfSrc: Int32Array): boolean {
+    const { writeVal } = this;
+    const plan = this.plan!;
+    const steps = this.programs[t]!.steps;
+    const regs = this.regs[t]!;
+    regs.fill(UNDEF);
+    const kind = plan.kind[t]!;
+    const evs = plan.ev[t]!;
+    const dsts = plan.dst[t]!;
+    for (let i = 0; i < kind.length; i++) {
+      const k = kind[i]!;
+      if (k === SIMPLE_READ) {
+        const ev = evs[i]!;
+        const src = ev < 0 ? -1 : rfSrc[ev]!;
+        const v = src >= 0 ? writeVal[src]! : UNDEF;
+        const dst = dsts[i]!;
+        if (dst >= 0) regs[dst] = v;
+        if (ev >= 0) writeVal[ev] = v;
+        continue;
+      }
+      if (k === SIMPLE_STORE) continue;
+      const s = steps[i]!;
+      if (s.k === 'bin') regs[s.dst] = binop(s.op, this.val(s.a, t), this.val(s.b, t), s.width);
+      else if (s.k === 'icmp') regs[s.dst] = icmp(s.pred, this.val(s.a, t), this.val(s.b, t), s.width);
+      else if (s.k === 'select') {
+        const c = this.val(s.cond, t);
+        regs[s.dst] = isUndef(c) ? UNDEF : c !== 0 ? this.val(s.a, t) : this.val(s.b, t);
+      } else if (s.k === 'copy') regs[s.dst] = regs[s.src]!;
+      else if (s.k === 'assume' && !this.assumeHolds(s, t)) return false;
+    }
+    return true;
   }
 
   /** Whether an `assume` step holds (an undef operand never satisfies it). */

@@ -147,6 +147,36 @@ describe('event skeleton', () => {
     expect(isUndef(ev.writeVal[3]!)).toBe(true);
   });
 
+  it('runs constant-store programs again only in the threads whose reads changed source, with the same values', () => {
+    const t = makeTest({
+      locs: { x: 0, y: 0 },
+      threads: threads([
+        [ld('a', 'x', 'monotonic'), bin('b', 'add', 'a', 1)],
+        [st('x', 5, 'monotonic'), ld('c', 'y', 'monotonic')],
+        [st('y', 7, 'monotonic')],
+      ]),
+    });
+    const sk = buildSkeleton(t);
+    // 0 init x, 1 init y, 2 R x, 3 W x, 4 R y, 5 W y
+    const ev = new Evaluator(sk, compile(sk));
+    expect(ev.simple).toBe(true);
+    const rf = new Int32Array(sk.n).fill(-1);
+    const seen = () => [ev.regs[0]![1], ev.regs[1]![0], ev.writeVal[2], ev.writeVal[4]];
+    const runs: [number, number, number[]][] = [
+      [3, 1, [6, 0, 5, 0]],
+      [3, 5, [6, 7, 5, 7]],
+      [0, 5, [1, 7, 0, 7]],
+      [0, 1, [1, 0, 0, 0]],
+      [3, 1, [6, 0, 5, 0]],
+    ];
+    for (const [x, y, want] of runs) {
+      rf[2] = x;
+      rf[4] = y;
+      expect(ev.run(rf)).toBe('ok');
+      expect(seen()).toEqual(want);
+    }
+  });
+
   it('reports a cmpxchg whose value contradicts the assumed outcome', () => {
     const t = makeTest({ locs: { x: 0 }, threads: threads([[cas('p', 'x', 0, 1)]]) });
     const fail = buildSkeleton(t, [false]);
