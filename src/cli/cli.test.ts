@@ -51,6 +51,26 @@ describe('gpumm CLI', () => {
     }
   });
 
+  it("a misspelt command or option gets commander's suggestion on the diagnostic's line", () => {
+    const cmd = gpumm('rnu', 'litmus/MP+rel+acq.agent.litmus');
+    expect(cmd.status).toBe(2);
+    expect(cmd.stderr).toContain("error CL1003: unknown command 'rnu'; did you mean run?\n");
+    const opt = gpumm('run', '--max-stats', '3', 'litmus/MP+rel+acq.agent.litmus');
+    expect(opt.status).toBe(2);
+    expect(opt.stderr).toContain("error CL1003: unknown option '--max-stats'; did you mean --max-states?\n");
+    for (const r of [cmd, opt]) expect(r.stderr).not.toContain('\\x0a');
+  });
+
+  it('loads only the command it runs, and every command for the help and a misspelt name', () => {
+    // Each command's module is loaded on demand (src/cli/main.ts): the help still lists them all.
+    const help = gpumm('--help');
+    expect(help.status).toBe(0);
+    for (const c of ['parse', 'convert', 'run', 'demo', 'lower', 'compare', 'check', 'mutate', 'serve'])
+      expect(help.stdout).toMatch(new RegExp(`\\n  ${c} `));
+    expect(gpumm('help', 'lower').stdout).toMatch(/^Usage: gpumm lower/);
+    expect(gpumm('lower', '--help').stdout).toMatch(/^Usage: gpumm lower/);
+  });
+
   it('--error-limit: parse, run and lower stop after n errors (default 20, 0 = all) and count the rest', () => {
     const bad = tmpFile('many.litmus', `AMDGPU many\nP0 {\n${'  store i32 1, ptr @nope\n'.repeat(30)}}\n`);
     const one = tmpFile('one.litmus', 'x');

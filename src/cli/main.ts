@@ -3,15 +3,6 @@
  * Every user error ends as a diagnostic on stderr and exit status 2, never a stack trace.
  */
 import { Command, CommanderError } from 'commander';
-import { registerCheck } from './check.ts';
-import { registerCompare } from './compare.ts';
-import { registerConvert } from './convert.ts';
-import { registerDemo } from './demo.ts';
-import { registerLower } from './lower.ts';
-import { registerMutate } from './mutate.ts';
-import { registerParse } from './parse.ts';
-import { registerRun } from './run.ts';
-import { registerServe } from './serve.ts';
 import { CliExit, commandLineDiagnostic, reportInternalError } from './shared.ts';
 
 const program = new Command();
@@ -29,17 +20,28 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-registerParse(program);
-registerConvert(program);
-registerRun(program);
-registerDemo(program);
-registerLower(program);
-registerCompare(program);
-registerCheck(program);
-registerMutate(program);
-registerServe(program);
+/**
+ * The subcommands in the order `--help` lists them, each module loaded only when needed: the one the
+ * command line names, or all of them (`--help`, `help`, a misspelt name that wants suggestions).
+ * Loading every module costs a `gpumm run` about a quarter of its start-up (docs/benchmarks.md,
+ * "Start-up").
+ */
+const COMMANDS: [string, () => Promise<(p: Command) => void>][] = [
+  ['parse', async () => (await import('./parse.ts')).registerParse],
+  ['convert', async () => (await import('./convert.ts')).registerConvert],
+  ['run', async () => (await import('./run.ts')).registerRun],
+  ['demo', async () => (await import('./demo.ts')).registerDemo],
+  ['lower', async () => (await import('./lower.ts')).registerLower],
+  ['compare', async () => (await import('./compare.ts')).registerCompare],
+  ['check', async () => (await import('./check.ts')).registerCheck],
+  ['mutate', async () => (await import('./mutate.ts')).registerMutate],
+  ['serve', async () => (await import('./serve.ts')).registerServe],
+];
+const asked = process.argv.slice(2).find((a) => !a.startsWith('-'));
+const only = COMMANDS.find(([name]) => name === asked);
 
 try {
+  for (const [, load] of only ? [only] : COMMANDS) (await load())(program);
   await program.parseAsync(process.argv);
 } catch (e) {
   if (e instanceof CliExit) process.exitCode = e.status;

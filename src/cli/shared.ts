@@ -32,7 +32,11 @@ export function commandLineDiagnostic(e: CommanderError, argv: readonly string[]
   }
   const span: Span = { file: '<command-line>', offset: col - 1, line: 1, col, len: bad?.length ?? 0 };
   // Commander's sentence is kept whole; only the command-line text it quotes is cut.
-  const what = e.message.replace(/^error: /, '').replace(/'([^']*)'/g, (_, q: string) => `'${clipQuote(q)}'`);
+  // Its suggestion comes on a line of its own ("\n(Did you mean run?)"): one line here.
+  const what = e.message
+    .replace(/^error: /, '')
+    .replace(/\s*\n\(Did you mean ([^)?]*)\??\)/, '; did you mean $1?')
+    .replace(/'([^']*)'/g, (_, q: string) => `'${clipQuote(q)}'`);
   const fix =
     e.code === 'commander.unknownCommand'
       ? 'commands are listed by gpumm --help'
