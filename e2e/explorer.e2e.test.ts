@@ -319,6 +319,40 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     expect(await page.isEnabled('[data-testid=run]')).toBe(true);
   });
 
+  it('a run stopped by a budget keeps the verdict its states prove', async () => {
+    // Two executions; every one satisfies the condition, so the first proves it.
+    await typeText(
+      page,
+      [
+        'AMDGPU Stopped',
+        '@x = addrspace(1) global i32 0',
+        '@y = addrspace(1) global i32 0',
+        'P0 @ agent 0, workgroup 0 {\n  %r0 = load atomic i32, ptr addrspace(1) @x syncscope("agent") monotonic\n}',
+        'P1 @ agent 0, workgroup 1 {\n  store atomic i32 1, ptr addrspace(1) @y syncscope("agent") monotonic\n}',
+        'P2 @ agent 0, workgroup 2 {\n  %r0 = load atomic i32, ptr addrspace(1) @y syncscope("agent") monotonic\n}',
+        'exists (P0:%r0 == 0)',
+      ].join('\n'),
+    );
+    await page.click('text=Model options and budgets');
+    const maxExecutions = page.locator('label:has-text("max executions") input');
+    await maxExecutions.fill('1');
+    await page.click('[data-testid=run]');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=verdict]')?.textContent?.includes('proved before the run stopped'),
+    );
+    const verdict = page.locator('[data-testid=verdict]');
+    expect(await verdict.textContent()).toContain('holds (proved before the run stopped: max-executions)');
+    expect(await verdict.getAttribute('class')).toContain('ok');
+    // Without the budget the run completes: the same verdict, said plainly.
+    await maxExecutions.fill('0');
+    await page.click('[data-testid=run]');
+    await page.waitForFunction(
+      () => !document.querySelector('[data-testid=verdict]')?.textContent?.includes('stopped'),
+    );
+    expect(await verdict.textContent()).toMatch(/holds$/);
+    await page.click('text=Model options and budgets');
+  });
+
   it('runs a cat model of the registry and reports a pasted cat file’s error at its line', async () => {
     await page.selectOption('[data-testid=catalogue]', 'LB+plain.litmus');
     await page.waitForFunction(() =>

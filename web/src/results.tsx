@@ -41,22 +41,33 @@ export function TranslationNote({ t, what }: { t: Translation; what: string }) {
 function Verdict({ r }: { r: RunResult }) {
   const rep = r.report;
   const cond = rep.condition;
-  const verdictClass = !rep.complete
-    ? 'warn'
-    : cond?.verdict === 'holds'
-      ? 'ok'
-      : cond?.verdict === 'fails'
-        ? 'no'
-        : 'warn';
+  // A stopped run keeps what its states prove (docs/model.md choice 30), as `gpumm run` says it.
+  const proved = !rep.complete && cond !== null && rep.decided?.condition === true;
+  const verdictClass =
+    !rep.complete && !proved
+      ? 'warn'
+      : cond?.verdict === 'holds'
+        ? 'ok'
+        : cond?.verdict === 'fails'
+          ? 'no'
+          : 'warn';
+  const stopped = `undecided (${rep.stop})`;
   return (
     <div class="summary">
       <div class={`verdict ${verdictClass}`} data-testid="verdict">
         {cond ? (
           <>
-            <code>{cond.text}</code> <b>{rep.complete ? cond.verdict : `undecided (${rep.stop})`}</b>
+            <code>{cond.text}</code>{' '}
+            <b>
+              {rep.complete
+                ? cond.verdict
+                : proved
+                  ? `${cond.verdict} (proved before the run stopped: ${rep.stop})`
+                  : stopped}
+            </b>
           </>
         ) : (
-          <b>{rep.complete ? 'done' : `undecided (${rep.stop})`}</b>
+          <b>{rep.complete ? 'done' : stopped}</b>
         )}
       </div>
       <div class="facts">
