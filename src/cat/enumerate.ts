@@ -19,6 +19,7 @@ import { add, remove } from '../core/relation.ts';
 import type { Test } from '../core/types.ts';
 import { VariantDriver } from '../enumerate/driver.ts';
 import { describeEvent } from '../enumerate/explain.ts';
+import { SLICE_EXECUTIONS } from '../enumerate/limits.ts';
 import { type Observable, type ObserveMode, observables } from '../enumerate/outcomes.ts';
 import { compile, conditionConstants, type EvalStatus, Evaluator } from '../events/program.ts';
 import { buildSkeleton, countBarrierVariants, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
@@ -447,7 +448,9 @@ class CatVariantState {
       this.finished = true;
       return 1;
     }
-    while (used < budget && !en.stop) {
+    // A slice also ends after SLICE_EXECUTIONS executions (one candidate may stand for many).
+    const executionsUntil = en.stats.consistent + SLICE_EXECUTIONS;
+    while (used < budget && !en.stop && en.stats.consistent < executionsUntil) {
       const d = this.depth;
       const cp = cps[d]!;
       const size = cp.kind === 'co' ? cp.perms.length : cp.domain.length;

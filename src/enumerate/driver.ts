@@ -6,6 +6,7 @@
  */
 import { Collector, type ExecutionRecord } from './collector.ts';
 import type { EnumerationStats, StopReason } from './enumerate.ts';
+import { SLICE_EXECUTIONS } from './limits.ts';
 
 /** The search of one variant: advanced by the driver until finished. */
 export interface VariantStep {
@@ -63,7 +64,10 @@ export abstract class VariantDriver<S extends VariantStep> {
   step(budget: number): boolean {
     if (this.stop) return true;
     let left = budget;
-    while (left > 0) {
+    // A slice also ends after SLICE_EXECUTIONS executions (each search's `advance` stops there too):
+    // one candidate may stand for many, the solutions of value cycles.
+    const until = this.stats.consistent + SLICE_EXECUTIONS;
+    while (left > 0 && this.stats.consistent < until) {
       if (!this.cur) {
         this.v++;
         if (this.v >= this.variantCount) {

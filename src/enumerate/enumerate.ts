@@ -29,6 +29,7 @@ import {
   Workspace,
 } from '../models/amdgpu.ts';
 import { Collector } from './collector.ts';
+import { SLICE_EXECUTIONS } from './limits.ts';
 import {
   firstRace,
   type Observable,
@@ -1036,7 +1037,11 @@ export class Enumeration {
       return { nodes: 1, finished: true };
     }
     let nodes = 0;
-    while (nodes < budget) {
+    // Budgets are looked at between slices (`step`): a slice also ends after SLICE_EXECUTIONS
+    // executions, as one candidate may stand for many (the solutions of value cycles), and a slice
+    // of 4 096 nodes could then run far past --timeout.
+    const executionsUntil = this.stats.consistent + SLICE_EXECUTIONS;
+    while (nodes < budget && this.stats.consistent < executionsUntil) {
       if (st.prod) {
         // The prefix up to tailStart - 1 is applied: enumerate the tail's product, then go on at
         // depth tailStart - 1 as if its subtree were done.

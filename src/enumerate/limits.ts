@@ -10,6 +10,13 @@
  */
 export const DEFAULT_MAX_STATES = 1_000_000;
 
+/**
+ * Executions after which a slice of a search ends whatever nodes it has left, so the budgets (looked
+ * at between slices) are honoured when one candidate stands for many executions (the solutions of
+ * value cycles, docs/model.md "Values out of thin air").
+ */
+export const SLICE_EXECUTIONS = 65_536;
+
 /** After this long, `runTest` reports the projected total time of a run. */
 export const PROGRESS_MS = 300;
 

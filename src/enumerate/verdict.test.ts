@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CatEnumeration, DEFAULT_CAT } from '../cat/enumerate.ts';
 import { loadModel } from '../cat/load.ts';
-import { runCat } from '../cat/report.ts';
+import { runCat, variantsOf } from '../cat/report.ts';
 import { CATALOGUE_DIR } from '../cli/demo.ts';
 import { litmusFilesIn } from '../cli/io.ts';
 import type { Expectation } from '../core/types.ts';
@@ -29,7 +30,7 @@ import type { VulkanTest } from '../vulkan/ast.ts';
 import { parseAnyTest } from '../vulkan/detect.ts';
 import { DEFAULT_VK_RUN, runVulkan } from '../vulkan/run.ts';
 import { enumerate, estimateCandidates, multinomial } from './enumerate.ts';
-import { MAX_MODEL_EVENTS } from './limits.ts';
+import { MAX_MODEL_EVENTS, SLICE_EXECUTIONS } from './limits.ts';
 import { buildReport, formatReport, type Report } from './report.ts';
 import { runTestParallel } from './run-parallel.ts';
 import {
@@ -76,6 +77,39 @@ describe('verdicts', () => {
     expect(run('LB+data.agent.oota', false)).toBe('holds');
     expect(run('LB+data+inc.agent.oota', true)).toBe('fails');
     expect(run('LB+data+inc.agent.oota', false)).toBe('fails');
+  });
+
+  it('a slice of the search ends after SLICE_EXECUTIONS executions: budgets hold when a candidate stands for many', () => {
+    // Five LB+data pairs without no-thin-air: 2,046 search nodes, 371,293 executions (each value
+    // cycle has 13 solutions). A slice of 4,096 nodes used to run all of them, past --timeout.
+    const pairs = Array.from({ length: 5 }, (_, i) => [
+      [ld('r', `x${i}`, 'monotonic'), st(`y${i}`, 'r', 'monotonic')],
+      [ld('r', `y${i}`, 'monotonic'), st(`x${i}`, 'r', 'monotonic')],
+    ]).flat();
+    const locs = Object.fromEntries(
+      Array.from({ length: 5 }, (_, i) => [
+        [`x${i}`, 0],
+        [`y${i}`, 0],
+      ]).flat(),
+    );
+    // The condition's constants (42 + i, with their neighbours) widen each cycle's domain.
+    const c = cond('exists', and(...Array.from({ length: 5 }, (_, i) => eq(reg(`P${2 * i}`, 'r'), 42 + i))));
+    const t = makeTest({ locs, threads: threads(pairs), cond: c });
+    const model = { ...DEFAULT_RUN.model, noThinAir: false };
+    const whole = enumerate(t, { model }).stats.consistent;
+    expect(whole).toBe(13 ** 5);
+    // The fast search looks at its budgets after every slice: a 1 ms timeout stops it after the
+    // first (it used to be the whole search, 2,046 nodes being under one slice's 4,096).
+    const fast = enumerate(t, { model, timeoutMs: 1 });
+    expect(fast.stop).toBe('timeout');
+    const catFile = join(CATALOGUE_DIR, '..', 'models', 'amdgpu.cat');
+    const catModel = loadModel(readFileSync(catFile, 'utf8'), catFile, () => null).model;
+    const cat = new CatEnumeration(t, catModel, { ...DEFAULT_CAT, variants: variantsOf(model) });
+    expect(cat.step(1 << 20)).toBe(false);
+    expect(cat.stats.consistent).toBeGreaterThanOrEqual(SLICE_EXECUTIONS);
+    for (const en of [fast, cat]) {
+      expect(en.stats.consistent).toBeLessThan(whole);
+    }
   });
 
   it('the up-front estimate stays a number for many writes to a location (it was NaN past 170)', () => {

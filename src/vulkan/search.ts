@@ -18,6 +18,7 @@
 import type { CatVariantInput } from '../cat/enumerate.ts';
 import { add, has, isAcyclic, type Relation, relation, remove } from '../core/relation.ts';
 import { VariantDriver } from '../enumerate/driver.ts';
+import { SLICE_EXECUTIONS } from '../enumerate/limits.ts';
 import type { VkSkeleton } from './events.ts';
 import { describeBlocked } from './explain.ts';
 import type { VkFront } from './front.ts';
@@ -488,7 +489,9 @@ class VariantSearch {
       return 1;
     }
     let used = 0;
-    while (used < budget && !en.stop) {
+    // A slice also ends after SLICE_EXECUTIONS executions (one candidate may stand for many).
+    const executionsUntil = en.stats.consistent + SLICE_EXECUTIONS;
+    while (used < budget && !en.stop && en.stats.consistent < executionsUntil) {
       const k = this.depth;
       const cp = cps[k]!;
       const size = cp.kind === 'co' ? cp.perms.length : cp.domain.length;
