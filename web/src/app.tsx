@@ -24,7 +24,7 @@ import type {
 } from './engine/protocol.ts';
 import { Executions } from './executions.tsx';
 import { Results } from './results.tsx';
-import { decodeShare, encodeShare } from './share.ts';
+import { decodeShare, encodeShare, settingsFromParams, settingsParams } from './share.ts';
 import './style.css';
 
 interface CatalogueEntry {
@@ -171,6 +171,7 @@ function App() {
             tgsplit: p.tgsplit === '1',
           }));
         if (p.tab === 'executions' || p.tab === 'code' || p.tab === 'check') setTab(p.tab);
+        setSettings((s) => settingsFromParams(p, s));
       } else {
         const file = list.some((e) => e.file === DEFAULT_FILE) ? DEFAULT_FILE : list[0]?.file;
         if (file) await load(file);
@@ -272,6 +273,7 @@ function App() {
       lang: choice.lang,
       tgsplit: choice.tgsplit ? '1' : '0',
       tab,
+      ...settingsParams(settings),
     };
     if (model === USER_CAT) params.cat = catText;
     const hash = await encodeShare({ text: editor.current!.state.doc.toString(), params });

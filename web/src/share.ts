@@ -4,6 +4,8 @@
  * without CompressionStream.
  */
 
+import type { RunSettings } from './engine/protocol.ts';
+
 export interface Shared {
   text: string;
   params: Record<string, string>;
@@ -53,3 +55,41 @@ export async function decodeShare(hash: string): Promise<Shared | null> {
     return null;
   }
 }
+
+/**
+ * The model options of a run as link parameters, each the CLI's flag's value: `thinair` (1:
+ * `--no-thin-air` off), `values` (`--value-rules`), `observe`, and for Vulkan tests `unroll`,
+ * `chains` (0: `--no-av-vis-chains`), `fr` (`--vulkan-fr`), `device` (`--device-scope`).
+ */
+export function settingsParams(s: RunSettings): Record<string, string> {
+  return {
+    thinair: s.noThinAir ? '0' : '1',
+    values: s.valueRules,
+    observe: s.observe,
+    unroll: String(s.vulkan.unroll),
+    chains: s.vulkan.chains ? '1' : '0',
+    fr: s.vulkan.fr,
+    device: s.vulkan.deviceScope,
+  };
+}
+
+/** `base` with the options a link gives; a missing or unknown value keeps `base`'s. */
+export function settingsFromParams(p: Record<string, string>, base: RunSettings): RunSettings {
+  const pick = <T extends string>(v: string | undefined, allowed: readonly T[], dflt: T): T =>
+    allowed.includes(v as T) ? (v as T) : dflt;
+  const unroll = Number(p.unroll);
+  return {
+    noThinAir: p.thinair === '1' ? false : p.thinair === '0' ? true : base.noThinAir,
+    valueRules: pick(p.values, ['literal', 'repaired'] as const, base.valueRules),
+    observe: pick(p.observe, ['all', 'condition'] as const, base.observe),
+    vulkan: {
+      unroll: /^\d{1,4}$/.test(p.unroll ?? '') && unroll <= MAX_SHARED_UNROLL ? unroll : base.vulkan.unroll,
+      chains: p.chains === '0' ? false : p.chains === '1' ? true : base.vulkan.chains,
+      fr: pick(p.fr, ['dartagnan', 'literal'] as const, base.vulkan.fr),
+      deviceScope: pick(p.device, ['system', 'agent'] as const, base.vulkan.deviceScope),
+    },
+  };
+}
+
+/** The most loop iterations a link may ask for (the page's field takes any; a link is someone else's). */
+const MAX_SHARED_UNROLL = 64;
