@@ -302,6 +302,11 @@ export function MachineCode({
                           {a}
                         </div>
                       ))}
+                      {cell.warnings.map((w) => (
+                        <div key={w} class="warning" data-testid="lower-warning">
+                          {w}
+                        </div>
+                      ))}
                       {showRows && (
                         <div class="rows">
                           {cell.diagnostic ? (

@@ -132,6 +132,8 @@ export interface LoweredCell {
   rows: string[];
   /** Why there is no code (`LW2008: …`), or null. */
   diagnostic: string | null;
+  /** What of the instruction the target gives no meaning (`LW2014: …`); the code is shown all the same. */
+  warnings: string[];
 }
 
 /** One IR instruction of a thread and its machine code on each target, in the view's column order. */

@@ -207,6 +207,19 @@ describe('explorer engine: side by side and the machine picture', () => {
     expect(alone.threads[0]!.instrs[1]!.cells[0]).toEqual(release.cells[1]);
   });
 
+  it('shows lowering warnings as gpumm lower does: an amdgcn-av annotation means nothing on Intel (LW2014)', () => {
+    const s = new Session(MODELS);
+    const v = s.lower(litmus('MP+rel.none+acq.agent.litmus'), SBS);
+    if (!('threads' in v)) throw new Error('no lowering');
+    const cells = v.threads.flatMap((t) => t.instrs.map((i) => i.cells));
+    const pvc = cells.flatMap((c) => c[1]!.warnings);
+    expect(pvc).toHaveLength(1);
+    expect(pvc[0]).toMatch(/^LW2014: .*amdgcn-av.*pvc/);
+    // The code is there all the same, and gfx942 has no such warning.
+    expect(cells.every((c) => c[1]!.asm.length > 0)).toBe(true);
+    expect(cells.flatMap((c) => c[0]!.warnings)).toEqual([]);
+  });
+
   it('an unknown target among several is a diagnostic with the nearest names', () => {
     const s = new Session(MODELS);
     const v = s.lower(litmus('MP+rel+acq.agent.litmus'), { ...SBS, targets: ['gfx942', 'gfx9422'] });

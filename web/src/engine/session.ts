@@ -404,6 +404,7 @@ export class Session {
             asm: codeLines(r),
             rows: 'diagnostic' in r ? [] : r.rows,
             diagnostic: 'diagnostic' in r ? `${r.diagnostic.code}: ${r.diagnostic.message}` : null,
+            warnings: 'diagnostic' in r ? [] : (r.warnings ?? []).map((w) => `${w.code}: ${w.message}`),
           })),
         })),
       })),
