@@ -15,11 +15,12 @@
  * interrupts apply between slices. It shares the event skeleton with the fast search, nothing of
  * its model. No Node APIs here: the web page imports this file.
  */
+
+import { permutations } from '../core/permutations.ts';
 import { add, remove } from '../core/relation.ts';
 import type { Test } from '../core/types.ts';
 import { VariantDriver } from '../enumerate/driver.ts';
 import { describeEvent } from '../enumerate/explain.ts';
-import { SLICE_EXECUTIONS } from '../enumerate/limits.ts';
 import { type Observable, type ObserveMode, observables } from '../enumerate/outcomes.ts';
 import { compile, conditionConstants, type EvalStatus, Evaluator } from '../events/program.ts';
 import { buildSkeleton, countBarrierVariants, countCmpxchg, type Skeleton } from '../events/skeleton.ts';
@@ -207,15 +208,6 @@ export interface CatVariant {
 type ChoicePoint =
   | { kind: 'co'; loc: number; perms: Int32Array[] }
   | { kind: 'rf'; read: number; domain: Int32Array };
-
-function permutations(xs: number[]): number[][] {
-  if (xs.length <= 1) return [xs.slice()];
-  const out: number[][] = [];
-  xs.forEach((x, i) => {
-    for (const p of permutations([...xs.slice(0, i), ...xs.slice(i + 1)])) out.push([x, ...p]);
-  });
-  return out;
-}
 
 /**
  * `model` evaluated on one complete candidate of a variant, every binding computed (the explorer
@@ -448,9 +440,7 @@ class CatVariantState {
       this.finished = true;
       return 1;
     }
-    // A slice also ends after SLICE_EXECUTIONS executions (one candidate may stand for many).
-    const executionsUntil = en.stats.consistent + SLICE_EXECUTIONS;
-    while (used < budget && !en.stop && en.stats.consistent < executionsUntil) {
+    while (used < budget && !en.stop && en.stats.consistent < en.sliceEnd) {
       const d = this.depth;
       const cp = cps[d]!;
       const size = cp.kind === 'co' ? cp.perms.length : cp.domain.length;

@@ -153,23 +153,32 @@ export const PRIMITIVE_NAMES: readonly string[] = [
   'bsync',
 ];
 
-/** The primitives of `sk`, and the candidate buffers the enumerator writes into. */
-export function buildPrimitives(sk: Skeleton): { prims: Primitives; cand: CandidateBuffers } {
-  const n = sk.n;
-  const ev = sk.events;
+/**
+ * A table of primitives being built over the events of one variant (AMDGPU or Vulkan): `set` adds
+ * the set of the events a predicate holds of, `rel` a relation (tier 0: fixed per variant).
+ */
+export function primitiveTable<E extends { id: number }>(n: number, events: readonly E[]) {
   const values = new Map<string, PrimitiveValue>();
-  const set = (name: string, p: (e: Event) => boolean) =>
+  const set = (name: string, p: (e: E) => boolean) =>
     values.set(name, {
       type: 'set',
       tier: 0,
       rel: null,
       bits: bitset(
         n,
-        ev.filter(p).map((e) => e.id),
+        events.filter(p).map((e) => e.id),
       ),
     });
   const rel = (name: string, r: Relation, tier: 0 | 1 | 2 = 0) =>
     values.set(name, { type: 'rel', tier, rel: r, bits: r.bits });
+  return { values, set, rel };
+}
+
+/** The primitives of `sk`, and the candidate buffers the enumerator writes into. */
+export function buildPrimitives(sk: Skeleton): { prims: Primitives; cand: CandidateBuffers } {
+  const n = sk.n;
+  const ev = sk.events;
+  const { values, set, rel } = primitiveTable(n, ev);
   const pairs = (p: (a: Event, b: Event) => boolean): Relation => {
     const r = relation(n);
     for (const a of ev) for (const b of ev) if (p(a, b)) add(r, a.id, b.id);

@@ -5,10 +5,10 @@
  * `co`, `Undef` and `fr` the enumerator fills in. docs/cat.md lists every name with its meaning.
  * No Node APIs here: the web page imports this file.
  */
-import { add, bitset, relation } from '../core/relation.ts';
+import { add, relation } from '../core/relation.ts';
 import type { VkEvent, VkSkeleton } from '../vulkan/events.ts';
-import type { Primitives, PrimitiveValue } from './eval.ts';
-import { type CandidateBuffers, candidatePrimitives } from './primitives.ts';
+import type { Primitives } from './eval.ts';
+import { type CandidateBuffers, candidatePrimitives, primitiveTable } from './primitives.ts';
 
 /** Every primitive of a Vulkan test, for docs/cat.md and its test. */
 export const VULKAN_PRIMITIVE_NAMES: readonly string[] = [
@@ -79,20 +79,7 @@ const LACKING_VK: ReadonlyMap<string, string> = new Map([
 /** The primitives of Vulkan variant `sk`, and the candidate buffers the enumerator writes into. */
 export function buildVulkanPrimitives(sk: VkSkeleton): { prims: Primitives; cand: CandidateBuffers } {
   const n = sk.n;
-  const ev = sk.events;
-  const values = new Map<string, PrimitiveValue>();
-  const set = (name: string, p: (e: VkEvent) => boolean) =>
-    values.set(name, {
-      type: 'set',
-      tier: 0,
-      rel: null,
-      bits: bitset(
-        n,
-        ev.filter(p).map((e) => e.id),
-      ),
-    });
-  const rel = (name: string, r: ReturnType<typeof relation>, tier: 0 | 1 | 2 = 0) =>
-    values.set(name, { type: 'rel', tier, rel: r, bits: r.bits });
+  const { values, set, rel } = primitiveTable(n, sk.events);
   const isWrite = (e: VkEvent) => e.kind === 'write' || e.kind === 'init';
   const isAccess = (e: VkEvent) => e.kind === 'read' || isWrite(e);
 

@@ -7,27 +7,11 @@
  */
 
 import { findLlc } from '../lower/llc.ts';
-import { catalogueSuite } from './testutil.ts';
+import { catalogueSuite, LB_RLX_PINNED } from './testutil.ts';
 
 /** `test|target|mode` → the forbidden state the machine reaches. */
 const PINNED: Record<string, string> = {
-  // No table orders a relaxed load before a later store of another location; the model's no-thin-air
-  // axiom does (docs/hardware.md, "Findings").
-  'LB+rlx.agent|gfx600|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx700|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx900|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx90a|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx90a|tgsplit': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx942|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx942|tgsplit': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx950|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1030|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1030|wgp': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1100|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1100|wgp': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1200|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1200|wgp': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1250|cu': 'P0:r0=1; P1:r1=1;',
+  ...LB_RLX_PINNED,
   // As the documents' code where llc-22 keeps their workgroup-scope release (GFX6, GFX9, GFX9.4; on GFX12
   // the missing global_wb); GFX7 (flat stores, drained by lgkmcnt) and GFX10–11 CU mode (llc-22 drains the
   // counters: cu-mode-waits) are sound.

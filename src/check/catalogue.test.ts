@@ -6,27 +6,11 @@
  * catalogue.llc.test.ts; bench/check-catalogue.ts times both on every target.
  */
 
-import { catalogueSuite } from './testutil.ts';
+import { catalogueSuite, LB_RLX_PINNED } from './testutil.ts';
 
 /** `test|target|mode` → the forbidden state the machine reaches. */
 const PINNED: Record<string, string> = {
-  // No table orders a relaxed load before a later store of another location; the model's no-thin-air
-  // axiom does (docs/hardware.md, "Findings").
-  'LB+rlx.agent|gfx600|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx700|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx900|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx90a|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx90a|tgsplit': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx942|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx942|tgsplit': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx950|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1030|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1030|wgp': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1100|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1100|wgp': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1200|cu': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1200|wgp': 'P0:r0=1; P1:r1=1;',
-  'LB+rlx.agent|gfx1250|cu': 'P0:r0=1; P1:r1=1;',
+  ...LB_RLX_PINNED,
   // A workgroup-scope release drains only the wave's own counters (or none, GFX6–9 and CU mode): a
   // store of another wave of the work-group, still queued in the CU, is not published by a later
   // agent-scope release of the second wave.

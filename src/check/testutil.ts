@@ -42,6 +42,18 @@ export const CATALOGUE_RUNS: readonly [string, WaveMode | 'tgsplit'][] = [
   ['lnl', 'cu'],
 ];
 
+/**
+ * A finding of every AMD run with either profile, as `test|target|mode` → state: no table orders a
+ * relaxed load before a later store of another location; the model's no-thin-air axiom does
+ * (docs/hardware.md, "Findings").
+ */
+export const LB_RLX_PINNED: Readonly<Record<string, string>> = Object.fromEntries(
+  CATALOGUE_RUNS.filter(([t]) => findTarget(t)?.processor.vendor === 'AMD').map(([t, m]) => [
+    `LB+rlx.agent|${t}|${m}`,
+    'P0:r0=1; P1:r1=1;',
+  ]),
+);
+
 /** What the catalogue check found on one target and mode with one profile. */
 export interface CatalogueVerdicts {
   checked: number;

@@ -36,6 +36,11 @@ export abstract class VariantDriver<S extends VariantStep> {
   ub = false;
   /** The variants with undefined behaviour that recorded an execution. */
   readonly ubVariants = new Set<number>();
+  /**
+   * Where the slice `step` runs ends in executions: SLICE_EXECUTIONS after its start, as one candidate
+   * may stand for many (the solutions of value cycles). Each search's `advance` stops there too.
+   */
+  sliceEnd = 0;
   private v = -1;
   private cur: S | null = null;
   private readonly t0 = performance.now();
@@ -64,10 +69,8 @@ export abstract class VariantDriver<S extends VariantStep> {
   step(budget: number): boolean {
     if (this.stop) return true;
     let left = budget;
-    // A slice also ends after SLICE_EXECUTIONS executions (each search's `advance` stops there too):
-    // one candidate may stand for many, the solutions of value cycles.
-    const until = this.stats.consistent + SLICE_EXECUTIONS;
-    while (left > 0 && this.stats.consistent < until) {
+    this.sliceEnd = this.stats.consistent + SLICE_EXECUTIONS;
+    while (left > 0 && this.stats.consistent < this.sliceEnd) {
       if (!this.cur) {
         this.v++;
         if (this.v >= this.variantCount) {

@@ -5,19 +5,11 @@
  * static filters: it exists to test the optimised enumerator, and is only usable on tiny tests.
  */
 
+import { permutations } from '../core/permutations.ts';
 import type { Test } from '../core/types.ts';
 import { DEFAULT_OPTIONS, type ModelOptions, type Workspace } from '../models/amdgpu.ts';
 import { Collector, leaf, prepareVariant, variantCount } from './enumerate.ts';
 import type { ObserveMode } from './outcomes.ts';
-
-function permutations(xs: number[]): number[][] {
-  if (xs.length <= 1) return [xs.slice()];
-  const out: number[][] = [];
-  xs.forEach((x, i) => {
-    for (const p of permutations([...xs.slice(0, i), ...xs.slice(i + 1)])) out.push([x, ...p]);
-  });
-  return out;
-}
 
 /**
  * All consistent executions of `test`, by exhaustive search. `onConsistent` sees each consistent

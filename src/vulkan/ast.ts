@@ -7,7 +7,7 @@
  *
  * A plain JSON-able tree, like the AMDGPU `Test` (src/core/types.ts). No Node APIs here.
  */
-import type { Expectation, Quantifier, Span, Test } from '../core/types.ts';
+import type { Expectation, IcmpPred, Quantifier, Span, Test } from '../core/types.ts';
 
 /**
  * Vulkan memory scopes, widest first (Vulkan spec, "Shaders" chapter, scopes; the memory model
@@ -168,6 +168,16 @@ export interface VkGoto extends Base {
 export const VK_BRANCH_CONDS = ['beq', 'bne', 'blt', 'ble', 'bgt', 'bge'] as const;
 export type VkBranchCond = (typeof VK_BRANCH_CONDS)[number];
 
+/** The comparison a branch makes (signed, as Dartagnan's integers). */
+export const BRANCH_PRED: Record<VkBranchCond, IcmpPred> = {
+  beq: 'eq',
+  bne: 'ne',
+  blt: 'slt',
+  ble: 'sle',
+  bgt: 'sgt',
+  bge: 'sge',
+};
+
 /** `bne r0, 1, LC01`: jump when the comparison holds. */
 export interface VkBranch extends Base {
   kind: 'branch';
@@ -239,6 +249,16 @@ export type VkTerm =
 
 export const VK_CMP_OPS = ['==', '!=', '<', '<=', '>', '>='] as const;
 export type VkCmpOp = (typeof VK_CMP_OPS)[number];
+
+/** The comparison a condition's operator makes (signed, as Dartagnan's integers). */
+export const CMP_PRED: Record<VkCmpOp, IcmpPred> = {
+  '==': 'eq',
+  '!=': 'ne',
+  '<': 'slt',
+  '<=': 'sle',
+  '>': 'sgt',
+  '>=': 'sge',
+};
 
 export type VkCond =
   | { kind: 'true' }

@@ -17,7 +17,7 @@
 import { add, bitset, type Relation, relation } from '../core/relation.ts';
 import type { Span } from '../core/types.ts';
 import { type EvalLayout, type Op, type ProgramStep, type ThreadProgram, UNDEF } from '../events/program.ts';
-import type { VkBranchCond, VkInstr, VkScope, VkValue, VulkanTest } from './ast.ts';
+import { BRANCH_PRED, type VkInstr, type VkScope, type VkValue, type VulkanTest } from './ast.ts';
 import type { PathStep, Variant } from './paths.ts';
 import { inScopeOf, shareLevel } from './scopes.ts';
 
@@ -107,15 +107,6 @@ export interface VkSkeleton extends EvalLayout {
   /** Per thread: register name → slot of its last assignment, or -1 when never assigned. */
   finalSlot: Map<string, number>[];
 }
-
-const BRANCH_PRED: Record<VkBranchCond, 'eq' | 'ne' | 'slt' | 'sle' | 'sgt' | 'sge'> = {
-  beq: 'eq',
-  bne: 'ne',
-  blt: 'slt',
-  ble: 'sle',
-  bgt: 'sgt',
-  bge: 'sge',
-};
 
 /** Location and reference of every name: references declared the same location share one. */
 export function locationsOf(test: VulkanTest): {

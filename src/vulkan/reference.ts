@@ -9,6 +9,8 @@
  * straight-line tests (loads, stores, RMWs, memory barriers, control barriers met by every
  * invocation of their workgroup); anything else throws. No Node APIs here.
  */
+
+import { permutations } from '../core/permutations.ts';
 import type { VkPlacement, VkRmwOp, VkScope, VulkanTest } from './ast.ts';
 
 /** What a reference run finds: the final states, keyed by their values. */
@@ -90,11 +92,6 @@ function rmwValue(op: VkRmwOp, old: number, v: number): number {
     case 'xor':
       return wrap(old ^ v);
   }
-}
-
-function permutations(xs: number[]): number[][] {
-  if (xs.length <= 1) return [xs.slice()];
-  return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
 }
 
 type Matrix = boolean[][];

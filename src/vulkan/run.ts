@@ -169,14 +169,7 @@ export async function runVulkanSlicedDetailed(
   };
   const main = await run(o.chains);
   const nochains = test.assertions.some((a) => a.nochains) ? await run(false) : null;
-  const explanations = o.explain && main.stop === 'done' ? explainVulkan(test, front, o) : [];
-  const report = buildVulkanReport(test, main, nochains, {
-    model: { noThinAir: false, valueRules: 'literal' },
-    estimate: 0,
-    ms: performance.now() - t0,
-    explanations,
-  });
-  return { report, front, main };
+  return finishRun(test, front, o, main, nochains, t0);
 }
 
 /** A run of `test` to the end (or a budget): its report, front and main search (for its executions). */
@@ -193,6 +186,21 @@ export function runVulkanDetailed(
   };
   const main = run(o.chains);
   const nochains = test.assertions.some((a) => a.nochains) ? run(false) : null;
+  return finishRun(test, front, o, main, nochains, t0);
+}
+
+/**
+ * The report of a run whose searches are done: `main`, and `nochains` when the test has assertions
+ * about executions without chains; `--explain`'s texts for a complete run.
+ */
+function finishRun(
+  test: VulkanTest,
+  front: VkFront,
+  o: VkRunOptions,
+  main: VkSearchResult,
+  nochains: VkSearchResult | null,
+  t0: number,
+): { report: Report; front: VkFront; main: VkSearchResult } {
   const explanations = o.explain && main.stop === 'done' ? explainVulkan(test, front, o) : [];
   const report = buildVulkanReport(test, main, nochains, {
     model: { noThinAir: false, valueRules: 'literal' },

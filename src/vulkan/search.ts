@@ -16,9 +16,9 @@
  * slices. No Node APIs here.
  */
 import type { CatVariantInput } from '../cat/enumerate.ts';
+import { permutations } from '../core/permutations.ts';
 import { add, has, isAcyclic, type Relation, relation, remove } from '../core/relation.ts';
 import { VariantDriver } from '../enumerate/driver.ts';
-import { SLICE_EXECUTIONS } from '../enumerate/limits.ts';
 import type { VkSkeleton } from './events.ts';
 import { describeBlocked } from './explain.ts';
 import type { VkFront } from './front.ts';
@@ -38,15 +38,6 @@ type Choice =
   | { kind: 'co'; loc: number; perms: Int32Array[] }
   /** `all`: the writes the read may read by their known values; `domain`: those still possible. */
   | { kind: 'rf'; read: number; all: Int32Array; domain: Int32Array; sync: boolean };
-
-function permutations(xs: number[]): number[][] {
-  if (xs.length <= 1) return [xs.slice()];
-  const out: number[][] = [];
-  xs.forEach((x, i) => {
-    for (const p of permutations([...xs.slice(0, i), ...xs.slice(i + 1)])) out.push([x, ...p]);
-  });
-  return out;
-}
 
 /** The search of every variant of a Vulkan test under the Vulkan model. */
 export class VkSearch extends VariantDriver<VariantSearch> {
@@ -489,9 +480,7 @@ class VariantSearch {
       return 1;
     }
     let used = 0;
-    // A slice also ends after SLICE_EXECUTIONS executions (one candidate may stand for many).
-    const executionsUntil = en.stats.consistent + SLICE_EXECUTIONS;
-    while (used < budget && !en.stop && en.stats.consistent < executionsUntil) {
+    while (used < budget && !en.stop && en.stats.consistent < en.sliceEnd) {
       const k = this.depth;
       const cp = cps[k]!;
       const size = cp.kind === 'co' ? cp.perms.length : cp.domain.length;

@@ -7,7 +7,7 @@
  */
 import type { IcmpPred } from '../core/types.ts';
 import { icmp, wrap } from '../events/program.ts';
-import type { VkCmpOp, VkCond, VulkanTest } from './ast.ts';
+import { CMP_PRED, type VkCond, type VulkanTest } from './ast.ts';
 import type { VkSkeleton } from './events.ts';
 
 interface Constraint {
@@ -17,15 +17,6 @@ interface Constraint {
   left: boolean;
   expect: boolean;
 }
-
-const CMP_PRED: Record<VkCmpOp, IcmpPred> = {
-  '==': 'eq',
-  '!=': 'ne',
-  '<': 'slt',
-  '<=': 'sle',
-  '>': 'sgt',
-  '>=': 'sge',
-};
 
 /** The value each write of `sk` stores when known before any choice, NaN otherwise. */
 export function staticWriteValues(sk: VkSkeleton): Float64Array {

@@ -31,7 +31,16 @@ import type {
   Thread,
 } from '../core/types.ts';
 import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
-import type { VkCond, VkScope, VkTerm, VkThread, VkValue, VulkanTest } from './ast.ts';
+import {
+  BRANCH_PRED,
+  CMP_PRED,
+  type VkCond,
+  type VkScope,
+  type VkTerm,
+  type VkThread,
+  type VkValue,
+  type VulkanTest,
+} from './ast.ts';
 import { locationsOf } from './events.ts';
 import { type ThreadPath, threadPaths } from './paths.ts';
 import { deadInits } from './print.ts';
@@ -46,22 +55,6 @@ function ordering(acquire: boolean, release: boolean): Ordering {
   return acquire && release ? 'acq_rel' : acquire ? 'acquire' : release ? 'release' : 'monotonic';
 }
 
-const BRANCH_PRED: Record<string, IcmpPred> = {
-  beq: 'eq',
-  bne: 'ne',
-  blt: 'slt',
-  ble: 'sle',
-  bgt: 'sgt',
-  bge: 'sge',
-};
-const CMP_PRED: Record<string, IcmpPred> = {
-  '==': 'eq',
-  '!=': 'ne',
-  '<': 'slt',
-  '<=': 'sle',
-  '>': 'sgt',
-  '>=': 'sge',
-};
 const NEGATE: Record<IcmpPred, IcmpPred> = {
   eq: 'ne',
   ne: 'eq',

@@ -11,6 +11,7 @@ import {
   forEachVkTerm,
   type VkCond,
   type VkInstr,
+  type VkMembar,
   type VkRmwOp,
   type VkScope,
   type VkTerm,
@@ -35,14 +36,7 @@ export interface Mods {
 }
 
 /** What a memory or control barrier takes of its modifiers (checked by `checkMods`). */
-export function barrierFields(m: Mods): {
-  acquire: boolean;
-  release: boolean;
-  scope: VkScope;
-  semsc: number;
-  semav: boolean;
-  semvis: boolean;
-} {
+export function barrierFields(m: Mods): Omit<VkMembar, 'kind' | 'span'> {
   return {
     acquire: m.mo === 'acq' || m.mo === 'acq_rel',
     release: m.mo === 'rel' || m.mo === 'acq_rel',
