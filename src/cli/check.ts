@@ -27,7 +27,7 @@ import type { CheckPool } from '../check/pool.ts';
 import { checkJob } from '../check/worker.ts';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
-import { DEFAULT_RUN, modelDiagnostics, runTest } from '../enumerate/verdict.ts';
+import { DEFAULT_RUN, modelDiagnostics, runTest, tick } from '../enumerate/verdict.ts';
 import { PROCESSORS, type Target } from '../lower/targets.ts';
 import { type LowerCtx, lowerDiag, type WaveMode } from '../lower/types.ts';
 import type { LoweredCode } from '../sim/program.ts';
@@ -67,8 +67,6 @@ export const CheckJsonSchema = z.array(CheckSchema);
 
 /** Default cap on machine states per check (about 300 bytes each). */
 export const DEFAULT_MAX_MACHINE_STATES = 5_000_000;
-
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The (target, mode) runs one invocation checks: both wavefront modes where a target has them (or the

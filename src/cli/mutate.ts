@@ -17,7 +17,7 @@ import {
   type Subject,
   subjectOf,
 } from '../check/mutate.ts';
-import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../enumerate/verdict.ts';
+import { DEFAULT_RUN, modelDiagnostics, runTestSync, tick } from '../enumerate/verdict.ts';
 import type { LowerCtx, WaveMode } from '../lower/types.ts';
 import { familyMachine } from '../sim/config.ts';
 import { CATALOGUE_DIR } from './demo.ts';
@@ -27,8 +27,6 @@ import { CliExit, errorLimitOption } from './shared.ts';
 
 /** JSON schema of `gpumm mutate --json`: one report per mode. */
 export const MutateJsonSchema = z.array(MutationReportSchema);
-
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function registerMutate(program: Command): void {
   program

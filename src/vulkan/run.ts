@@ -17,9 +17,9 @@ import { UNSET } from './events.ts';
 import { describeBlocked, VULKAN_AXIOM_WORDS } from './explain.ts';
 import { condOnValues, DEFAULT_VK_FRONT, type VkFront, vulkanFront } from './front.ts';
 import { buildVulkanReport, type VkSearchResult } from './report.ts';
-import { VkSearch } from './search.ts';
+import { VkSearch, type VkSearchOptions } from './search.ts';
 
-export interface VkRunOptions {
+export interface VkRunOptions extends VkSearchOptions {
   /** `fast`: the fast search (src/vulkan/search.ts); `cat`: `model` through the cat enumerator. */
   engine: 'fast' | 'cat';
   /** The cat model: the one `engine: 'cat'` runs, and the one `--explain` asks (models/vulkan.cat). */
@@ -28,14 +28,6 @@ export interface VkRunOptions {
   unroll: number;
   /** What a final state shows (`--observe`): every register a read writes, or the condition's terms only. */
   observe: 'all' | 'condition';
-  /** Availability/visibility chains of more than one element (off: `--no-av-vis-chains`). */
-  chains: boolean;
-  /** From-reads as the spec's sentence reads for every read (docs/model-vulkan.md, "From-reads"). */
-  literalFr: boolean;
-  maxExecutions: number;
-  timeoutMs: number;
-  maxStates: number;
-  keepExamples: boolean;
   explain: boolean;
 }
 

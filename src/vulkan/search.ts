@@ -26,7 +26,9 @@ import { coDerived, contractOperations, derive, type VkDerived, VkStatic } from 
 import type { VkSearchResult } from './report.ts';
 
 export interface VkSearchOptions {
+  /** Availability/visibility chains of more than one element (off: `--no-av-vis-chains`). */
   chains: boolean;
+  /** From-reads as the spec's sentence reads for every read (docs/model-vulkan.md, "From-reads"). */
   literalFr: boolean;
   maxExecutions: number;
   timeoutMs: number;
