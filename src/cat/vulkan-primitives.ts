@@ -6,6 +6,7 @@
  * No Node APIs here: the web page imports this file.
  */
 import { add, relation } from '../core/relation.ts';
+import { STORAGE_CLASSES } from '../vulkan/ast.ts';
 import type { VkEvent, VkSkeleton } from '../vulkan/events.ts';
 import type { Primitives } from './eval.ts';
 import { type CandidateBuffers, candidatePrimitives, primitiveTable } from './primitives.ts';
@@ -99,7 +100,7 @@ export function buildVulkanPrimitives(sk: VkSkeleton): { prims: Primitives; cand
   set('REL', (e) => e.release);
   set('SEMAV', (e) => e.semav);
   set('SEMVIS', (e) => e.semvis);
-  for (let k = 0; k < 4; k++) {
+  for (let k = 0; k < STORAGE_CLASSES; k++) {
     set(`SC${k}`, (e) => e.sc === k);
     set(`SEMSC${k}`, (e) => ((e.semsc >> k) & 1) === 1);
   }

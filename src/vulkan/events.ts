@@ -14,7 +14,7 @@
  * it is from-read before every other write to the location.
  * No Node APIs here.
  */
-import { add, bitset, type Relation, relation } from '../core/relation.ts';
+import { add, type Relation, relation } from '../core/relation.ts';
 import type { Span } from '../core/types.ts';
 import { type EvalLayout, type Op, type ProgramStep, type ThreadProgram, UNDEF } from '../events/program.ts';
 import { BRANCH_PRED, type VkInstr, type VkScope, type VkValue, type VulkanTest } from './ast.ts';
@@ -433,13 +433,5 @@ function compilePaths(
 
 /** A register's value when it has none (never assigned in this variant). */
 export const UNSET = -1;
-
-/** Bitsets of events satisfying `p`. */
-export function eventSet(sk: VkSkeleton, p: (e: VkEvent) => boolean): Uint32Array {
-  return bitset(
-    sk.n,
-    sk.events.filter(p).map((e) => e.id),
-  );
-}
 
 export { UNDEF };

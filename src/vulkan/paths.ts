@@ -21,7 +21,7 @@
  * never completes stops there (a deadlock: undefined behaviour, reported; its registers assigned
  * after that point have no value). No Node APIs here.
  */
-import type { VkBranchCond, VkCbar, VkInstr, VkThread, VulkanTest } from './ast.ts';
+import type { VkCbar, VkInstr, VkThread, VulkanTest } from './ast.ts';
 import { execInstanceKey } from './scopes.ts';
 
 /** One executed instruction: its index in the thread body, and for a branch whether it is taken. */
@@ -140,26 +140,6 @@ export function threadPaths(th: VkThread, bound = DEFAULT_UNROLL): ThreadPath[] 
   };
   walk(0);
   return out;
-}
-
-/** The result of `cond` on two values (branch conditions compare as signed 32-bit integers). */
-export function branchHolds(cond: VkBranchCond, a: number, b: number): boolean {
-  const x = a | 0;
-  const y = b | 0;
-  switch (cond) {
-    case 'beq':
-      return x === y;
-    case 'bne':
-      return x !== y;
-    case 'blt':
-      return x < y;
-    case 'ble':
-      return x <= y;
-    case 'bgt':
-      return x > y;
-    case 'bge':
-      return x >= y;
-  }
 }
 
 /** One dynamic instance of a control barrier: the threads that pass it together. */

@@ -36,14 +36,3 @@ export function execInstanceKey(p: VkPlacement, s: VkScope): string {
       return `q${p.queueFamily}.w${p.workgroup}.s${p.subgroup}`;
   }
 }
-
-/** `workgroup q0.w1`-style name of that instance, for explanations. */
-export function instanceText(p: VkPlacement, s: VkScope): string {
-  const words: Record<VkScope, string> = {
-    dv: 'device',
-    qf: 'queue family',
-    wg: 'workgroup',
-    sg: 'subgroup',
-  };
-  return s === 'dv' ? 'the device' : `${words[s]} ${execInstanceKey(p, s)}`;
-}
