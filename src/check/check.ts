@@ -14,19 +14,37 @@ import type { Report } from '../enumerate/report.ts';
 import { isUndef } from '../events/program.ts';
 import { findTarget, type TableFamily } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
-import { familyMachine, machineMode } from '../sim/config.ts';
+import { type AssumptionId, assumptionsOf } from '../sim/assumptions.ts';
+import {
+  DEFAULT_SETTINGS,
+  familyMachine,
+  HW_TEXTS,
+  type HwText,
+  type MachineSettings,
+  machineMode,
+} from '../sim/config.ts';
 
 export { machineMode } from '../sim/config.ts';
 
-import type { ExploreOptions, Step } from '../sim/machine.ts';
+import { formatIsa, type IsaInstr } from '../lower/isa.ts';
+import type { ExploreOptions } from '../sim/machine.ts';
 import type { LoweredCode } from '../sim/program.ts';
+import { verdictText } from './verdict-text.ts';
 
 export { docCode } from '../sim/program.ts';
+export { verdictText } from './verdict-text.ts';
 
-import { labelValue, type SimResult, simulate, traceOf } from '../sim/simulate.ts';
+import {
+  assumptionMatters,
+  labelValue,
+  machinesOf,
+  type SimResult,
+  simulate,
+  traceOf,
+} from '../sim/simulate.ts';
 
-/** Which code-sequence table the machine runs: the documents' (`doc`) or llc-22's (`llc`). */
-export type Lowering = 'doc' | 'llc';
+/** Which code-sequence table the machine runs: the documents' (`doc`), llc-22's (`llc`) or a table file's (`table:FILE`). */
+export type Lowering = 'doc' | 'llc' | `table:${string}`;
 
 const StepSchema = z.object({
   kind: z.enum(['issue', 'perform', 'evict', 'writeback', 'spurious-fail']),
@@ -35,6 +53,8 @@ const StepSchema = z.object({
   detail: z.string(),
   /** The test's source line of the IR instruction the machine instruction implements (0: a cache step). */
   line: z.number().int(),
+  /** The instruction's code was edited (a weakening, a table file's cell), with what. */
+  edited: z.string().optional(),
 });
 
 const Values = z.record(z.string(), z.union([z.number(), z.literal('undef')]));
@@ -44,7 +64,8 @@ export const CheckSchema = z.object({
   file: z.string(),
   target: z.string(),
   mode: z.string(),
-  lowering: z.enum(['doc', 'llc']),
+  /** `doc`, `llc`, or `table:FILE` for a table file's code (`gpumm check --table`, docs/tables.md). */
+  lowering: z.union([z.enum(['doc', 'llc']), z.templateLiteral(['table:', z.string()])]),
   verdict: z.enum(['sound', 'UNSOUND', 'unsupported', 'undecided']),
   /** Why the machine could not run the test, or why the check stopped. */
   reason: z.string().nullable(),
@@ -60,7 +81,16 @@ export const CheckSchema = z.object({
   ),
   /** A machine outcome the model forbids, with a shortest machine run to it. */
   forbidden: z
-    .object({ values: Values, placement: z.string(), trace: z.array(StepSchema).nullable() })
+    .object({
+      values: Values,
+      placement: z.string(),
+      trace: z.array(StepSchema).nullable(),
+      /**
+       * Waits on counters no instruction of the test is counted on (they never block): left out of the
+       * trace, named once here.
+       */
+      idleWaits: z.array(z.string()),
+    })
     .nullable(),
   deadlock: z.boolean(),
   /**
@@ -69,6 +99,15 @@ export const CheckSchema = z.object({
    */
   ub: z.boolean(),
   stats: z.object({ placements: z.number().int(), states: z.number().int(), ms: z.number() }),
+  /**
+   * The named assumptions (src/sim/assumptions.ts) a `sound` verdict needs: without them the machine
+   * reaches an outcome the model forbids. Empty when the verdict holds without any.
+   */
+  assumptions: z.array(z.string()),
+  /** Assumptions that apply to this family and mode which the run was told not to make (`--no-assume`). */
+  notAssumed: z.array(z.string()),
+  /** Which text the GFX12 machine's L0 and GL1 follow (`--hw-text`); null for the other families. */
+  hwText: z.enum(HW_TEXTS).nullable(),
 });
 
 /** The verdict on one test for one target, mode and lowering. */
@@ -83,6 +122,28 @@ export interface CheckOptions extends ExploreOptions {
    * that traces other outcomes too (the explorer steps through any machine outcome's run).
    */
   onSim?: (sim: SimResult) => void;
+  /**
+   * The assumptions the machines may make (all by default) and which GFX12 text they follow (by
+   * default the text the code was taken from: the seed's for the documents' table, AMDGPUUsage's for
+   * llc-22's code).
+   */
+  settings?: Partial<MachineSettings>;
+  /**
+   * Name the assumptions a `sound` verdict needs (the default). False: run only the machine with the
+   * assumptions of `settings` and report none — what the mutation matrix needs, which asks only whether
+   * a mutant is caught.
+   */
+  attribute?: boolean;
+  /**
+   * IR instructions whose code differs from the reference (a mutation, a table file's edited cell):
+   * their trace steps are marked with the note.
+   */
+  edited?: readonly { thread: string; line: number; note: string }[];
+}
+
+/** The text a GFX12 machine follows for code of `lowering`, unless told otherwise. */
+export function defaultHwText(lowering: Lowering): HwText {
+  return lowering === 'llc' ? 'amdgpuusage' : 'seed';
 }
 
 function valuesText(v: Record<string, number | 'undef'>): string {
@@ -114,6 +175,9 @@ export function unsupportedCheck(
     deadlock: false,
     ub: report.flags.ub,
     stats: { placements: 0, states: 0, ms: 0 },
+    assumptions: [],
+    notAssumed: [],
+    hwText: null,
   };
 }
 
@@ -190,30 +254,16 @@ export async function checkDistinct<T>(
   return out;
 }
 
-/** Compares the model's report with the machine's outcomes for `code`. */
-export async function checkTest(
-  test: Test,
-  report: Report,
-  code: LoweredCode,
-  ctx: LowerCtx,
-  lowering: Lowering,
-  opts: CheckOptions,
-  pause?: () => Promise<void>,
-): Promise<CheckResult> {
-  const t0 = performance.now();
-  const family = ctx.target.processor.table as TableFamily;
-  const fam = familyMachine(family, ctx.target.processor.generation);
-  const mode = machineMode(ctx);
-  const base = unsupportedCheck(test, report, ctx, lowering, null);
-  if (!fam) return { ...base, reason: `no machine for the ${family} family` };
-  if (!report.complete)
-    return { ...base, verdict: 'undecided', reason: `the model stopped (${report.stop})` };
-  const sim = await simulate(test, code, fam, mode, opts, pause);
-  if (sim.kind === 'unsupported') return { ...base, reason: sim.reason };
-  opts.onSim?.(sim);
+/** The machine's outcomes judged against the model: each one allowed or not, and the first forbidden one. */
+interface Judged {
+  machine: CheckResult['machine'];
+  bad: { outcome: SimResult['outcomes'][number]; values: Record<string, number | 'undef'> } | null;
+}
+
+function judge(test: Test, report: Report, sim: SimResult): Judged {
   const labels = report.observables;
-  let firstBad: (typeof sim.outcomes)[number] | null = null;
-  let badValues: Record<string, number | 'undef'> | null = null;
+  const machine: CheckResult['machine'] = [];
+  let bad: Judged['bad'] = null;
   for (const o of sim.outcomes) {
     const values: Record<string, number | 'undef'> = {};
     const vals = labels.map((l) => {
@@ -242,37 +292,164 @@ export async function checkTest(
         if (um.length === 0) break;
       }
     }
-    base.machine.push({ values, allowed, undefMatched });
-    if (!allowed && !firstBad) {
-      firstBad = o;
-      badValues = values;
+    machine.push({ values, allowed, undefMatched });
+    if (!allowed && !bad) bad = { outcome: o, values };
+  }
+  return { machine, bad };
+}
+
+/**
+ * Compares the model's report with the machine's outcomes for `code`. The machines may make the
+ * assumptions of `opts.settings` (all that apply, by default); a `sound` verdict names those it needs.
+ * The weakest machine — without every assumption that can matter to the program — runs first: when it
+ * is sound, so is the code, assuming nothing. Otherwise the machine with the assumptions runs: when it
+ * too reaches a forbidden outcome the verdict is UNSOUND (with its trace), else `sound` with each
+ * assumption without which the machine is unsound (all of them when no one alone is).
+ */
+export async function checkTest(
+  test: Test,
+  report: Report,
+  code: LoweredCode,
+  ctx: LowerCtx,
+  lowering: Lowering,
+  opts: CheckOptions,
+  pause?: () => Promise<void>,
+): Promise<CheckResult> {
+  const t0 = performance.now();
+  const family = ctx.target.processor.table as TableFamily;
+  const mode = machineMode(ctx);
+  const settings: MachineSettings = {
+    assume: opts.settings?.assume ?? DEFAULT_SETTINGS.assume,
+    hwText: opts.settings?.hwText ?? defaultHwText(lowering),
+  };
+  const machineOf = (assume: readonly AssumptionId[]) =>
+    familyMachine(family, ctx.target.processor.generation, { ...settings, assume });
+  const fam = machineOf(settings.assume);
+  const base = unsupportedCheck(test, report, ctx, lowering, null);
+  if (!fam) return { ...base, reason: `no machine for the ${family} family` };
+  const applicable = assumptionsOf(family, mode);
+  base.notAssumed = applicable.filter((a) => !settings.assume.includes(a));
+  base.hwText = family === 'gfx12' ? settings.hwText : null;
+  if (!report.complete)
+    return { ...base, verdict: 'undecided', reason: `the model stopped (${report.stop})` };
+  const made = applicable.filter((a) => settings.assume.includes(a));
+  const run = (assume: readonly AssumptionId[]) =>
+    simulate(test, code, machineOf(assume)!, mode, opts, pause);
+  let sim: SimResult | null = null;
+  let judged: Judged | null = null;
+  let relevant: AssumptionId[] = [];
+  if (made.length > 0 && opts.attribute !== false) {
+    const built = machinesOf(test, code, fam, mode, opts.reduce);
+    if ('kind' in built) return { ...base, reason: built.reason };
+    relevant = made.filter((a) => assumptionMatters(a, built.program));
+    if (relevant.length > 0) {
+      const weak = await run(settings.assume.filter((a) => !relevant.includes(a)));
+      if (weak.kind === 'unsupported') return { ...base, reason: weak.reason };
+      const j = judge(test, report, weak);
+      if (!j.bad && weak.stop === 'done') {
+        sim = weak;
+        judged = j;
+        relevant = [];
+      }
     }
   }
+  if (!sim) {
+    const strong = await run(settings.assume);
+    if (strong.kind === 'unsupported') return { ...base, reason: strong.reason };
+    sim = strong;
+    judged = judge(test, report, strong);
+  }
+  opts.onSim?.(sim);
+  const { machine, bad } = judged!;
+  base.machine = machine;
   base.deadlock = sim.deadlock;
   base.stats = { placements: sim.machines.length, states: sim.states, ms: 0 };
-  if (firstBad && badValues) {
-    const trace = opts.trace ? traceOf(sim, firstBad, opts) : null;
+  if (bad) {
+    const idle = idleWaits(sim);
+    const trace = opts.trace ? traceOf(sim, bad.outcome, opts) : null;
     base.verdict = 'UNSOUND';
     base.forbidden = {
-      values: badValues,
-      placement: sim.machines[firstBad.placement]!.placement.text,
-      trace: trace as Step[] | null,
+      values: bad.values,
+      placement: sim.machines[bad.outcome.placement]!.placement.text,
+      trace:
+        trace === null
+          ? null
+          : trace
+              .filter((st) => !(st.kind === 'issue' && idle.includes(st.text)))
+              .map((st) => {
+                const e = opts.edited?.find((x) => x.thread === st.thread && x.line === st.line);
+                return e && st.line > 0 ? { ...st, edited: e.note } : st;
+              }),
+      idleWaits: idle,
     };
-    base.reason = `the machine reaches ${valuesText(badValues)}, which the model forbids`;
+    base.reason = `the machine reaches ${valuesText(bad.values)}, which the model forbids`;
   } else if (sim.stop !== 'done') {
     base.verdict = 'undecided';
     base.reason = `the machine exploration stopped (${sim.stop})`;
-  } else base.verdict = 'sound';
+  } else {
+    base.verdict = 'sound';
+    base.assumptions = relevant.length <= 1 ? relevant : await needed(relevant);
+  }
   base.stats.ms = performance.now() - t0;
   return base;
+
+  /** Each of `rel` without which the machine is unsound; all of them when no one alone is. */
+  async function needed(rel: AssumptionId[]): Promise<AssumptionId[]> {
+    const out: AssumptionId[] = [];
+    for (const a of rel) {
+      const r = await run(settings.assume.filter((x) => x !== a));
+      if (r.kind === 'unsupported' || r.stop !== 'done' || judge(test, report, r).bad) out.push(a);
+    }
+    return out.length > 0 ? out : rel;
+  }
+}
+
+/**
+ * The IR instructions whose code in `code` differs from `reference` (a weakened or hand-edited table),
+ * for `CheckOptions.edited`: each with its thread, source line and what it became.
+ */
+export function editsOf(
+  test: Test,
+  reference: LoweredCode,
+  code: LoweredCode,
+): { thread: string; line: number; note: string }[] {
+  const text = (seq: readonly IsaInstr[] | undefined) =>
+    seq === undefined || seq.length === 0 ? '(nothing)' : seq.map(formatIsa).join('; ');
+  return test.threads.flatMap((th, t) =>
+    th.body.flatMap((ir, k) => {
+      const was = text(reference[t]?.[k]);
+      const now = text(code[t]?.[k]);
+      return was === now ? [] : [{ thread: th.name, line: ir.span.line, note: `${now} (was: ${was})` }];
+    }),
+  );
+}
+
+/**
+ * The waits of the program on counters no instruction of it is counted on (sampling, BVH, export,
+ * address translation…): they never block, so a trace names them once instead of as steps.
+ */
+export function idleWaits(sim: SimResult): string[] {
+  const all = sim.program.threads.flatMap((th) => th.instrs);
+  const used = new Set(
+    all.flatMap((i) => (i.k === 'mem' || i.k === 'inv' || i.k === 'wb' ? i.counters : [])),
+  );
+  return [
+    ...new Set(all.flatMap((i) => (i.k === 'wait' && i.counters.every((c) => !used.has(c)) ? [i.text] : []))),
+  ];
+}
+
+/** How a check's machine was set: mode, lowering, the GFX12 text, the assumptions left out. */
+function settingsText(r: CheckResult): string {
+  const parts = [`${modeText(r.target, r.mode)}--lowering ${r.lowering}`];
+  if (r.hwText !== null) parts.push(`--hw-text ${r.hwText}`);
+  if (r.notAssumed.length > 0) parts.push(`--no-assume ${r.notAssumed.join(',')}`);
+  return parts.join(', ');
 }
 
 /** Text of one check, herd7-like: verdict, outcomes, and the trace of a forbidden outcome. */
-export function formatCheck(r: CheckResult): string {
+export function formatCheck(r: CheckResult, dim: (s: string) => string = (s) => s): string {
   const lines: string[] = [];
-  lines.push(
-    `Test ${r.test} on ${r.target} (${modeText(r.target, r.mode)}--lowering ${r.lowering}): ${r.verdict}`,
-  );
+  lines.push(`Test ${r.test} on ${r.target} (${settingsText(r)}): ${verdictText(r)}`);
   if (r.reason) lines.push(`  ${r.reason}`);
   if (r.verdict === 'unsupported' || r.verdict === 'undecided') return lines.join('\n');
   lines.push(`Model states ${r.model.length}`);
@@ -292,12 +469,18 @@ export function formatCheck(r: CheckResult): string {
   if (r.ub) lines.push('  (the model finds undefined behaviour: every machine outcome is allowed)');
   if (r.forbidden) {
     lines.push(`Trace to ${valuesText(r.forbidden.values)} with ${r.forbidden.placement}:`);
+    if (r.forbidden.idleWaits.length > 0)
+      lines.push(
+        dim(
+          `  (not shown: ${r.forbidden.idleWaits.join(', ')} — no instruction of the test is counted on them, so they never block)`,
+        ),
+      );
     if (!r.forbidden.trace) lines.push('  (no trace within the budget)');
     else
       r.forbidden.trace.forEach((s, k) => {
         const who = s.thread ? `${s.thread}: ` : '';
         lines.push(
-          `  ${String(k + 1).padStart(3)}. ${s.kind.padEnd(9)} ${who}${s.text}${s.line ? ` (line ${s.line})` : ''}${s.detail ? ` — ${s.detail}` : ''}`,
+          `  ${String(k + 1).padStart(3)}. ${s.kind.padEnd(9)} ${who}${s.text}${s.line ? ` (line ${s.line})` : ''}${s.detail ? ` — ${s.detail}` : ''}${s.edited ? `  [edited: ${s.edited}]` : ''}`,
         );
       });
   }

@@ -9,6 +9,7 @@ import { runTestSync } from '../enumerate/verdict.ts';
 import { formatIsa } from '../lower/isa.ts';
 import { findLlc } from '../lower/llc.ts';
 import type { WaveMode } from '../lower/types.ts';
+import type { HwText } from '../sim/config.ts';
 import { ctxOf, litmusFile, TEST_BUDGET } from '../sim/testutil.ts';
 import { checkTest } from './check.ts';
 import { isaOfNormal, llcCode } from './llc-code.ts';
@@ -75,18 +76,34 @@ describe('reading llc-22 normal forms into the typed ISA', () => {
   });
 });
 
-async function verdict(file: string, target: string, mode: WaveMode) {
+async function verdict(file: string, target: string, mode: WaveMode, hwText?: HwText) {
   const test = litmusFile(file);
   const ctx = ctxOf(target, mode);
   const code = await llcCode(test, ctx);
   if ('error' in code) throw new Error(code.error);
-  return checkTest(test, runTestSync(test), code, ctx, 'llc', { ...TEST_BUDGET, trace: true });
+  return checkTest(test, runTestSync(test), code, ctx, 'llc', {
+    ...TEST_BUDGET,
+    trace: true,
+    settings: hwText ? { hwText } : {},
+  });
 }
 
 describe.skipIf('reason' in llc)('llc-22 code on the machines', () => {
-  it('GFX12: without global_wb before an agent-scope release (llc-22) a plain store stays in the L0: UNSOUND', async () => {
+  // docs/hardware.md, "GFX12 L0: two readings": llc-22's gfx1200 code (no global_wb below system scope)
+  // is sound under the text it follows, AMDGPUUsage's ("global_wb can be omitted for scopes other than
+  // SCOPE_SYS in gfx120x"), its default here, and unsound under the seed's write-back L0.
+  it('GFX12, AMDGPUUsage reading (the default for llc-22): without global_wb below system scope, sound', async () => {
     for (const mode of ['cu', 'wgp'] as const) {
       const r = await verdict('litmus/MP+rel+acq.agent.litmus', 'gfx1200', mode);
+      expect(r.hwText).toBe('amdgpuusage');
+      expect(r.verdict).toBe('sound');
+    }
+    expect((await verdict('litmus/MP+rel+acq.wg.litmus', 'gfx1200', 'wgp')).verdict).toBe('sound');
+  }, 60_000);
+
+  it('GFX12, seed reading: without global_wb before an agent-scope release (llc-22) a plain store stays in the L0: UNSOUND', async () => {
+    for (const mode of ['cu', 'wgp'] as const) {
+      const r = await verdict('litmus/MP+rel+acq.agent.litmus', 'gfx1200', mode, 'seed');
       expect(r.verdict).toBe('UNSOUND');
       expect(r.forbidden?.values).toEqual({ 'P1:r0': 1, 'P1:r1': 0 });
       const lines = r.forbidden!.trace!.map((s) => `${s.thread}: ${s.text} — ${s.detail}`);
@@ -95,9 +112,19 @@ describe.skipIf('reason' in llc)('llc-22 code on the machines', () => {
     }
   }, 60_000);
 
-  it('GFX12 WGP mode: without global_wb scope:SCOPE_SE before a workgroup-scope release: UNSOUND', async () => {
-    const r = await verdict('litmus/MP+rel+acq.wg.litmus', 'gfx1200', 'wgp');
+  it('GFX12 WGP mode, seed reading: without global_wb scope:SCOPE_SE before a workgroup-scope release: UNSOUND', async () => {
+    const r = await verdict('litmus/MP+rel+acq.wg.litmus', 'gfx1200', 'wgp', 'seed');
     expect(r.verdict).toBe('UNSOUND');
+  }, 60_000);
+
+  it('GFX12.5: llc-22 omits the wait after global_inv that LLVM now inserts ("it may get reorded with following load instructions"): UNSOUND', async () => {
+    const r = await verdict('litmus/MP+rel+acq.agent.litmus', 'gfx1250', 'cu');
+    expect(r.verdict).toBe('UNSOUND');
+    const lines = r.forbidden!.trace!.map((s) => `${s.thread}: ${s.text} — ${s.detail}`);
+    const inv = lines.findIndex((l) => /P1: global_inv scope:SCOPE_DEV — WGP\$/.test(l));
+    const load = lines.findIndex((l) => /P1: global_load — hit @x=0/.test(l));
+    expect(load).toBeGreaterThanOrEqual(0);
+    expect(inv).toBeGreaterThan(load);
   }, 60_000);
 
   it('GFX12 system scope: llc-22 keeps global_wb scope:SCOPE_SYS, and the machine finds it sound', async () => {

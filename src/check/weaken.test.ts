@@ -9,6 +9,7 @@ import { bufferInv, globalInv, globalWb, type IsaInstr } from '../lower/isa.ts';
 import type { LscFenceInstr } from '../lower/isa-xe.ts';
 import type { WaveMode } from '../lower/types.ts';
 import { ctxOf, docOf, litmus, litmusFile, type Weakening, weaken } from '../sim/testutil.ts';
+import { editsOf, formatCheck } from './check.ts';
 import { checkCode } from './testutil.ts';
 
 const isWait = (c: string) => (i: IsaInstr) => i.kind === 'wait' && i.counters.includes(c as never);
@@ -73,6 +74,100 @@ const CASES: Case[] = [
     mode: 'cu',
     w: { thread: 'P0', ir: 1, match: isWait('vmcnt') },
     trace: /global_load glc=1 — .*read @y=0/,
+  },
+  {
+    // Loads of a wave may be read out of order (docs/hardware.md, "Loads out of order"): the acquire's
+    // wait is what keeps the data load behind the flag load.
+    name: 'GFX9: an acquire fence without vmcnt(0) (the data load reads before the flag load)',
+    file: 'litmus/MP+rel+fence.acq.agent.litmus',
+    target: 'gfx900',
+    mode: 'cu',
+    w: {
+      thread: 'P1',
+      ir: 1,
+      match: isWait('vmcnt'),
+      replace: (i) => (i.kind === 'wait' ? { ...i, counters: i.counters.filter((c) => c !== 'vmcnt') } : i),
+    },
+    trace: /global_load — .*read @x=0 from memory/,
+  },
+  {
+    name: 'GFX9: drop s_waitcnt vmcnt(0) after an acquire RMW (the data load reads before the RMW)',
+    file: '',
+    src: `AMDGPU MP+rel+acq-rmw.agent
+@x = addrspace(1) global i32 0
+@y = addrspace(1) global i32 0
+P0 @ agent 0, workgroup 0 {
+  store i32 1, ptr addrspace(1) @x
+  store atomic i32 1, ptr addrspace(1) @y syncscope("agent") release
+}
+P1 @ agent 0, workgroup 1 {
+  %r0 = atomicrmw add ptr addrspace(1) @y, i32 0 syncscope("agent") acquire
+  %r1 = load i32, ptr addrspace(1) @x
+}
+exists (P1:%r0 == 1 /\\ P1:%r1 == 0)`,
+    target: 'gfx900',
+    mode: 'cu',
+    w: { thread: 'P1', ir: 0, match: isWait('vmcnt') },
+    trace: /global_load — .*read @x=0 from memory/,
+  },
+  {
+    // GFX12.5: "s_wait_loadcnt 0x0 must happen after global_inv and before subsequent memory operations";
+    // LLVM's legalizer: the invalidate "may get reorded with following load instructions".
+    name: 'GFX12.5: drop the s_wait_loadcnt after global_inv of an agent-scope acquire',
+    file: MP_AGENT,
+    target: 'gfx1250',
+    mode: 'cu',
+    w: { thread: 'P1', ir: 0, match: isWait('loadcnt'), nth: -1 },
+    trace: /global_load — hit @x=0 in WGP\$@\S+ \(stale/,
+  },
+  {
+    // GFX12.5: the waits before global_wb make "all global memory store/rmw operations … completed
+    // before their data is written back".
+    name: 'GFX12.5: drop the s_wait_storecnt before global_wb of an agent-scope release',
+    file: MP_AGENT,
+    target: 'gfx1250',
+    mode: 'cu',
+    w: { thread: 'P0', ir: 1, match: isWait('storecnt'), nth: 0 },
+    trace: /global_wb scope:SCOPE_DEV — nothing dirty below its scope|global_store — wrote @x=1 in L1/,
+  },
+  {
+    name: 'GFX9: a returning atomic without glc returns nothing to its register',
+    file: 'litmus/RMW.add.agent.litmus',
+    target: 'gfx900',
+    mode: 'cu',
+    w: {
+      thread: 'P0',
+      ir: 0,
+      match: (i) => i.kind === 'vmem',
+      replace: (i) => ({ ...i, glc: false }) as IsaInstr,
+    },
+    trace: /returns nothing/,
+  },
+  {
+    name: 'GFX942: a returning atomic without sc0 returns nothing to its register',
+    file: 'litmus/RMW.add.agent.litmus',
+    target: 'gfx942',
+    mode: 'cu',
+    w: {
+      thread: 'P0',
+      ir: 0,
+      match: (i) => i.kind === 'vmem',
+      replace: (i) => ({ ...i, sc0: false }) as IsaInstr,
+    },
+    trace: /returns nothing/,
+  },
+  {
+    name: 'GFX12: a returning atomic without th:TH_ATOMIC_RETURN returns nothing to its register',
+    file: 'litmus/RMW.add.agent.litmus',
+    target: 'gfx1200',
+    mode: 'cu',
+    w: {
+      thread: 'P0',
+      ir: 0,
+      match: (i) => i.kind === 'vmem',
+      replace: (i) => ({ ...i, th: null }) as IsaInstr,
+    },
+    trace: /returns nothing/,
   },
   {
     name: 'GFX12: drop global_inv scope:SCOPE_DEV after an agent-scope acquire',
@@ -374,10 +469,17 @@ describe('hand-made weakenings are unsound, with a trace', () => {
       const ctx = ctxOf(c.target, c.mode);
       const doc = docOf(test, ctx);
       expect((await checkCode(test, doc, ctx)).verdict).toBe('sound');
-      const r = await checkCode(test, weaken(test, doc, c.w), ctx);
+      const weak = weaken(test, doc, c.w);
+      const r = await checkCode(test, weak, ctx, editsOf(test, doc, weak));
       expect(r.verdict).toBe('UNSOUND');
       const trace = r.forbidden?.trace ?? [];
       expect(trace.length).toBeGreaterThan(0);
+      // The trace marks the steps of the weakened instruction's code (when it still has some).
+      const line = test.threads.find((th) => th.name === c.w.thread)!.body[c.w.ir]!.span.line;
+      for (const st of trace)
+        expect(st.edited !== undefined, `${st.text}`).toBe(st.line === line && st.thread === c.w.thread);
+      // No step is a wait on a counter nothing is counted on; those are named once.
+      for (const w of r.forbidden!.idleWaits) expect(trace.some((st) => st.text === w)).toBe(false);
       const lines = trace.map((s) => `${s.thread}: ${s.text} — ${s.detail}`);
       expect(
         lines.some((l) => c.trace.test(l)),
@@ -385,4 +487,52 @@ describe('hand-made weakenings are unsound, with a trace', () => {
       ).toBe(true);
     }, 60_000);
   }
+});
+
+describe('traces one can read', () => {
+  it('GFX12: the waits on counters no instruction uses (bvhcnt, samplecnt) are named once, not shown as steps; the weakened instruction is marked', async () => {
+    const test = litmusFile(MP_AGENT);
+    const ctx = ctxOf('gfx1200', 'cu');
+    const doc = docOf(test, ctx);
+    const weak = weaken(test, doc, { thread: 'P1', ir: 0, match: isInv });
+    const r = await checkCode(test, weak, ctx, editsOf(test, doc, weak));
+    expect(r.forbidden?.idleWaits).toEqual(
+      expect.arrayContaining(['s_wait_bvhcnt 0x0', 's_wait_samplecnt 0x0']),
+    );
+    const text = formatCheck(r);
+    expect(text).toMatch(/\(not shown: .*s_wait_bvhcnt 0x0.* they never block\)/);
+    expect(text).not.toMatch(/issue +P\d: s_wait_bvhcnt/);
+    expect(text).toMatch(
+      /\[edited: global_load scope:SCOPE_DEV; s_wait_loadcnt 0x0 \(was: .*global_inv scope:SCOPE_DEV\)\]/,
+    );
+  }, 60_000);
+
+  it('LDS is never listed as a cache line: an invalidate drops only global memory', async () => {
+    const test = litmus(`AMDGPU MP+rel+acq.agent.with-lds
+@x = addrspace(1) global i32 0
+@y = addrspace(1) global i32 0
+@l = addrspace(3) global i32 0
+P0 @ agent 0, workgroup 0 {
+  store i32 1, ptr addrspace(1) @x
+  store i32 1, ptr addrspace(3) @l
+  store atomic i32 1, ptr addrspace(1) @y syncscope("agent") release
+}
+P1 @ agent 0, workgroup 1 {
+  %r0 = load atomic i32, ptr addrspace(1) @y syncscope("agent") acquire
+  %r1 = load i32, ptr addrspace(1) @x
+  %r2 = load i32, ptr addrspace(3) @l
+}
+exists (P1:%r0 == 1 /\\ P1:%r1 == 0)`);
+    const ctx = ctxOf('gfx900', 'cu');
+    const weak = weaken(test, docOf(test, ctx), { thread: 'P0', ir: 2, match: isWait('vmcnt') });
+    const r = await checkCode(test, weak, ctx);
+    const inv = (r.forbidden?.trace ?? []).filter(
+      (st) => /buffer_wbinvl1_vol/.test(st.text) && st.kind === 'perform',
+    );
+    expect(inv.length).toBeGreaterThan(0);
+    for (const st of inv) {
+      expect(st.detail).toMatch(/dropped @/);
+      expect(st.detail).not.toMatch(/@l\b/);
+    }
+  }, 60_000);
 });

@@ -7,6 +7,7 @@ import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { findTarget } from '../lower/targets.ts';
 import type { LowerCtx, WaveMode } from '../lower/types.ts';
+import type { MachineSettings } from '../sim/config.ts';
 import type { LoweredCode } from '../sim/program.ts';
 import { type CheckResult, checkTest, type Lowering } from './check.ts';
 
@@ -23,6 +24,10 @@ export interface CheckJob {
   /** Milliseconds from the job's start (each thread has its own clock origin). */
   timeoutMs: number;
   trace: boolean;
+  /** The machine settings (`--no-assume`, `--hw-text`). */
+  settings: Partial<MachineSettings>;
+  /** Edited IR instructions, marked in traces (`CheckOptions.edited`). */
+  edited: { thread: string; line: number; note: string }[];
 }
 
 /** The job of one check (`timeoutMs` per check). */
@@ -34,6 +39,8 @@ export function checkJob(
   lowering: Lowering,
   maxStates: number,
   timeoutMs: number,
+  settings: Partial<MachineSettings> = {},
+  edited: { thread: string; line: number; note: string }[] = [],
 ): CheckJob {
   return {
     test,
@@ -46,6 +53,8 @@ export function checkJob(
     maxStates,
     timeoutMs,
     trace: true,
+    settings,
+    edited,
   };
 }
 
@@ -63,6 +72,8 @@ export default async function task(job: CheckJob): Promise<CheckResult> {
       maxStates: job.maxStates,
       deadline: performance.now() + job.timeoutMs,
       trace: job.trace,
+      settings: job.settings,
+      edited: job.edited,
     },
   );
 }

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type GridJson, gridJsonText } from '../lower/json.ts';
+import { findTarget } from '../lower/targets.ts';
 import { CheckJsonSchema } from './check.ts';
-import { CATALOGUE, gpumm } from './testing.ts';
+import { CATALOGUE, gpumm, tmpFile } from './testing.ts';
 
 describe('gpumm check', () => {
   it('sound: every machine outcome allowed, a racy undef read matching any value is said so; exit 0', () => {
@@ -131,5 +134,115 @@ describe('gpumm check on Intel Xe targets', () => {
     const cu = gpumm('check', join(CATALOGUE, 'MP+rel+acq.agent.litmus'), '--target', 'lnl', '--cu');
     expect(cu.status).toBe(2);
     expect(cu.stderr).toContain('Intel Xe targets have no CU/WGP wavefront modes');
+  });
+});
+
+describe('gpumm check --table: a hand-edited code-sequence table', () => {
+  const MP = join(CATALOGUE, 'MP+rel+acq.agent.litmus');
+  const ACQ = 'load acquire agent[-one-as] global [*]';
+  type Grid = GridJson;
+  /** gfx900's table as `gpumm lower --table --json` writes it, edited, in a file of its own. */
+  const tableFile = (edit: (g: Grid) => void = () => {}, text?: (t: string) => string): string => {
+    const g = JSON.parse(gridJsonText(findTarget('gfx900')!)) as Grid;
+    edit(g);
+    const out = JSON.stringify(g, null, 2);
+    return tmpFile('my-table.json', text ? text(out) : out);
+  };
+  const asm = (g: Grid, key: string): string[] => {
+    const r = g.cells.find((c) => c.key === key)!.results[0]!;
+    return 'asm' in r ? r.asm : [];
+  };
+  /** Line and column of the first `what` in the file, as diagnostics give them. */
+  const place = (file: string, what: string): string => {
+    const text = readFileSync(file, 'utf8');
+    const before = text.slice(0, text.indexOf(what));
+    return `${before.split('\n').length}:${before.length - before.lastIndexOf('\n')}`;
+  };
+
+  it("runs the file's code on the file's target; a dropped wait makes MP+rel+acq.agent UNSOUND (exit 1)", () => {
+    const same = tableFile();
+    const ok = gpumm('check', MP, '--table', same);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toMatch(
+      /^Test MP\+rel\+acq\.agent on gfx900 \(CU mode, --lowering table:\S*my-table\.json[,)].*: sound$/m,
+    );
+    const weak = tableFile((g) => {
+      asm(g, ACQ).splice(1, 1);
+    });
+    const r = gpumm('check', MP, '--table', weak, '--target', 'gfx900');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/: UNSOUND\n/);
+    expect(r.stdout).toContain('P1:r0=1; P1:r1=0;  <- forbidden by the model');
+    const json = gpumm('check', MP, '--table', weak, '--json');
+    expect(CheckJsonSchema.parse(JSON.parse(json.stdout)).map((c) => c.verdict)).toEqual(['UNSOUND']);
+  });
+
+  it('a trimmed file: the test whose cell is missing is unsupported (exit 3), naming the key', () => {
+    const trimmed = tableFile((g) => {
+      g.cells = g.cells.filter((c) => c.key !== ACQ);
+    });
+    const r = gpumm('check', MP, '--table', trimmed);
+    expect(r.status).toBe(3);
+    expect(r.stdout).toMatch(
+      /: unsupported\n {2}P1: line 24: \S*my-table\.json has no cell "load acquire agent global"/,
+    );
+  });
+
+  it('bad JSON: file:line:col, exit 2, nothing on stdout', () => {
+    const f = tableFile(undefined, (t) => t.replace('"columns": [', '"columns": [,'));
+    const r = gpumm('check', MP, '--table', f);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    const [line, col] = place(f, '[,').split(':').map(Number);
+    expect(r.stderr).toContain(
+      `my-table.json:${line}:${col! + 1}: error TBL1001: expected a value, found ','`,
+    );
+  });
+
+  it('a field of the wrong type: at its value', () => {
+    const f = tableFile(undefined, (t) => t.replace('"target": "gfx900"', '"target": ["gfx900"]'));
+    const r = gpumm('check', MP, '--table', f);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      'my-table.json:2:13: error TBL2001: target: Invalid input: expected string, received array',
+    );
+  });
+
+  it('asm text the reader does not understand and an unknown key: each located, escaped, all at once', () => {
+    const f = tableFile((g) => {
+      asm(g, ACQ)[2] = '\u001b[2Jbuffer_wbinvl1_volatile';
+      g.cells[0]!.key = 'load none none genric';
+    });
+    const r = gpumm('check', MP, '--table', f);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      `my-table.json:${place(f, '"load none none genric"')}: error TBL2002: unknown cell key "load none none genric"`,
+    );
+    expect(r.stderr).toContain('hint: nearest keys: "load none none generic"');
+    expect(r.stderr).toContain(
+      `my-table.json:${place(f, '"\\u001b[2Jbuffer')}: error TBL3001: '\\x1b[2Jbuffer_wbinvl1_volatile' in cell "${ACQ}", column hsa:`,
+    );
+    // Nothing of the file reaches the terminal raw.
+    expect(r.stderr).not.toContain('\u001b');
+  });
+
+  it("a table for another target than --target names: TBL2008 at the file's target", () => {
+    const r = gpumm('check', MP, '--table', tableFile(), '--target', 'gfx1200');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(
+      /my-table\.json:2:13: error TBL2008: the table is for gfx900, but --target gfx1200 was given/,
+    );
+  });
+
+  it('--lowering and --all-targets choose other code or targets: usage errors (CL1003, exit 2)', () => {
+    const f = tableFile();
+    const llc = gpumm('check', MP, '--table', f, '--lowering', 'llc');
+    expect(llc.status).toBe(2);
+    expect(llc.stderr).toMatch(/error CL1003: --lowering and --table both choose the code/);
+    const all = gpumm('check', MP, '--table', f, '--all-targets');
+    expect(all.status).toBe(2);
+    expect(all.stderr).toMatch(/error CL1003: --all-targets checks every target/);
+    expect(all.stdout).toBe('');
   });
 });

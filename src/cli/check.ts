@@ -1,8 +1,9 @@
 /**
- * `gpumm check FILE… --target T [--cu|--wgp] [--lowering doc|llc]` (or `--all-targets`): per test,
- * the model's final states, the final states of the target family's machine running the test's
- * machine code in every placement, and `sound` when the model allows every machine outcome;
- * otherwise `UNSOUND` with the forbidden outcome and a shortest machine trace.
+ * `gpumm check FILE… --target T [--cu|--wgp] [--lowering doc|llc | --table TABLE]` (or
+ * `--all-targets`): per test, the model's final states, the final states of the target family's
+ * machine running the test's machine code in every placement, and `sound` when the model allows every
+ * machine outcome; otherwise `UNSOUND` with the forbidden outcome and a shortest machine trace. With
+ * `--table`, the code is a table file's (src/check/table-file.ts, docs/tables.md).
  *
  * Exit status: 0 when everything checked is sound, 1 when something is unsound, 2 on bad input,
  * 3 when some check cannot be decided (budget, interrupt, an instruction or family the machines do
@@ -17,6 +18,7 @@ import {
   checkDistinct,
   checkTest,
   docCode,
+  editsOf,
   formatCheck,
   type Lowering,
   machineKey,
@@ -24,16 +26,21 @@ import {
 } from '../check/check.ts';
 import { llcCodes } from '../check/llc-code.ts';
 import type { CheckPool } from '../check/pool.ts';
+import { readTableFile, type TableFile, tableCode } from '../check/table-file.ts';
 import { checkJob } from '../check/worker.ts';
+import { nearestNames } from '../core/nearest.ts';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTest, tick } from '../enumerate/verdict.ts';
 import { PROCESSORS, type Target } from '../lower/targets.ts';
 import { type LowerCtx, lowerDiag, type WaveMode } from '../lower/types.ts';
+import { ASSUMPTION_IDS, isAssumptionId } from '../sim/assumptions.ts';
+import { HW_TEXTS, type HwText, type MachineSettings } from '../sim/config.ts';
 import type { LoweredCode } from '../sim/program.ts';
-import { loadTests, stderrPrinter } from './io.ts';
+import { type DiagnosticPrinter, escapeText } from './format.ts';
+import { loadTests, readSource, stderrPrinter } from './io.ts';
 import { contextFromOptions, fail } from './lower.ts';
-import { CliExit, commandLineSpan, errorLimitOption } from './shared.ts';
+import { CliExit, commandLineSpan, errorLimitOption, usageError } from './shared.ts';
 
 interface CheckCliOptions {
   errorLimit: number;
@@ -48,6 +55,40 @@ interface CheckCliOptions {
   maxStates: number;
   llc?: string;
   workers: number;
+  table?: string;
+  /** `--no-assume ID`, repeated: the assumptions left out (true: none). */
+  assume?: true | string[];
+  hwText?: HwText;
+}
+
+/** Collects the values of a repeated `--no-assume` (commander's default for a `--no-` option is true). */
+function collectDropped(v: string, prev: true | string[]): string[] {
+  return [...(prev === true ? [] : prev), ...v.split(',').map((x) => x.trim())];
+}
+
+/**
+ * The machine settings of `--no-assume` and `--hw-text`: every assumption but those dropped (`all`
+ * drops every one: the machines as weak as the text); an unknown id is a usage error naming the
+ * nearest ones.
+ */
+export function settingsOf(opts: Pick<CheckCliOptions, 'assume' | 'hwText'>): Partial<MachineSettings> {
+  const dropped = opts.assume === undefined || opts.assume === true ? [] : opts.assume;
+  for (const id of dropped)
+    if (id !== 'all' && !isAssumptionId(id))
+      usageError(
+        `--no-assume names an unknown assumption '${escapeText(id)}'`,
+        `the assumptions are ${ASSUMPTION_IDS.join(', ')} (or all); ${
+          nearestNames(id, ASSUMPTION_IDS, 1).length > 0
+            ? `did you mean ${nearestNames(id, ASSUMPTION_IDS, 1)[0]}?`
+            : 'see docs/hardware.md, "Assumptions"'
+        }`,
+        '--no-assume',
+      );
+  const out: Partial<MachineSettings> = {};
+  if (dropped.length > 0)
+    out.assume = dropped.includes('all') ? [] : ASSUMPTION_IDS.filter((a) => !dropped.includes(a));
+  if (opts.hwText !== undefined) out.hwText = opts.hwText;
+  return out;
 }
 
 function positiveNumber(v: string): number {
@@ -60,6 +101,44 @@ function positiveInt(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
   return n;
+}
+
+/** Dims a line on a terminal that takes colours (not with NO_COLOR, never into a pipe). */
+function dimmer(): (s: string) => string {
+  return process.stdout.isTTY && !process.env.NO_COLOR ? (s) => `\x1b[2m${s}\x1b[22m` : (s) => s;
+}
+
+/**
+ * Reads `--table FILE` for `want` (the `--target` given, or null: the file's), printing its
+ * diagnostics; null when it cannot be used. The options that choose other code, or several targets,
+ * are usage errors beside it.
+ */
+function loadTable(opts: CheckCliOptions, command: Command, printer: DiagnosticPrinter): TableFile | null {
+  const file = opts.table!;
+  if (opts.allTargets)
+    usageError(
+      "--all-targets checks every target, and a table file is one target's",
+      'drop --all-targets, or run one check per table',
+      '--all-targets',
+    );
+  // --lowering doc too: the documents' table is not the file's.
+  if (command.getOptionValueSource('lowering') === 'cli')
+    usageError(
+      '--lowering and --table both choose the code',
+      "--table runs the file's code: drop --lowering",
+      '--lowering',
+    );
+  if (opts.llc !== undefined)
+    usageError('--llc names the llc-22 that --lowering llc runs', 'drop --llc: --table runs no llc', '--llc');
+  const want = opts.target === undefined ? null : contextFromOptions({ target: opts.target }).target;
+  const src = readSource(file, 'table');
+  if ('diagnostic' in src) {
+    printer.print([src.diagnostic], src.text);
+    return null;
+  }
+  const r = readTableFile(src.text, file, want);
+  printer.print(r.diagnostics, src.text);
+  return r.table;
 }
 
 /** JSON schema of `gpumm check --json` output: one result per test, target, mode and lowering. */
@@ -132,6 +211,21 @@ export function registerCheck(program: Command): void {
         .default('doc'),
     )
     .option('--llc <path>', 'with --lowering llc: the llc to run (default: llc-22 on PATH)')
+    .option(
+      '--table <file>',
+      "run a table file's code: gpumm lower --table --target T --json, edited by hand (docs/tables.md); the target is the file's",
+    )
+    .option(
+      '--no-assume <id>',
+      `run the machines without a named assumption (repeatable, or comma-separated; all: every one): ${ASSUMPTION_IDS.join(', ')} (docs/hardware.md, "Assumptions")`,
+      collectDropped,
+    )
+    .addOption(
+      new Option(
+        '--hw-text <reading>',
+        "which text GFX12's L0 and GL1 follow: the seed's (write-back) or AMDGPUUsage's (write-through below SCOPE_SYS); default: the text the code was taken from (seed for the documents' table, amdgpuusage for llc-22's)",
+      ).choices([...HW_TEXTS]),
+    )
     .option('--json', 'print the results as JSON (an array; schema: CheckJsonSchema in src/cli/check.ts)')
     .option(
       '--timeout <seconds>',
@@ -146,10 +240,21 @@ export function registerCheck(program: Command): void {
     )
     .option('--workers <n>', 'run the checks on n worker threads (default 1: in-process)', positiveInt, 1)
     .addOption(errorLimitOption())
-    .action(async (files: string[], opts: CheckCliOptions) => {
-      const runs = runsOf(opts);
-      const { loaded, ok } = loadTests(files, stderrPrinter(opts.errorLimit));
-      let bad = !ok;
+    .action(async (files: string[], opts: CheckCliOptions, command: Command) => {
+      const printer = stderrPrinter(opts.errorLimit);
+      const settings = settingsOf(opts);
+      let table: TableFile | null = null;
+      let runs: LowerCtx[] = [];
+      if (opts.table === undefined) runs = runsOf(opts);
+      else {
+        table = loadTable(opts, command, printer);
+        // Without --target, the file's: a table is one target's.
+        if (table !== null) runs = runsOf({ ...opts, target: opts.target ?? table.target.name });
+      }
+      const lowering: Lowering = table === null ? opts.lowering : `table:${table.file}`;
+      const { loaded, ok } = loadTests(files, printer);
+      printer.finish();
+      let bad = !ok || (opts.table !== undefined && table === null);
       const tests: Test[] = [];
       for (const { test } of loaded) {
         const md = modelDiagnostics(test);
@@ -188,7 +293,12 @@ export function registerCheck(program: Command): void {
               test,
               report,
               ctx,
-              code: opts.lowering === 'doc' ? docCode(test, ctx) : llcByRun[ri]![ti]!,
+              code:
+                table !== null
+                  ? tableCode(test, ctx, table)
+                  : opts.lowering === 'doc'
+                    ? docCode(test, ctx)
+                    : llcByRun[ri]![ti]!,
             });
         }
         const timeoutMs = opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY;
@@ -199,18 +309,36 @@ export function registerCheck(program: Command): void {
           pool = p;
           stopPool = () => void p.close();
         }
+        /** A table file's cells that differ from the built-in table, marked in its traces. */
+        const editedCells = (test: Test, ctx: LowerCtx, code: LoweredCode) => {
+          if (table === null) return [];
+          const ref = docCode(test, ctx);
+          return 'error' in ref ? [] : editsOf(test, ref, code);
+        };
         const runOne = (k: number): Promise<CheckResult> => {
           const { test, report, ctx, code } = planned[k]!;
           if ('error' in code)
-            return Promise.resolve(unsupportedCheck(test, report, ctx, opts.lowering, code.error));
+            return Promise.resolve(unsupportedCheck(test, report, ctx, lowering, code.error));
           if (pool)
             return pool
-              .run(checkJob(test, report, code, ctx, opts.lowering, opts.maxStates, timeoutMs))
+              .run(
+                checkJob(
+                  test,
+                  report,
+                  code,
+                  ctx,
+                  lowering,
+                  opts.maxStates,
+                  timeoutMs,
+                  settings,
+                  editedCells(test, ctx, code),
+                ),
+              )
               .catch((e: unknown) => {
                 // Ctrl-C destroys the pool: what it had not finished is undecided.
                 if (!interrupted) throw e;
                 return {
-                  ...unsupportedCheck(test, report, ctx, opts.lowering, 'interrupted'),
+                  ...unsupportedCheck(test, report, ctx, lowering, 'interrupted'),
                   verdict: 'undecided' as const,
                 };
               });
@@ -219,13 +347,15 @@ export function registerCheck(program: Command): void {
             report,
             code,
             ctx,
-            opts.lowering,
+            lowering,
             {
               reduce: true,
               maxStates: opts.maxStates,
               deadline: performance.now() + timeoutMs,
               interrupted: () => interrupted,
               trace: true,
+              settings,
+              edited: editedCells(test, ctx, code),
             },
             tick,
           );
@@ -252,7 +382,7 @@ export function registerCheck(program: Command): void {
         await pool?.close();
       }
       const results = slots.filter((r): r is CheckResult => r !== undefined);
-      const texts = opts.json ? [] : results.map(formatCheck);
+      const texts = opts.json ? [] : results.map((r) => formatCheck(r, dimmer()));
       if (opts.json) process.stdout.write(`${JSON.stringify(CheckJsonSchema.parse(results), null, 2)}\n`);
       else process.stdout.write(`${texts.join('\n\n')}\n`);
       if (interrupted) throw new CliExit(130);

@@ -5,6 +5,7 @@
  * the text it points at, messages stay short, nothing the terminal would act on is printed, and
  * the error limit is honoured.
  */
+import { lineOfOffset, lineStarts } from '../core/lines.ts';
 import { type Diagnostic, hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
 import { diagnosticPrinter, escapeText, sourceExcerpt } from './format.ts';
@@ -114,22 +115,4 @@ function caretProblem(text: string, d: Diagnostic): string | null {
   }
   const shown = ch === '\t' ? ' ' : escapeText(ch);
   return rest.startsWith(shown) ? null : `caret over '${escapeText(rest.slice(0, 8))}', not '${shown}'`;
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-/** Index of the line holding `offset`. */
-function lineOfOffset(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }

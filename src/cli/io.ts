@@ -20,8 +20,8 @@ export function failureWhy(e: unknown, words: Readonly<Record<string, string>>, 
   return words[code] ?? `${what} (${code})`;
 }
 
-/** What a file read by gpumm holds: a litmus test, a cat model, or where an output goes. */
-export type FileKind = 'litmus' | 'cat';
+/** What a file read by gpumm holds: a litmus test, a cat model or a code-sequence table (`check --table`). */
+export type FileKind = 'litmus' | 'cat' | 'table';
 
 /**
  * Index of the first byte of `bytes` that is not part of a well-formed UTF-8 sequence (RFC 3629:

@@ -21,8 +21,7 @@ import {
 import { renderGrid } from '../lower/grid.ts';
 import { formatSeq } from '../lower/isa.ts';
 import {
-  GridJsonSchema,
-  gridJson,
+  gridJsonText,
   type LowerJson,
   LowerJsonSchema,
   loweredJsonOf,
@@ -430,7 +429,7 @@ export function registerLower(program: Command): void {
           );
         }
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify(GridJsonSchema.parse(gridJson(ctx.target)))}\n`);
+          process.stdout.write(gridJsonText(ctx.target));
         } else process.stdout.write(renderGrid(ctx.target));
         return;
       }

@@ -251,7 +251,7 @@ export const CAUSES: readonly Cause[] = [
     what: 'GFX12: llc-22 emits `global_wb` only for system scope; the document also has `global_wb scope:SCOPE_DEV` (agent) and `scope:SCOPE_SE` (workgroup, WGP mode).',
     where:
       'SIGfx12CacheControl::insertRelease: "global_wb is only necessary at system scope for GFX12.0, they\'re also necessary at device scope for GFX12.5. Emitting it for lower scopes is a slow no-op."',
-    why: 'On GFX12.0 the caches below the system level are write-through, so the write-back has nothing to write; the waits after it still order the release.',
+    why: "Which code is right depends on the reading of the GFX12 L0 and GL1 (docs/hardware.md, \"GFX12 L0: two readings\"). The current AMDGPUUsage adds \"global_wb can be omitted for scopes other than SCOPE_SYS in gfx120x\" and LLVM calls the write-back below system scope \"a slow no-op\": nothing dirty is left below the L2, and llc-22's code is sound (`gpumm check --hw-text amdgpuusage`, the default for llc-22's code). The seed's text lets the L0 and GL1 take writes (\"Writes can happen in this cache and the transaction is acknowledged from this level of cache\"): then a plain store stays in the L0, and llc-22's code is unsound (`--hw-text seed`).",
     applies: (c) => family(c) === 'GFX12',
     project: (seq) => seq.filter((s) => !/^global_wb scope:SCOPE_(DEV|SE)$/.test(s)),
   },
@@ -260,7 +260,7 @@ export const CAUSES: readonly Cause[] = [
     what: 'GFX12.5: llc-22 omits `s_wait_loadcnt`/`s_wait_storecnt` that the document places before `global_wb` and after `global_inv`.',
     where:
       'SIGfx12CacheControl::insertRelease builds GLOBAL_WB and then insertWait at the same position; insertAcquire builds GLOBAL_INV with no wait after it. The soft waits are then relaxed by SIInsertWaitcnts when nothing is outstanding.',
-    why: "Observed also with loads and stores before and after the cell in the kernel (docs/targets/divergences.md); the document's waits are the stronger sequence.",
+    why: "Not a harmless omission: LLVM's legalizer now waits after GLOBAL_INV (\"it may get reorded with following load instructions\") and before GLOBAL_WB (so \"the proceeding store/rmw operations have completed in L2 so their data will be written back\"), as the AMDGPUUsage rows do. On the machine, where a later load may overtake an agent-scope invalidate and a write-back covers only the stores already performed, llc-22's code is unsound (docs/hardware.md, \"GFX12.5 invalidate and write-back\"). Observed also with loads and stores before and after the cell in the kernel.",
     applies: (c) => family(c) === 'GFX125x',
     project: (seq) => dropCounters(seq, ['loadcnt', 'storecnt']),
   },

@@ -222,6 +222,47 @@ export interface GridBlock {
   rows: string[];
 }
 
+/** What names a block and what its name says: a `GridBlock` without its results. */
+export type GridBlockKey = Omit<GridBlock, 'results' | 'rows'>;
+
+/**
+ * The block of a concrete cell: its key, with `-one-as` folded into `scope[-one-as]` (`oneAs: null`)
+ * and the volatile/nontemporal flags into `[*]` (`volatile`, `nontemporal: null`) when `fold` says so.
+ * Folding only changes the name: the cell itself (its plain, non-volatile twin) is the one described.
+ */
+export function blockOf(c: Cell, fold: { oneAs: boolean; flags: boolean } = NO_FOLD): GridBlockKey {
+  const base = {
+    instr: c.instr,
+    returns: c.returns,
+    ordering: c.ordering,
+    failure: c.failure,
+    scope: c.syncscope.scope,
+    space: c.space,
+    syncAs: c.syncAs ?? [],
+  };
+  if (c.instr === 'avload' || c.instr === 'avstore')
+    return {
+      ...base,
+      key: `${AV_INTRINSIC[c.instr]} ${c.syncscope.scope} global`,
+      oneAs: false,
+      volatile: false,
+      nontemporal: false,
+    };
+  const label = GRID_INSTRS.find((g) => g.instr === c.instr && g.returns === c.returns)!.label;
+  let key = cellKey(c, label);
+  if (fold.oneAs) key = key.replace(` ${c.syncscope.scope} `, ` ${c.syncscope.scope}[-one-as] `);
+  if (fold.flags) key += ' [*]';
+  return {
+    ...base,
+    key,
+    oneAs: c.ordering === 'notatomic' ? false : fold.oneAs ? null : c.syncscope.oneAs,
+    volatile: fold.flags ? null : c.volatile,
+    nontemporal: fold.flags ? null : c.nontemporal,
+  };
+}
+
+const NO_FOLD = { oneAs: false, flags: false };
+
 /** An ordering LLVM IR rejects for an instruction, whatever the scope and address space. */
 export interface GridRejected {
   key: string;
@@ -255,24 +296,9 @@ export function gridBlocks(target: Target): {
     );
     for (let i = 0; i < shown; i++) {
       if (flagSame && i % group !== 0) continue;
-      const c = cells[i]!;
-      let key = cellKey(c, b.label);
-      if (oneAsSame) key = key.replace(` ${c.syncscope.scope} `, ` ${c.syncscope.scope}[-one-as] `);
-      const flagsFolded = flagSame && b.instr !== 'fence';
-      if (flagsFolded) key += ' [*]';
       const first = results[i]![0]!;
       blocks.push({
-        key,
-        instr: b.instr,
-        returns: b.returns,
-        ordering: b.ordering,
-        failure: b.failure,
-        scope: b.scope,
-        oneAs: b.ordering === 'notatomic' ? false : oneAsSame ? null : c.syncscope.oneAs,
-        space: b.space,
-        volatile: flagsFolded ? null : c.volatile,
-        nontemporal: flagsFolded ? null : c.nontemporal,
-        syncAs: b.syncAs,
+        ...blockOf(cells[i]!, { oneAs: oneAsSame, flags: flagSame && b.instr !== 'fence' }),
         results: results[i]!,
         rows: 'diagnostic' in first ? [first.diagnostic.cite] : first.rows,
       });
@@ -283,17 +309,7 @@ export function gridBlocks(target: Target): {
     const results = lowerColumns(c, target, cols);
     const first = results[0]!;
     blocks.push({
-      key: `${AV_INTRINSIC[c.instr]} ${c.syncscope.scope} global`,
-      instr: c.instr,
-      returns: c.returns,
-      ordering: c.ordering,
-      failure: c.failure,
-      scope: c.syncscope.scope,
-      oneAs: false,
-      space: c.space,
-      volatile: false,
-      nontemporal: false,
-      syncAs: [],
+      ...blockOf(c),
       results,
       rows: 'diagnostic' in first ? [first.diagnostic.cite] : first.rows,
     });

@@ -208,7 +208,7 @@ function fencePostOp(ordering: Ordering, scope: SpirvScope, global: boolean, pro
 }
 
 /** LSC atomic of an IR read-modify-write (IGC AtomicOp → vISA LSC_OP; exchange is `lsc_atomic_store`). */
-const LSC_OF_RMW: Record<RmwOp, LscAtomicOp> = {
+export const LSC_OF_RMW: Record<RmwOp, LscAtomicOp> = {
   xchg: 'store',
   add: 'iadd',
   sub: 'isub',

@@ -154,3 +154,53 @@ export function formatXe(i: XeInstr): string {
       return assertNever(i, 'Xe instruction');
   }
 }
+
+function parseLeaf(t: string): XeLeaf | string {
+  const f = /^lsc_fence\.([a-z0-9]+)\.([a-z0-9]+)\.([a-z0-9]+)$/.exec(t);
+  if (f) {
+    const [, sfid = '', op = '', scope = ''] = f;
+    if (!(LSC_SFIDS as readonly string[]).includes(sfid)) return `unknown LSC shared function '${sfid}'`;
+    if (!(LSC_FENCE_OPS as readonly string[]).includes(op)) return `unknown LSC fence operation '${op}'`;
+    if (!(LSC_SCOPES as readonly string[]).includes(scope)) return `unknown LSC scope '${scope}'`;
+    return lscFence(sfid as LscSfid, op as LscFenceOp, scope as LscScope);
+  }
+  const a = /^lsc_(load|store|atomic_([a-z]+|<op>))\.([a-z]+)$/.exec(t);
+  if (!a) return `unknown instruction '${t}'`;
+  const [, what = '', atomic, sfid = ''] = a;
+  if (sfid !== 'ugm' && sfid !== 'slm') return `accesses go to ugm or slm, not '${sfid}'`;
+  if (atomic === undefined) return lscAccess(what as 'load' | 'store', sfid);
+  if (atomic === '<op>') return lscAtomic(sfid, null, false);
+  if (!(LSC_ATOMIC_OPS as readonly string[]).includes(atomic))
+    return `unknown LSC atomic operation '${atomic}'`;
+  return lscAtomic(sfid, atomic as LscAtomicOp, false);
+}
+
+/**
+ * Reads back what `formatXe` writes (`lsc_fence.ugm.evict.gpu`, `lsc_atomic_or.ugm`, `sbarrier.wait`,
+ * `local: lsc_load.slm; private, global: lsc_load.ugm`), or says why the text is not such an
+ * instruction. The text does not say whether an atomic returns its old value: `returns` is false, for
+ * the caller to set from the instruction the code implements.
+ */
+export function parseXe(text: string): XeInstr | string {
+  const t = text.trim();
+  if (t === 'barrier' || t === 'sbarrier.signal' || t === 'sbarrier.wait') return xeBarrier(t);
+  if (!t.includes(':')) return parseLeaf(t);
+  const branches: XeGenericInstr['branches'] = [];
+  for (const part of t.split(';')) {
+    const m = /^\s*([a-z, ]+):\s*(.*?)\s*$/.exec(part);
+    if (!m) return `'${part.trim()}' is not a branch 'spaces: instructions'`;
+    const spaces = m[1]!.split(',').map((s) => s.trim());
+    const bad = spaces.find((s) => !(XE_GENERIC_SPACES as readonly string[]).includes(s));
+    if (bad !== undefined)
+      return `unknown address space '${bad}' (a generic pointer is local, private or global)`;
+    const seq: XeLeaf[] = [];
+    if (m[2] !== '(nothing)')
+      for (const leaf of m[2]!.split(',')) {
+        const l = parseLeaf(leaf.trim());
+        if (typeof l === 'string') return l;
+        seq.push(l);
+      }
+    branches.push({ spaces: spaces as XeGenericSpace[], seq });
+  }
+  return { kind: 'xe_generic', branches };
+}

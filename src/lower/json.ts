@@ -6,7 +6,7 @@
 
 import * as z from 'zod';
 import { ADDRESS_SPACES, ORDERINGS, SCOPES, SYNC_AS } from '../core/types.ts';
-import { gridBlocks } from './grid.ts';
+import { type GridBlockKey, type GridColumn, gridBlocks } from './grid.ts';
 import { CACHE_SCOPES, COUNTERS, formatSeq } from './isa.ts';
 import { LSC_ATOMIC_OPS, LSC_FENCE_OPS, LSC_SCOPES, LSC_SFIDS, XE_GENERIC_SPACES } from './isa-xe.ts';
 import type { Target } from './targets.ts';
@@ -190,34 +190,53 @@ export const GridJsonSchema = z.object({
 
 export type GridJson = z.infer<typeof GridJsonSchema>;
 
-/** The JSON form of a target's whole table (validated against `GridJsonSchema` by the caller). */
-export function gridJson(target: Target): GridJson {
-  const { columns, blocks, rejected } = gridBlocks(target);
-  const f = target.processor.features;
+/** The fields of `GridJson` that say which target the table is for. */
+export function gridHead(target: Target): Pick<GridJson, 'target' | 'processor' | 'generation' | 'table'> {
   return {
     target: target.name,
     processor: target.processor.name,
     generation: target.processor.generation,
     table: target.processor.table,
-    columns: columns.map((c) => ({
-      label: c.label,
-      mode: f.wgpMode ? c.mode : null,
-      tgsplit: f.tgsplit ? c.tgsplit : null,
-      lang: c.lang,
-    })),
-    cells: blocks.map((b) => ({
-      key: b.key,
-      instr: b.instr,
-      returns: b.returns,
-      ordering: b.ordering,
-      failure: b.instr === 'cmpxchg' ? b.failure : null,
-      syncscope: b.ordering === 'notatomic' && isTableCell(b) ? null : { scope: b.scope, oneAs: b.oneAs },
-      space: b.space,
-      volatile: b.volatile,
-      nontemporal: b.nontemporal,
-      syncAs: [...b.syncAs],
-      results: b.results.map(loweredJsonOf),
-    })),
+  };
+}
+
+/** The JSON form of a target's columns (`gridColumns`): a mode the target does not have is null. */
+export function gridColumnsJson(target: Target, columns: readonly GridColumn[]): GridJson['columns'] {
+  const f = target.processor.features;
+  return columns.map((c) => ({
+    label: c.label,
+    mode: f.wgpMode ? c.mode : null,
+    tgsplit: f.tgsplit ? c.tgsplit : null,
+    lang: c.lang,
+  }));
+}
+
+/** One cell of `GridJson` without its results: its key and the fields that spell out what the key says. */
+export type GridCellFields = Omit<GridJson['cells'][number], 'results'>;
+
+/** The JSON fields of a block of the grid (a cell, folded or not), without its results. */
+export function gridCellFields(b: GridBlockKey): GridCellFields {
+  return {
+    key: b.key,
+    instr: b.instr,
+    returns: b.returns,
+    ordering: b.ordering,
+    failure: b.instr === 'cmpxchg' ? b.failure : null,
+    syncscope: b.ordering === 'notatomic' && isTableCell(b) ? null : { scope: b.scope, oneAs: b.oneAs },
+    space: b.space,
+    volatile: b.volatile,
+    nontemporal: b.nontemporal,
+    syncAs: [...b.syncAs],
+  };
+}
+
+/** The JSON form of a target's whole table (validated against `GridJsonSchema` by the caller). */
+export function gridJson(target: Target): GridJson {
+  const { columns, blocks, rejected } = gridBlocks(target);
+  return {
+    ...gridHead(target),
+    columns: gridColumnsJson(target, columns),
+    cells: blocks.map((b) => ({ ...gridCellFields(b), results: b.results.map(loweredJsonOf) })),
     rejected: rejected.flatMap((r) =>
       'diagnostic' in r.result
         ? [
@@ -232,6 +251,14 @@ export function gridJson(target: Target): GridJson {
         : [],
     ),
   };
+}
+
+/**
+ * What `gpumm lower --table --json` prints: the table checked against its schema and indented, one
+ * field a line, so that `gpumm check --table` can read it back edited by hand (and a diff shows the edit).
+ */
+export function gridJsonText(target: Target): string {
+  return `${JSON.stringify(GridJsonSchema.parse(gridJson(target)), null, 2)}\n`;
 }
 
 /** `gpumm lower FILE --json` (with `llc` under `--compare-llc`): each thread's instructions, lowered. */

@@ -21,6 +21,7 @@ import { cacheScopeRank } from '../lower/isa.ts';
 import { type LscFenceInstr, type LscFenceOp, type LscInstr, lscScopeRank } from '../lower/isa-xe.ts';
 import type { Generation, TableFamily } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
+import { ASSUMPTION_IDS, type AssumptionId, assumptionsOf } from './assumptions.ts';
 
 /**
  * How the waves of a work-group are placed: on one CU (`cu`), on either CU of a WGP (`wgp`,
@@ -85,20 +86,30 @@ export interface LscSpec {
 
 /**
  * Which of a wavefront's outstanding requests may overtake which (docs/hardware.md, "The machine
- * core"). Every family keeps a wave's requests in issue order at its first cache level and one
- * location's requests in order beyond it; the rest differs.
+ * core"). Every family keeps one location's requests in order; the rest differs, by the text or by a
+ * named assumption (assumptions.ts), which `withAssumptions` switches on.
  */
 export interface RequestOrder {
   /**
-   * A wave's loads read in execution order (AMDGPU: "completion is reported to a wavefront in execution
-   * order"): a hit behind a miss takes its value when its completion is reported.
+   * At the CU's cache, which earlier requests of the wave a request waits for: every one (`all`: one
+   * in-order queue — GFX6–9, GFX90A and GFX942, whose vector memory operations are all counted on vmcnt
+   * and "completion is reported to a wavefront in execution order"; GFX12.5's WGP$ queue; Intel's "HDC
+   * has an in-order pipeline"), or those counted on a counter it is counted on (`type`: GFX10–12, where
+   * completion is "in-order within a type, but may be out of order between types").
+   */
+  front: 'all' | 'type';
+  /**
+   * A wave's loads read in issue order: a hit behind a miss takes its value when the miss has returned
+   * (assumption `cu-in-order-reads`; the text says only that completion is reported in order).
    */
   readsInOrder: boolean;
-  /** A wave's LDS requests are performed in issue order (AMDGPU: "in a global order"). */
+  /** A wave's LDS requests are performed in issue order (assumption `lds-in-order`). */
   ldsInOrder: boolean;
   /**
    * Past the first cache level, the requests of the different waves of one CU to one location share a
-   * queue (AMDGPU: "Each CU has a separate request queue per channel").
+   * queue (AMDGPU: "Each CU has a separate request queue per channel"; GFX10–12: "Each L0 cache has a
+   * separate request queue per L1 quadrant"; GFX12.5: the L1 buffer's one in-order queue per WGP$). Not
+   * on Intel Xe.
    */
   sharedPastL0: boolean;
   /**
@@ -107,6 +118,26 @@ export interface RequestOrder {
    * performed in issue order (docs/hardware.md, "Intel Xe").
    */
   pipes: boolean;
+  /**
+   * Later requests may be taken at the CU's cache before an earlier invalidate has been performed
+   * (GFX12.5: LLVM's SIMemoryLegalizer, the invalidate "may get reordered with following load
+   * instructions", and the rows' "s_wait_loadcnt 0x0 must happen after global_inv and before subsequent
+   * memory operations").
+   */
+  invOvertaken: boolean;
+  /**
+   * A write-back waits for every earlier request of the wave (GFX12: global_wb "ensures that previous
+   * memory operation done at a lower scope level have reached the SCOPE"; GFX90A, GFX942: the release
+   * rows' buffer_wbl2 "to ensure previous global/generic store/atomicrmw are visible at system scope",
+   * with the wait after it). Not on GFX12.5, whose rows wait before `global_wb` so that the stores "have
+   * completed in L2 so their data will be written back".
+   */
+  wbAfterEarlier: boolean;
+  /**
+   * A miss fills the CU's cache in the same step as it reads the next level (assumption `fill-at-read`);
+   * without it, its value returns — filling the CU's cache and its register — in a later step.
+   */
+  fillAtRead: boolean;
 }
 
 /** A family's machine in one mode and hardware configuration. */
@@ -129,6 +160,14 @@ export interface FamilyConfig {
   clusterUnit: 'sa' | null;
   /** Rank an access by this vector memory instruction must reach. */
   rank: (i: VmemInstr) => number;
+  /**
+   * Does this atomic return the value it read to its register? Only with the family's return bit
+   * (GFX6–9, GFX90A, GFX10–11 `glc`; GFX942 `sc0`; GFX12, GFX12.5 `th:TH_ATOMIC_RETURN`): an atomic
+   * without it returns nothing, and is counted as a store where the family splits the counters.
+   */
+  returns: (i: VmemInstr) => boolean;
+  /** The assumptions this configuration makes (assumptions.ts), in force in `order` and `levels`. */
+  assumed: readonly AssumptionId[];
   /** Intel Xe's LSC messages and fences; null for the AMD families. */
   lsc: LscSpec | null;
   /** Which outstanding requests may overtake which. */
@@ -200,13 +239,25 @@ const G942 = 'AMDGPUUsage (f5c8b0a9) "Memory Model GFX942"';
 const G125 = 'AMDGPUUsage (07379fed) "Memory Model GFX125x"';
 
 /** The AMD families' request order (docs/hardware.md, "Which requests may take a step"). */
-const AMD_ORDER: RequestOrder = { readsInOrder: true, ldsInOrder: true, sharedPastL0: true, pipes: false };
+const AMD_ORDER: RequestOrder = {
+  front: 'all',
+  readsInOrder: false,
+  ldsInOrder: false,
+  sharedPastL0: true,
+  pipes: false,
+  invOvertaken: false,
+  wbAfterEarlier: true,
+  fillAtRead: false,
+};
+/** GFX10–12: completion "in-order within a type, but may be out of order between types". */
+const TYPED_ORDER: RequestOrder = { ...AMD_ORDER, front: 'type' };
 const AMD_LABELS = { cu: 'cu', l2: 'l2.', saWgp: true, lds: 'LDS' };
 /** The fields every AMD family has alike. */
 const AMD = {
   memoryName: 'memory',
   lsc: null,
   order: AMD_ORDER,
+  assumed: [],
   labels: AMD_LABELS,
   maxL2PerAgent: null,
   singleAgentOnly: false,
@@ -278,6 +329,9 @@ export const GFX6_9: FamilyConfig = {
   // performed in the L2 ("The vector and scalar memory operations use an L2 cache shared by all
   // CUs on the same agent"), stores write through.
   rank: (i) => (i.op === 'load' && !i.glc ? 0 : 1),
+  // The atomic return bit of the GCN ISA: glc=1 on an atomic returns the pre-op value (llc-22 prints it
+  // on every returning atomic; the tables write the atomic without its bits).
+  returns: (i) => i.glc,
   counters: vmLgkmCounters,
   inv: (i) =>
     i.mnemonic === 'buffer_wbinvl1_vol'
@@ -303,6 +357,7 @@ export const GFX6_9: FamilyConfig = {
  */
 export const GFX12: FamilyConfig = {
   ...AMD,
+  order: TYPED_ORDER,
   family: 'gfx12',
   variant: '',
   levels: [
@@ -334,6 +389,8 @@ export const GFX12: FamilyConfig = {
   // G12: "The SCOPE determines whether a cache can complete an operation locally or whether it
   // needs to forward the operation to the next cache level"; no scope operand is SCOPE_CU.
   rank: (i) => (i.scope === null ? 0 : cacheScopeRank(i.scope)),
+  // G12 rows: "If atomic with return, use th:TH_ATOMIC_RETURN".
+  returns: (i) => i.th === 'TH_ATOMIC_RETURN',
   counters: splitCounters,
   inv: scopedInv(
     `${G12}: "global_inv invalidates caches whose scope is strictly smaller than the instruction's."`,
@@ -356,6 +413,7 @@ export const GFX12: FamilyConfig = {
  */
 export const GFX10_11: FamilyConfig = {
   ...AMD,
+  order: TYPED_ORDER,
   family: 'gfx10-11',
   variant: '',
   levels: [
@@ -380,6 +438,7 @@ export const GFX10_11: FamilyConfig = {
   // glc=1: "workgroup/agent coherence on loads" (misses the L0); dlc=1: "device level coherent"
   // (misses the GL1). Stores and atomics are performed in the L2.
   rank: (i) => (i.op !== 'load' ? 2 : i.dlc ? 2 : i.glc ? 1 : 0),
+  returns: (i) => i.glc,
   // G10: "vmcnt counts loads, atomics with return and samples; vscnt counts stores and atomics
   // without return"; "lgkmcnt is for LDS/GDS/scalar"; flat may reach LDS.
   counters: (i) => {
@@ -541,6 +600,9 @@ function gfx942(mode: MachineMode, severalL2s: boolean): FamilyConfig {
     cusPerWgp: 1,
     clusterUnit: null,
     rank: (i) => (i.op === 'atomic' ? (i.sc1 ? 3 : 2) : rank942(i.sc0, i.sc1, tgsplit)),
+    // G942: on a read-modify-write sc0 returns the pre-op value (not a coherence bit: RMWs use sc1 for
+    // that; docs/research/llvm-amdgpuusage-beyond-seeds.md, GFX942 hardware facts).
+    returns: (i) => i.sc0,
     counters: vmLgkmCounters,
     inv: (i) =>
       i.mnemonic === 'buffer_inv'
@@ -581,6 +643,13 @@ function gfx942(mode: MachineMode, severalL2s: boolean): FamilyConfig {
 function gfx1250(severalL2s: boolean): FamilyConfig {
   return {
     ...AMD,
+    // G125: the WGP$'s "two request queues; one per SIMD32-pair" are in order each, "not ordered with
+    // each other": a wave's requests reach the WGP$ in issue order, the waves of two SIMD32 pairs in no
+    // order (cuChannelOrder false). Past it, the L1 buffer has one in-order queue per WGP$: the WGP's
+    // requests to a location reach the L1 in the order they left the WGP$ (sharedPastL0). "global_inv …
+    // may get reordered with following load instructions" (LLVM SIMemoryLegalizer), and the rows wait
+    // before global_wb for the stores to "have completed in L2 so their data will be written back".
+    order: { ...AMD_ORDER, invOvertaken: true, wbAfterEarlier: false },
     family: 'gfx1250',
     variant: severalL2s ? 'several L2s per agent' : 'one L2 per agent',
     levels: [
@@ -611,6 +680,7 @@ function gfx1250(severalL2s: boolean): FamilyConfig {
     // share a shader engine's L1 buffer (docs/hardware.md, "Thread placement").
     clusterUnit: 'sa',
     rank: (i) => (i.scope === null ? 0 : cacheScopeRank(i.scope)),
+    returns: (i) => i.th === 'TH_ATOMIC_RETURN',
     counters: splitCounters,
     inv: scopedInv(
       `${G125}: "global_inv invalidates the data in affected caches so that subsequent reads will re-read from the next level in the cache hierarchy"; "Only caches whose scope is strictly smaller than the instruction's are affected."`,
@@ -618,9 +688,14 @@ function gfx1250(severalL2s: boolean): FamilyConfig {
     wb: scopedWb(
       `${G125}: "global_wb flushes the dirty data in affected caches to the next level in the cache hierarchy. This instruction additionally ensures previous memory operation done at a lower scope level have reached the desired SCOPE:."`,
     ),
-    // "global_inv, global_wb and global_wbinv behave like memory operations issued to every address
-    // at the same time. They are kept in order with other memory operations from the same wave."
-    invAfterEarlier: true,
+    // The hardware text says "global_inv, global_wb and global_wbinv behave like memory operations
+    // issued to every address at the same time. They are kept in order with other memory operations
+    // from the same wave", yet every row waits on both sides of them ("s_wait_loadcnt 0x0 must happen
+    // after global_inv and before subsequent memory operations"; a wait before global_wb so the stores
+    // "have completed in L2") and LLVM's legalizer says the invalidate "may get reordered with following
+    // load instructions": the machine takes the weaker reading — an invalidate or write-back is ordered
+    // with nothing but by those waits (docs/hardware.md, "GFX12.5 invalidate and write-back").
+    invAfterEarlier: false,
     cuChannelOrder: false,
     // `s_wait_xcnt` waits for address translation: no instruction the machine runs is counted on it
     // (translation completes at issue here), so a wait on it never blocks (docs/hardware.md).
@@ -725,6 +800,9 @@ function xeConfig(group: XeGroup, full: boolean): FamilyConfig {
     cusPerWgp: 1,
     clusterUnit: null,
     rank: () => 0,
+    // Intel atomics are LSC messages (their result is in the message): no vector memory atomics run.
+    returns: () => true,
+    assumed: [],
     lsc: {
       // Plain accesses are performed in the L1 (a load may hit there, a store writes it). An atomic carries
       // no scope — IGC's relaxed atomics have no fence either — yet two threads anywhere on the GPU must
@@ -739,7 +817,16 @@ function xeConfig(group: XeGroup, full: boolean): FamilyConfig {
     // fence between two atomics ("(only for barriers) any atomic instruction, this synchronization
     // instruction, any atomic instruction"). Nothing orders loads or SLM requests of a thread among
     // themselves, nor one Xe-core's threads past its L1 (docs/hardware.md, "Intel Xe").
-    order: { readsInOrder: false, ldsInOrder: false, sharedPastL0: false, pipes: true },
+    order: {
+      front: 'all',
+      readsInOrder: false,
+      ldsInOrder: false,
+      sharedPastL0: false,
+      pipes: true,
+      invOvertaken: false,
+      wbAfterEarlier: true,
+      fillAtRead: false,
+    },
     labels: { cu: 'xc', l2: 'tile', saWgp: false, lds: 'SLM' },
     // PVC: "Xe-HPC" has two tiles (stacks); the placement never uses more.
     maxL2PerAgent: multiTile ? 2 : null,
@@ -811,8 +898,8 @@ function xeMachine(generation: Generation | undefined): FamilyMachine {
   return m;
 }
 
-/** The machines of a table family (of a generation, where they differ), or null when none is built. */
-export function familyMachine(f: TableFamily, generation?: Generation): FamilyMachine | null {
+/** The machines of a table family (of a generation, where they differ) as the text has them, or null. */
+function textMachine(f: TableFamily, generation?: Generation): FamilyMachine | null {
   switch (f) {
     case 'gfx6-9':
       return single(GFX6_9, ['cu']);
@@ -838,6 +925,111 @@ export function familyMachine(f: TableFamily, generation?: Generation): FamilyMa
     default:
       return null;
   }
+}
+
+/**
+ * Which text a GFX12 machine's L0 and GL1 follow (docs/hardware.md, "GFX12 L0: two readings"): the seed's
+ * (gfx12-memory-model.rst: at a level of sufficient scope "Writes can happen in this cache and the
+ * transaction is acknowledged from this level of cache" — write-back caches) or the current
+ * AMDGPUUsage's, which keeps that sentence but adds "global_wb can be omitted for scopes other than
+ * SCOPE_SYS in gfx120x": no dirty data below the L2, so the L0 and GL1 write through.
+ */
+export const HW_TEXTS = ['seed', 'amdgpuusage'] as const;
+export type HwText = (typeof HW_TEXTS)[number];
+
+/** How a family's machines are built: which assumptions they may make, which text GFX12 follows. */
+export interface MachineSettings {
+  /**
+   * The assumptions the machines may make (each is made where it applies: assumptions.ts); every one
+   * by default. `gpumm check --no-assume ID` leaves one out.
+   */
+  assume: readonly AssumptionId[];
+  hwText: HwText;
+}
+
+/** Every assumption, the seed's GFX12 text. */
+export const DEFAULT_SETTINGS: MachineSettings = { assume: ASSUMPTION_IDS, hwText: 'seed' };
+
+/** Makes the assumptions `ids` in `cfg` (those that act on the request order; assumptions.ts). */
+function strengthen(cfg: FamilyConfig, ids: readonly AssumptionId[]): FamilyConfig {
+  const o: RequestOrder = { ...cfg.order };
+  if (ids.includes('cu-in-order-reads')) o.readsInOrder = true;
+  if (ids.includes('cu-in-order-types')) o.front = 'all';
+  if (ids.includes('lds-in-order')) o.ldsInOrder = true;
+  if (ids.includes('fill-at-read')) o.fillAtRead = true;
+  return { ...cfg, order: o, assumed: ids };
+}
+
+/**
+ * GFX6–9 and GFX10–11 without `l2-system-coherent`: the L2 folded into memory comes back as one
+ * write-back L2 per agent (USAGE: "The vector and scalar memory operations use an L2 cache shared by all
+ * CUs on the same agent"; G10: "L2 per agent"), which no instruction of these families writes back or
+ * invalidates. Explored for tests on several agents only: on one agent every access passes the one L2,
+ * so it always agrees with memory (R3).
+ */
+function withAgentL2(cfg: FamilyConfig): FamilyConfig {
+  const rank = cfg.memoryRank;
+  return {
+    ...cfg,
+    variant: 'an L2 per agent, not coherent',
+    levels: [
+      ...cfg.levels,
+      {
+        name: 'L2',
+        unit: 'agent',
+        rank,
+        writeThrough: false,
+        cite: `${cfg.family === 'gfx6-9' ? USAGE : G10}: "The L2 cache can be kept coherent with other agents on some targets" — here, not (assumption l2-system-coherent dropped)`,
+      },
+    ],
+    memoryRank: rank + 1,
+    multiAgentOnly: true,
+    singleAgentOnly: false,
+  };
+}
+
+/** GFX12 under the current AMDGPUUsage: the L0 and GL1 write through (`HwText`). */
+function writeThroughBelowL2(cfg: FamilyConfig): FamilyConfig {
+  return {
+    ...cfg,
+    variant: cfg.variant || 'L0 and GL1 write-through (AMDGPUUsage)',
+    levels: cfg.levels.map((l) =>
+      l.unit === 'agent'
+        ? l
+        : {
+            ...l,
+            writeThrough: true,
+            cite: `${l.cite}; AMDGPUUsage (f5c8b0a9) "Memory Model GFX12": "global_wb can be omitted for scopes other than SCOPE_SYS in gfx120x"`,
+          },
+    ),
+  };
+}
+
+/**
+ * The machines of a table family (of a generation, where they differ), built with `settings`, or null
+ * when none is built. Each configuration makes the assumptions of assumptions.ts that apply to its
+ * family and mode and that `settings.assume` lists.
+ */
+export function familyMachine(
+  f: TableFamily,
+  generation?: Generation,
+  settings: Partial<MachineSettings> = {},
+): FamilyMachine | null {
+  const text = textMachine(f, generation);
+  if (!text) return null;
+  const assume = settings.assume ?? DEFAULT_SETTINGS.assume;
+  const hwText = settings.hwText ?? DEFAULT_SETTINGS.hwText;
+  return {
+    ...text,
+    configs: (mode) => {
+      const made = assumptionsOf(f, mode).filter((a) => assume.includes(a));
+      let cfgs = text.configs(mode);
+      if (f === 'gfx12' && hwText === 'amdgpuusage') cfgs = cfgs.map(writeThroughBelowL2);
+      if ((f === 'gfx6-9' || f === 'gfx10-11') && !made.includes('l2-system-coherent'))
+        cfgs = cfgs.flatMap((c) => [{ ...c, singleAgentOnly: true }, withAgentL2(c)]);
+      return cfgs.map((c) => strengthen(c, made));
+    },
+  };
 }
 
 /** The machine mode of a lowering context: TgSplit, WGP or CU. */

@@ -94,10 +94,22 @@ function dropOne(code: LoweredCode, drop: number): LoweredCode {
   return code.map((th, u) => th.map((seq, j) => (u === t && j === i ? seq.filter((_, n) => n !== k) : seq)));
 }
 
-async function agree(ctx: LowerCtx, src: string, drop: number, maxStates: number): Promise<void> {
+async function agree(
+  ctx: LowerCtx,
+  src: string,
+  drop: number,
+  maxStates: number,
+  weakest = false,
+): Promise<void> {
   const test = litmus(src);
   const code = drop < 0 ? docOf(test, ctx) : dropOne(docOf(test, ctx), drop);
-  const fam = familyMachine(ctx.target.processor.table!, ctx.target.processor.generation)!;
+  // `weakest`: the machine without any assumption (reads out of order, requests of one type in order
+  // only, late fills, an L2 per agent on GFX6–11).
+  const fam = familyMachine(
+    ctx.target.processor.table!,
+    ctx.target.processor.generation,
+    weakest ? { assume: [] } : {},
+  )!;
   // Brute force beyond this many states is skipped (fc.pre): it costs memory and minutes.
   const budget = { maxStates, deadline: Number.POSITIVE_INFINITY };
   const brute = await simulate(test, code, fam, machineMode(ctx), { ...budget, reduce: false });
@@ -155,13 +167,21 @@ describe('reduced exploration = brute force (random small programs)', () => {
     ['gfx942', 'cu', 2, 6, 150_000, true],
     ['gfx1200', 'wgp', 1, 3, 150_000, true],
     ['pvc', 'cu', 2, 6, 150_000, true],
+    // The machines without their assumptions (src/sim/assumptions.ts): late fills, requests in order
+    // within a counter type only, an L2 per agent on GFX6–11.
+    ['gfx900', 'cu', 2, 12, 150_000, false, true],
+    ['gfx1030', 'cu', 2, 8, 150_000, false, true],
+    ['gfx1200', 'cu', 1, 4, 150_000, false, true],
+    ['gfx1250', 'cu', 1, 3, 40_000, false, true],
+    ['dg2', 'cu', 2, 6, 150_000, false, true],
   ] as const) {
     const [target, mode, most, runs, maxStates] = row;
-    const strong = row.length > 5;
-    it(`${target} ${mode}${strong ? ' (agent-scope atomics)' : ''}`, async () => {
+    const strong = row.length > 5 && row[5] === true;
+    const weakest = row.length > 6 && row[6] === true;
+    it(`${target} ${mode}${strong ? ' (agent-scope atomics)' : ''}${weakest ? ' (no assumptions)' : ''}`, async () => {
       await fc.assert(
         fc.asyncProperty(arbCase(most, strong), (c) =>
-          agree(ctxOf(target, mode), program(c.a, c.b, c.sameWg), c.drop, maxStates),
+          agree(ctxOf(target, mode), program(c.a, c.b, c.sameWg), c.drop, maxStates, weakest),
         ),
         { numRuns: runs, examples: target === 'gfx900' && !strong ? [[SHARED_L1 as never]] : [] },
       );

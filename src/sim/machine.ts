@@ -86,6 +86,11 @@ export interface Step {
   detail: string;
   /** The test's source line of the IR instruction this machine instruction implements (0: none). */
   line: number;
+  /**
+   * The instruction's code was edited — weakened by a mutation, changed in a table file — with what
+   * (set by the checker, which knows the reference code; src/check/check.ts `CheckOptions.edited`).
+   */
+  edited?: string;
 }
 
 /** Everything fixed for one program on one placement. */
@@ -110,6 +115,13 @@ export interface Machine {
   cuShared: boolean[];
   /** Per wavefront: no other wavefront shares its CU's cache (level 0) instance. */
   aloneL0: boolean[];
+  /**
+   * Per wavefront: a miss's value returns in a step of its own (no `fill-at-read`), where that can be
+   * seen — another wave shares the CU's cache, or the wave invalidates it. Otherwise nothing touches
+   * the copy between the read and the fill (the wave's own accesses to the location wait for the miss),
+   * so returning at once reaches the same final states.
+   */
+  lateFill: boolean[];
   /** Barrier objects; the offsets of the per-wave parts of `State.bar`. */
   nObj: number;
   barWave: number;
@@ -163,6 +175,9 @@ export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Pl
   const waveThreads = waveKeys.map((_, q) => waveOf.flatMap((x, t) => (x === q ? [t] : [])));
   const nObj = program.barriers.length;
   const firstOf = (q: number) => program.threads[waveThreads[q]![0]!]!;
+  const aloneL0 = waveThreads.map((ts) =>
+    program.threads.every((_u, u) => ts.includes(u) || path[u]![0] !== path[ts[0]!]![0]),
+  );
   const barOf = (key: string) => program.barriers.findIndex((b) => b.key === key);
   return {
     cfg,
@@ -182,8 +197,15 @@ export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Pl
         cfg.levels.length > 0 &&
         program.threads.some((_u, u) => waveOf[u] !== waveOf[t] && path[u]![0] === path[t]![0]),
     ),
-    aloneL0: waveThreads.map((ts) =>
-      program.threads.every((_u, u) => ts.includes(u) || path[u]![0] !== path[ts[0]!]![0]),
+    aloneL0,
+    lateFill: waveThreads.map(
+      (ts, q) =>
+        !cfg.order.fillAtRead &&
+        cfg.levels.length > 0 &&
+        (!aloneL0[q] ||
+          ts.some((t) =>
+            program.threads[t]!.instrs.some((i) => i.k === 'inv' || (i.k === 'fence' && i.levels.length > 0)),
+          )),
     ),
     nObj,
     barWave: 4 * nObj,
@@ -199,8 +221,9 @@ export function buildMachine(cfg: FamilyConfig, program: MProgram, placement: Pl
 
 /**
  * The initial state: every wave at its first instruction, memory initialised, and every cache holding
- * a clean copy of every location's initial value — other waves of the kernel may have read them
- * before the test's waves run (a copy may also be absent: it can be evicted at any time).
+ * a clean copy of every global location's initial value — other waves of the kernel may have read them
+ * before the test's waves run (a copy may also be absent: it can be evicted at any time). LDS and
+ * private memory have no copies.
  */
 export function initialState(m: Machine): State {
   const n = m.instName.length * m.nLoc;
@@ -215,7 +238,8 @@ export function initialState(m: Machine): State {
     queues: m.lanes.map(() => []),
     passed: m.instName.map(() => []),
     front: m.instName.map(() => []),
-    st: new Array<number>(n).fill(1),
+    // LDS and private memory are never cached ("involve no caching"): no copy of them anywhere.
+    st: Array.from({ length: n }, (_, k) => (m.cached[k % m.nLoc] ? 1 : 0)),
     val: Array.from({ length: n }, (_, k) => init[k % m.nLoc]!),
     mem: m.program.locs.map((l) => l.init),
     bar: [
@@ -231,13 +255,18 @@ let keyLen = 0;
 const f64 = new Float64Array(1);
 const f64u16 = new Uint16Array(f64.buffer);
 
+/** Makes room for `n` code units in the key buffer. */
+function grow(n: number): void {
+  let size = keyBuf.length;
+  while (size < n) size *= 2;
+  const b = new Uint16Array(size);
+  b.set(keyBuf);
+  keyBuf = b;
+}
+
 /** Appends one field to the key buffer (see `stateKey`). */
 function put(v: number): void {
-  if (keyLen + 6 > keyBuf.length) {
-    const b = new Uint16Array(keyBuf.length * 2);
-    b.set(keyBuf);
-    keyBuf = b;
-  }
+  if (keyLen + 6 > keyBuf.length) grow(keyLen + 6);
   if (v >= -2 && v < 0xffe0 && (v | 0) === v) keyBuf[keyLen++] = v + 3;
   else if (Number.isNaN(v)) keyBuf[keyLen++] = 1;
   else {
@@ -287,13 +316,24 @@ export function stateKey(s: State): string {
     for (const x of p) put(x);
     endList();
   }
-  // The value of an absent copy is never read: it is not part of the state.
+  // The value of an absent copy is never read: it is not part of the state. A present copy with a
+  // small integer value is one code unit (state in bits 14–15, value + 3 below); any other, an escape
+  // 0xC000 + state and the value as `put` writes it. The cache part has a fixed number of entries, so
+  // the key stays unambiguous.
   const st = s.st;
   const val = s.val;
+  if (keyLen + 6 * st.length > keyBuf.length) grow(keyLen + 6 * st.length);
   for (let k = 0; k < st.length; k++) {
     const c = st[k]!;
-    put(c);
-    if (c !== 0) put(val[k]!);
+    if (c === 0) keyBuf[keyLen++] = 0;
+    else {
+      const v = val[k]!;
+      if (v >= -2 && v < 0x3ffc && (v | 0) === v) keyBuf[keyLen++] = (c << 14) | (v + 3);
+      else {
+        keyBuf[keyLen++] = 0xc000 + c;
+        put(v);
+      }
+    }
   }
   for (const x of s.mem) put(x);
   for (const x of s.bar) put(x);
@@ -642,28 +682,48 @@ function viaCache(i: MInstr): boolean {
 }
 
 /**
- * Indices (into wavefront `q`'s request list) of the requests that may take a step now:
- * - at the CU's cache (level 0) a wave's requests are taken in issue order — usage-2018: "completion
- *   is reported to a wavefront in execution order"; gfx12: in CU mode "all global memory access by
- *   the work-group access the same L0 which in turn ensures L1 accesses are ordered";
- * - past it, requests wait only for earlier ones to the same location (one channel / quadrant queue
- *   serves an address), so accesses to different locations reorder — usage-2018: "Each CU has a
- *   separate request queue per channel";
- * - an invalidate is taken after every earlier request has completed where the text says so
- *   (gfx12: "The invalidation requests cannot be reordered with pending or upcoming memory
- *   operations"); a write-back always is (gfx12: global_wb "ensures that previous memory operation
- *   done at a lower scope level have reached the SCOPE");
- * - LDS requests of a wave are performed in order (usage-2018: "All LDS operations of a CU are
- *   performed as wavefront wide operations in a global order"); scratch requests per location.
+ * Does an invalidate act on a cache level past the CU's cache? On GFX12.5 only such an invalidate (agent
+ * or system scope) may be overtaken: LLVM's legalizer waits after `GLOBAL_INV` "as it may get reorded
+ * with following load instructions" only when `Scope > SIAtomicScope::CLUSTER`.
+ */
+function actsPastFront(m: Machine, i: MInstr & { k: 'inv' }): boolean {
+  return m.cfg.levels.some((lv, k) => k > 0 && lv.rank >= i.from && lv.rank < i.below);
+}
+
+/** Are two requests counted on a common counter (one "type" of GFX10–12's split counters)? */
+function sameType(a: MInstr, b: MInstr): boolean {
+  if (!('counters' in a) || !('counters' in b)) return false;
+  for (const c of a.counters) if (b.counters.includes(c)) return true;
+  return false;
+}
+
+/**
+ * Indices (into wavefront `q`'s request list) of the requests that may take a step now
+ * (docs/hardware.md, "Which requests may take a step"):
+ * - one location's requests are taken in issue order ("Same-address loads and stores are processed in
+ *   program order", GFX125x; one channel / quadrant queue serves an address);
+ * - at the CU's cache (level 0) a wave's requests are taken in issue order: all of them, or those of one
+ *   counter type where completion is "in-order within a type, but may be out of order between types"
+ *   (`RequestOrder.front`); an invalidate holds later requests back but where they may overtake it
+ *   (GFX12.5); a write-back holds nothing back (the tables wait for it when they must);
+ * - past it, requests wait only for earlier ones to the same location, so accesses to different
+ *   locations reorder — usage-2018: "Each CU has a separate request queue per channel" — and a load
+ *   that hits the CU's cache may be performed before an earlier one that missed it, unless the loads
+ *   read in order (assumption `cu-in-order-reads`);
+ * - an invalidate is taken after every earlier request has completed where the text says so (GFX12:
+ *   "The invalidation requests cannot be reordered with pending or upcoming memory operations"); a
+ *   write-back where it covers the earlier requests (`RequestOrder.wbAfterEarlier`);
+ * - LDS requests of a wave are performed in order under assumption `lds-in-order`; scratch requests
+ *   per location.
  */
 function performable(m: Machine, s: State, q: number): number[] {
   const reqs = s.queues[q]!;
   const out: number[] = [];
+  const order = m.cfg.order;
   for (let j = 0; j < reqs.length; j++) {
     const r = reqs[j]!;
     const i = instrOf(m, r);
     let ok = true;
-    const order = m.cfg.order;
     for (let k = 0; k < j && ok; k++) {
       const e = reqs[k]!;
       const ei = instrOf(m, e);
@@ -675,14 +735,18 @@ function performable(m: Machine, s: State, q: number): number[] {
         else if (order.pipes && i.coherent && ei.coherent) ok = false;
       }
       if (!ok) break;
-      // A wave's loads read in execution order: "completion is reported to a wavefront in
-      // execution order" (usage-2018) / "in-order within a type" (gfx12) — a hit behind a miss
-      // takes its value when its completion is reported.
       if (order.readsInOrder && reads(i) && reads(ei)) ok = false;
       else if (viaCache(i) && viaCache(ei)) {
-        // A write-back does not hold back later requests (the tables wait for it when they must).
-        if (r.f === 0 && e.f === 0 && ei.k !== 'wb') ok = false;
-        else if (i.k === 'wb' || (i.k === 'inv' && m.cfg.invAfterEarlier)) ok = false;
+        if (
+          r.f === 0 &&
+          e.f === 0 &&
+          ei.k !== 'wb' &&
+          !(ei.k === 'inv' && order.invOvertaken && actsPastFront(m, ei)) &&
+          (order.front === 'all' || sameType(i, ei))
+        )
+          ok = false;
+        else if ((i.k === 'wb' && order.wbAfterEarlier) || (i.k === 'inv' && m.cfg.invAfterEarlier))
+          ok = false;
       } else if (order.ldsInOrder && i.k === 'mem' && i.path === 'lds' && ei.k === 'mem' && ei.path === 'lds')
         ok = false;
     }
@@ -716,6 +780,23 @@ function performable(m: Machine, s: State, q: number): number[] {
     if (ok) out.push(j);
   }
   return out;
+}
+
+/**
+ * The value `v` of location `l` returns to thread `t`'s CU cache: its copy there is refreshed (clean)
+ * unless it holds newer written data.
+ */
+function fill(m: Machine, s: State, t: number, l: number, v: number, notes: string[] | null): void {
+  if (m.cfg.levels.length === 0) return;
+  const c = m.path[t]![0]!;
+  const idx = c * m.nLoc + l;
+  if (s.st[idx] === 2) {
+    notes?.push(`returned ${locName(m, l)}=${v} (${m.instName[c]} holds newer data)`);
+    return;
+  }
+  s.val[idx] = v;
+  s.st[idx] = 1;
+  notes?.push(`returned ${locName(m, l)}=${v}, filled ${m.instName[c]}`);
 }
 
 /** Writes a dirty line back one level (to memory behind the last level). */
@@ -854,6 +935,12 @@ function writeAt(
       notes?.push(`wrote ${locName(m, l)}=${v} in ${m.instName[c]} (dirty)`);
       return;
     }
+    // A dirty copy it passes is written back first (its data is never lost), then refreshed.
+    if (s.st[idx] === 2) {
+      const old = s.val[idx];
+      const to = writeBackOne(m, s, c, l);
+      notes?.push(`dirty ${locName(m, l)}=${old} in ${m.instName[c]} written back to ${to}`);
+    }
     if (s.st[idx] !== 0) {
       s.val[idx] = v;
       s.st[idx] = 1;
@@ -885,7 +972,7 @@ function completesAtFront(m: Machine, i: MInstr & { k: 'mem' }): boolean {
 
 /** How many successors a step of request `r` has (lazy evictions, R1). */
 function stepChoices(m: Machine, s: State, r: Req, reduce: boolean): number {
-  if (!reduce) return 1;
+  if (!reduce || r.f === 2) return 1;
   const i = instrOf(m, r);
   const rr = readRank(m, i);
   if (rr < 0 || i.k !== 'mem') return 1;
@@ -921,6 +1008,8 @@ function perform(
   const i = th.instrs[r.i]!;
   const notes: string[] | null = withNotes ? [] : null;
   let passed = false;
+  /** A miss's value still on its way back (no fill-at-read), or null. */
+  let inflight: number | null = null;
   if (i.k === 'inv') {
     const path = m.path[t]!;
     for (let k = 0; k < path.length; k++) {
@@ -1008,29 +1097,41 @@ function perform(
       } else {
         if (bypass) {
           // The dirty copy stays as it is.
-        } else if (i.acc === 'store' && next.st[c0] !== 0) {
-          next.val[c0] = wrap(r.a, i.width);
-          next.st[c0] = 1;
-        } else if (next.st[c0] === 2) {
-          const old = next.val[c0];
-          const to = writeBackOne(m, next, m.path[t]![0]!, l);
-          notes?.push(`dirty ${locName(m, l)}=${old} in ${m.instName[m.path[t]![0]!]} written back to ${to}`);
+        } else {
+          // A dirty copy is written back before the access goes on (its data is never lost); a store
+          // refreshes the clean copy it passes.
+          if (next.st[c0] === 2) {
+            const old = next.val[c0];
+            const to = writeBackOne(m, next, m.path[t]![0]!, l);
+            notes?.push(
+              `dirty ${locName(m, l)}=${old} in ${m.instName[m.path[t]![0]!]} written back to ${to}`,
+            );
+          }
+          if (i.acc === 'store' && next.st[c0] === 1) next.val[c0] = wrap(r.a, i.width);
         }
         passed = true;
       }
       if (passed) notes?.push(`passed ${m.instName[m.path[t]![0]!]}`);
+    } else if (r.f === 2) {
+      // The value of a miss returns (no fill-at-read): the CU's copy is refreshed unless it holds newer
+      // written data — whatever invalidate came between — and the register takes the value.
+      fill(m, next, t, l, r.a, notes);
+      w.regs[i.dst] = wrap(r.a, i.width);
+      w.pend &= ~(1 << i.dst);
     } else {
-      // Beyond the CU's cache: performed in one step where it completes; the CU's copy is refreshed
-      // unless it holds newer written data.
+      // Beyond the CU's cache: performed in one step where it completes; a load's value returns to the
+      // CU's cache and the register in the same step (fill-at-read) or in a later one.
       const from = Math.min(1, n);
       if (i.acc === 'load') {
         const v = readAt(m, next, t, l, i.rank, from, skip, notes);
-        if (c0 >= 0 && next.st[c0] !== 2) {
-          next.val[c0] = v;
-          next.st[c0] = 1;
+        if (m.lateFill[q]!) {
+          inflight = v;
+          notes?.push('returning');
+        } else {
+          fill(m, next, t, l, v, null);
+          w.regs[i.dst] = wrap(v, i.width);
+          w.pend &= ~(1 << i.dst);
         }
-        w.regs[i.dst] = wrap(v, i.width);
-        w.pend &= ~(1 << i.dst);
       } else if (i.acc === 'store') writeAt(m, next, t, l, i.rank, from, wrap(r.a, i.width), notes);
       else {
         const at = rmwRank(m, i.rank);
@@ -1047,7 +1148,8 @@ function perform(
     next.queues[q]![j] = { ...r, f: 1 };
     next.passed[m.path[t]![0]!]!.push(t * 1024 + r.i);
   } else {
-    next.queues[q]!.splice(j, 1);
+    if (inflight === null) next.queues[q]!.splice(j, 1);
+    else next.queues[q]![j] = { ...r, f: 2, a: inflight };
     if (r.f === 1) {
       const list = next.passed[m.path[t]![0]!]!;
       list.splice(list.indexOf(t * 1024 + r.i), 1);
@@ -1096,6 +1198,7 @@ function finishRmw(
     if (isUndef(old)) notes?.push(`compares an unwritten value: ${ok ? 'equal' : 'not equal'}`);
   }
   if (nv !== null) write(nv);
+  if (i.unreturned) notes?.push('returns nothing to its register (no return bit)');
   if (i.dst >= 0) {
     w.regs[i.dst] = old;
     w.pend &= ~(1 << i.dst);

@@ -91,7 +91,9 @@ export function placements(
   const spreads = (u: 'cu' | 'sa' | 'l2'): boolean => spread === true || (spread !== false && spread.has(u));
   const maxCu = spreads('cu');
   const maxSa = spreads('sa');
-  const maxL2 = spreads('l2');
+  // Spreading L2 groups means something only where there are L2 groups: elsewhere it would keep the
+  // work-groups off each other's shader arrays, and so off each other's CUs — which is R2, withdrawn.
+  const maxL2 = shape.l2Groups && spreads('l2');
   const wgOf: number[] = [];
   const waveOf: number[] = [];
   const wgKeys: string[] = [];

@@ -51,6 +51,8 @@ export type MInstr =
        * the other one; `RequestOrder.pipes`).
        */
       coherent: boolean;
+      /** An atomic whose IR result is used but whose return bit is clear: it writes no register. */
+      unreturned: boolean;
     }
   /**
    * A wait until each counter is down to its count (`counts`, zero for the tables' waits). A count
@@ -403,8 +405,13 @@ export function compileProgram(
               return { unsupported: `${th.name}: ${text} cannot reach LDS location @${ir.ptr.loc}` };
             if (i.kind === 'lsc' && !cfg.lsc)
               return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
-            const vm: VmemInstr | null = i.kind === 'vmem' ? i : null;
-            const counters = i.kind === 'lsc' ? [] : cfg.counters(i);
+            // An atomic returns its value only with the family's return bit (config.ts `returns`): without
+            // it the register is never written, and the atomic is counted as one that does not return.
+            const vm: VmemInstr | null =
+              i.kind === 'vmem' ? (i.op === 'atomic' ? { ...i, returns: cfg.returns(i) } : i) : null;
+            // Only an atomic instruction has a return bit (llc-22 may implement an RMW as a load).
+            const returns = vm === null || vm.op !== 'atomic' || vm.returns;
+            const counters = i.kind === 'lsc' ? [] : cfg.counters(vm ?? i);
             const acc =
               ir.kind === 'load' || ir.kind === 'avload'
                 ? 'load'
@@ -431,20 +438,30 @@ export function compileProgram(
               width: widthOf(ir.type),
               flat: vm !== null && vm.enc === 'flat',
               coherent: i.kind === 'lsc' && i.op === 'atomic' && path === 'vmem',
+              unreturned:
+                !returns && (ir.kind === 'rmw' || ir.kind === 'cmpxchg') && ir.dst !== null,
             };
             if (ir.kind === 'load' || ir.kind === 'avload') base.dst = reg(ir.dst);
             else if (ir.kind === 'store' || ir.kind === 'avstore') base.a = op(ir.value);
             else if (ir.kind === 'rmw') {
               base.a = op(ir.value);
               base.rmw = ir.op;
-              if (ir.dst !== null) base.dst = reg(ir.dst);
+              // A register the atomic does not return to is never written (it stays undef).
+              if (ir.dst !== null) {
+                const d = reg(ir.dst);
+                if (returns) base.dst = d;
+              }
             } else {
               base.exp = op(ir.expected);
               base.a = op(ir.desired);
               base.weak = ir.weak;
               if (ir.dst !== null) {
-                base.dst = reg(ir.dst);
-                base.okDst = reg(`${ir.dst}.1`);
+                const d = reg(ir.dst);
+                const ok = reg(`${ir.dst}.1`);
+                if (returns) {
+                  base.dst = d;
+                  base.okDst = ok;
+                }
               }
             }
             emit(base);

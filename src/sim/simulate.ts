@@ -7,6 +7,7 @@
  */
 
 import type { Test } from '../core/types.ts';
+import type { AssumptionId } from './assumptions.ts';
 import type { FamilyConfig, FamilyMachine, MachineMode } from './config.ts';
 import {
   buildMachine,
@@ -19,7 +20,7 @@ import {
   traceTo,
 } from './machine.ts';
 import { placements, type Shape } from './placement.ts';
-import { compileProgram, type LoweredCode, type MProgram } from './program.ts';
+import { compileProgram, type LoweredCode, type MInstr, type MProgram } from './program.ts';
 
 /** One final state of the machine and the first placement that reaches it. */
 export interface SimOutcome {
@@ -95,6 +96,103 @@ export function inertUnits(cfg: FamilyConfig, program: MProgram): Set<'cu' | 'sa
   return out;
 }
 
+/**
+ * Can assumption `id` change what the machine does on `program`? A cheap syntactic test, so that a
+ * verdict is not run again without an assumption that cannot matter: in-order reads need two reads of
+ * different locations in one wave; in-order types two cache requests of different counters in one wave;
+ * in-order LDS two LDS requests of different locations in one wave; coherent L2s two agents; a fill at
+ * read a load, and an invalidate (or a second wave whose store the late fill could hide).
+ */
+export function assumptionMatters(id: AssumptionId, program: MProgram): boolean {
+  const waves = new Map<string, MInstr[]>();
+  for (const th of program.threads) waves.set(th.wave, [...(waves.get(th.wave) ?? []), ...th.instrs]);
+  const some = (f: (is: MInstr[]) => boolean) => [...waves.values()].some(f);
+  const twoLocs = (is: MInstr[], p: (i: MInstr & { k: 'mem' }) => boolean) =>
+    new Set(is.flatMap((i) => (i.k === 'mem' && p(i) ? [i.loc] : []))).size >= 2;
+  switch (id) {
+    case 'cu-in-order-reads':
+      return some((is) => twoLocs(is, (i) => i.path === 'vmem' && i.acc !== 'store'));
+    case 'cu-in-order-types':
+      return some((is) => {
+        const kinds = new Set(
+          is.flatMap((i) =>
+            (i.k === 'mem' && i.path === 'vmem') || i.k === 'inv' || i.k === 'wb' ? [i.counters.join()] : [],
+          ),
+        );
+        return kinds.size >= 2;
+      });
+    case 'lds-in-order':
+      return some((is) => twoLocs(is, (i) => i.path === 'lds'));
+    case 'l2-system-coherent':
+      return new Set(program.threads.map((th) => th.wg.split('.')[0])).size >= 2;
+    case 'fill-at-read': {
+      const all = program.threads.flatMap((th) => th.instrs);
+      const loads = all.some((i) => i.k === 'mem' && i.path === 'vmem' && i.acc === 'load');
+      const invalidates = all.some((i) => i.k === 'inv' || (i.k === 'fence' && i.levels.length > 0));
+      return loads && (invalidates || waves.size >= 2);
+    }
+    default:
+      return true;
+  }
+}
+
+/**
+ * R6 (docs/hardware.md): a cache instance shared by work-groups that fall into two groups with no cached
+ * location in common acts as two instances, one per group — every copy, queue order and eviction of the
+ * machine is per location — so a placement in which some CU, shader array or L2 group is shared that way
+ * reaches what the placement with that instance split reaches, and that one is enumerated too (a fresh
+ * CU, shader array or L2 group is always a choice, but where L2 groups are bounded or a cluster must
+ * share its shader array). Returns the test for a placement to skip.
+ */
+function needlessSharing(
+  cfg: FamilyConfig,
+  shape: Shape,
+  program: MProgram,
+): (p: ReturnType<typeof placements>[number]) => boolean {
+  // Per thread, the cached (global) locations its vector memory accesses touch, merged per work-group.
+  const wgOf = program.threads.map((th) => th.wg);
+  const locsOf = new Map<string, Set<number>>();
+  program.threads.forEach((th) => {
+    const set = locsOf.get(th.wg) ?? new Set<number>();
+    for (const i of th.instrs) if (i.k === 'mem' && i.path === 'vmem') set.add(i.loc);
+    locsOf.set(th.wg, set);
+  });
+  const meet = (a: string, b: string) => [...locsOf.get(a)!].some((l) => locsOf.get(b)!.has(l));
+  const units: ('cu' | 'sa' | 'l2')[] = ['cu'];
+  if (shape.shaderArrays && !shape.clusterSa) units.push('sa');
+  if (shape.l2Groups && shape.maxL2 === null) units.push('l2');
+  // Only units that own a cache level matter (a WGP owns none; GFX6–9 has no shader arrays).
+  const cached = units.filter((u) => cfg.levels.some((l) => l.unit === u));
+  return (p) => {
+    for (const u of cached) {
+      const groups = new Map<string, string[]>();
+      p.threads.forEach((h, t) => {
+        if (h.agent < 0) return;
+        const key =
+          u === 'cu' ? `${h.agent}.${h.cu}` : u === 'sa' ? `${h.agent}.${h.sa}` : `${h.agent}.${h.l2}`;
+        const wgs = groups.get(key) ?? [];
+        if (!wgs.includes(wgOf[t]!)) wgs.push(wgOf[t]!);
+        groups.set(key, wgs);
+      });
+      for (const wgs of groups.values()) {
+        if (wgs.length < 2) continue;
+        // Connected through common locations?
+        const reached = new Set([wgs[0]!]);
+        for (let grew = true; grew; ) {
+          grew = false;
+          for (const w of wgs)
+            if (!reached.has(w) && [...reached].some((r) => meet(r, w))) {
+              reached.add(w);
+              grew = true;
+            }
+        }
+        if (reached.size < wgs.length) return true;
+      }
+    }
+    return false;
+  };
+}
+
 /** Does the code discard cache lines (an Intel `lsc_fence … discard`)? */
 function discards(code: LoweredCode): boolean {
   return code.some((th) => th.some((seq) => seq.some((i) => i.kind === 'lsc_fence' && i.op === 'discard')));
@@ -126,7 +224,11 @@ export function machinesOf(
     // a cache shared by two workgroups gives runs separate caches do not (docs/hardware.md, R2). R5:
     // where no access can be performed in a unit's caches, its maximal placements stand for all.
     const spread = reduce ? inertUnits(cfg, c.program) : false;
-    for (const p of placements(test, shapeOf(cfg, mode, test), spread)) {
+    const shape = shapeOf(cfg, mode, test);
+    // A discard drops another work-group's dirty lines with one's own: no split stands for it.
+    const apart = reduce && !discards(code) ? needlessSharing(cfg, shape, c.program) : () => false;
+    for (const p of placements(test, shape, spread)) {
+      if (apart(p)) continue;
       const text = cfg.variant === '' ? p.text : `${p.text} (${cfg.variant})`;
       machines.push(buildMachine(cfg, c.program, { ...p, text }));
     }

@@ -51,13 +51,17 @@ export interface Weakening {
   match: (i: IsaInstr) => boolean;
   /** Replacement; absent: the instruction is dropped. */
   replace?: (i: IsaInstr) => IsaInstr;
+  /** Which of the instructions `match` accepts (0: the first, the default; -1: the last). */
+  nth?: number;
 }
 
-/** `code` with the first instruction `w` matches dropped or replaced (throws when none matches). */
+/** `code` with the `nth` instruction `w` matches dropped or replaced (throws when none matches). */
 export function weaken(test: Test, code: LoweredCode, w: Weakening): LoweredCode {
   const t = test.threads.findIndex((th) => th.name === w.thread);
   const seq = code[t]?.[w.ir];
-  const k = seq ? seq.findIndex(w.match) : -1;
+  const hits = seq ? seq.flatMap((i, n) => (w.match(i) ? [n] : [])) : [];
+  const nth = w.nth ?? 0;
+  const k = hits.at(nth) ?? -1;
   if (!seq || k < 0) throw new Error(`nothing to weaken in ${w.thread} instruction ${w.ir}`);
   const next = seq.slice();
   if (w.replace) next[k] = w.replace(seq[k]!);

@@ -590,13 +590,19 @@ export const DIAGNOSTICS = {
     hint: (a) =>
       a.kind === 'cat'
         ? "check the path; cat models end in .cat (gpumm's own: --model amdgpu-cat, --model rc11)"
-        : 'check the path; litmus files end in .litmus',
+        : a.kind === 'table'
+          ? 'check the path; write a table with gpumm lower --table --target T --json > FILE'
+          : 'check the path; litmus files end in .litmus',
   },
   CL1002: {
     severity: 'error',
     message: (a) => `'${a.file}' is a directory`,
     hint: (a) =>
-      a.kind === 'cat' ? 'give the path of a .cat file' : 'pass litmus files, e.g. litmus/*.litmus',
+      a.kind === 'cat'
+        ? 'give the path of a .cat file'
+        : a.kind === 'table'
+          ? 'give the path of a table file (gpumm lower --table --json)'
+          : 'pass litmus files, e.g. litmus/*.litmus',
   },
   CL1003: {
     severity: 'error',
@@ -616,13 +622,84 @@ export const DIAGNOSTICS = {
   CL1005: {
     severity: 'error',
     message: (a) => `'${a.file}' is not UTF-8 text: byte ${a.byte} here is not part of a UTF-8 character`,
-    hint: (a) =>
-      `gpumm reads ${a.kind === 'cat' ? 'cat models' : 'litmus files'} as UTF-8: save the file as UTF-8 (a binary file is not a ${a.kind === 'cat' ? 'cat model' : 'test'})`,
+    hint: (a) => {
+      const [files, one] =
+        a.kind === 'cat'
+          ? ['cat models', 'cat model']
+          : a.kind === 'table'
+            ? ['tables', 'table']
+            : ['litmus files', 'test'];
+      return `gpumm reads ${files} as UTF-8: save the file as UTF-8 (a binary file is not a ${one})`;
+    },
   },
   CL1006: {
     severity: 'error',
     message: (a) => `cannot write '${a.file}': ${a.why}`,
     hint: () => 'give --out a path in a folder that exists and that you may write to',
+  },
+  // Code-sequence tables read by `gpumm check --table` (docs/tables.md)
+  TBL1001: {
+    severity: 'error',
+    message: (a) => `${a.what}`,
+    hint: () => 'a table file is JSON as `gpumm lower --table --target T --json` writes it',
+  },
+  TBL2001: {
+    severity: 'error',
+    message: (a) => `${a.path}: ${a.what}`,
+    hint: () =>
+      'a table has "target", "columns" (each with a "label") and "cells" (each with a "key" and "results": ' +
+      'one per column, each with "asm", its lines of machine code); docs/tables.md',
+    prose: ['what'],
+  },
+  TBL2002: {
+    severity: 'error',
+    message: (a) => `unknown cell key "${a.key}"`,
+    hint: (a) =>
+      a.near
+        ? `nearest keys: ${a.near}`
+        : 'keys are spelt as `gpumm lower --table` prints them, folded (`[-one-as]`, `[*]`) or not: "load acquire agent global"',
+    prose: ['near'],
+  },
+  TBL2003: {
+    severity: 'error',
+    message: (a) => `${a.what} "${a.name}" is given twice`,
+    hint: (a) => `the first is at line ${a.line}; keep one`,
+  },
+  TBL2004: {
+    severity: 'error',
+    message: (a) => `"${a.field}" is ${a.got}, but ${a.owner} says ${a.want}`,
+    hint: (a) => `the ${a.by} decides: correct the field, or delete it`,
+    prose: ['owner', 'by'],
+  },
+  TBL2005: {
+    severity: 'error',
+    message: (a) => `${a.target} has no column "${a.label}"`,
+    hint: (a) => `its columns: ${a.known}`,
+  },
+  TBL2006: {
+    severity: 'error',
+    message: (a) => `this cell has ${a.got} results, the table ${a.want} columns`,
+    hint: () => 'give one result per column, in the order of "columns"',
+  },
+  TBL2007: {
+    severity: 'error',
+    message: (a) => `target "${a.name}" ${a.why}`,
+    hint: (a) => a.fix ?? 'see gpumm check --help for the targets',
+    prose: ['why', 'fix'],
+  },
+  TBL2008: {
+    severity: 'error',
+    message: (a) => `the table is for ${a.file}, but --target ${a.option} was given`,
+    hint: (a) =>
+      `drop --target (the table's own is used), or start from ${a.option}'s table: gpumm lower --table --target ${a.option} --json`,
+  },
+  TBL3001: {
+    severity: 'error',
+    message: (a) => `'${a.line}' in cell "${a.key}", column ${a.column}: ${a.why}`,
+    hint: (a) =>
+      a.intel
+        ? 'write one instruction per string as gpumm lower --table prints it: lsc_fence.ugm.evict.gpu, lsc_load.ugm, "local: lsc_load.slm"'
+        : 'write one instruction per string as gpumm lower --table prints it (global_load glc=1, s_waitcnt vmcnt(0), global_inv scope:SCOPE_DEV) or as llc-22 does',
   },
 } satisfies Record<string, Entry>;
 

@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CheckResult } from '../../src/check/check.ts';
+import { verdictText } from '../../src/check/verdict-text.ts';
 import type { EngineClient } from './client.ts';
 import { checkRuns } from './engine/choices.ts';
 import type { MachineStateView, TargetChoice, TargetInfo, TraceResult } from './engine/protocol.ts';
@@ -139,6 +140,12 @@ function TraceView({ trace }: { trace: TraceResult }) {
         </button>
         <span class="muted">placement: {trace.machine.placement}</span>
       </div>
+      {trace.idleWaits.length > 0 && (
+        <p class="muted" data-testid="idle-waits">
+          not shown: {trace.idleWaits.join(', ')} — no instruction of the test is counted on them, so they
+          never block
+        </p>
+      )}
       <ol class="steps" ref={steps}>
         {trace.steps.map((s, k) => (
           <li key={`${k}:${s.text}`} class={k + 1 === at ? 'current' : k + 1 < at ? 'done' : ''}>
@@ -250,7 +257,7 @@ export function HardwareCheck({
                   ) : typeof r === 'string' ? (
                     r
                   ) : (
-                    r.verdict
+                    verdictText(r)
                   )}
                 </td>
                 <td class="num">{typeof r === 'object' ? r.machine.length : ''}</td>
@@ -264,7 +271,7 @@ export function HardwareCheck({
       {selected && typeof sel === 'object' && (
         <div class="check-detail" data-testid="check-detail">
           <h3>
-            {sel.target} {sel.mode === 'tgsplit' ? 'TgSplit' : sel.mode.toUpperCase()}: {sel.verdict}
+            {sel.target} {sel.mode === 'tgsplit' ? 'TgSplit' : sel.mode.toUpperCase()}: {verdictText(sel)}
           </h3>
           {sel.reason && <p>{sel.reason}</p>}
           {sel.deadlock && <p class="note">Some run leaves a wave blocked at a barrier forever.</p>}

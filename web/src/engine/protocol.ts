@@ -222,6 +222,8 @@ export interface TraceResult {
   machine: MachineView;
   steps: TraceStepView[];
   states: MachineStateView[];
+  /** Waits on counters no instruction of the test uses: never blocking, left out of the steps. */
+  idleWaits: string[];
 }
 
 export interface CheckView {

@@ -24,7 +24,13 @@ import {
   runCatSliced,
   variantsOf,
 } from '../../../src/cat/report.ts';
-import { type CheckResult, checkTest, docCode, unsupportedCheck } from '../../../src/check/check.ts';
+import {
+  type CheckResult,
+  checkTest,
+  docCode,
+  idleWaits as idleWaitsOf,
+  unsupportedCheck,
+} from '../../../src/check/check.ts';
 import { CAT_MODELS, isVulkanModel } from '../../../src/cli/cat-models.ts';
 import type { Test } from '../../../src/core/types.ts';
 import { DEFAULT_ENUMERATE, Enumeration, prepareVariant } from '../../../src/enumerate/enumerate.ts';
@@ -465,6 +471,8 @@ export class Session {
       deadline: performance.now() + timeoutMs,
     });
     if (!run) return null;
+    const idleWaits = idleWaitsOf(s);
+    const idle = run.steps.map((x) => x.kind === 'issue' && idleWaits.includes(x.text));
     const nLoc = m.nLoc;
     const num = (v: number) => (Number.isNaN(v) ? null : v);
     const view = (st: State): MachineStateView => ({
@@ -498,8 +506,11 @@ export class Session {
         memory: m.cfg.memoryName,
         locs: m.program.locs.map((l) => (l.owner ? `${l.name} (${l.owner})` : l.name)),
       },
-      steps: run.steps.map((x) => ({ ...x })),
-      states: run.states.map(view),
+      // A step of an idle wait (no instruction is counted on its counters) changes nothing but a pc: it is
+      // folded into the next step, its state left out, and the wait named once (idleWaits).
+      steps: run.steps.flatMap((x, k) => (idle[k] ? [] : [{ ...x }])),
+      states: run.states.flatMap((st, k) => (k > 0 && idle[k - 1] ? [] : [view(st)])),
+      idleWaits,
     };
   }
 }
