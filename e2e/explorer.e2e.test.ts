@@ -305,6 +305,34 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
     await page.screenshot({ path: artifact('08b-unsound.png') });
   });
 
+  it('a verdict names the assumptions it needs; a trace names waits on unused counters once, not as steps', async () => {
+    await page.selectOption('[data-testid=catalogue]', 'MP+rel+acq.wg.litmus');
+    await page.waitForFunction(() =>
+      document.querySelector('.cm-content')?.textContent?.includes('AMDGPU MP+rel+acq.wg'),
+    );
+    await page.waitForFunction(
+      () =>
+        /sound \(assuming: cu-in-order-reads\)/.test(
+          document.querySelector('[data-testid=check-verdicts]')?.textContent ?? '',
+        ),
+      null,
+      { timeout: 90_000 },
+    );
+    // MP+bar+fence.wg on GFX12 CU mode: UNSOUND, and its release fence's s_wait_dscnt waits for nothing.
+    await page.selectOption('[data-testid=catalogue]', 'MP+bar+fence.wg.litmus');
+    await page.waitForFunction(() =>
+      document.querySelector('.cm-content')?.textContent?.includes('AMDGPU MP+bar+fence.wg'),
+    );
+    const row = page
+      .locator('[data-testid=check-verdicts] tbody tr', { hasText: 'gfx1200' })
+      .filter({ hasText: 'UNSOUND' });
+    await row.first().waitFor({ timeout: 90_000 });
+    await row.first().click();
+    await page.waitForSelector('[data-testid=idle-waits]');
+    expect(await page.textContent('[data-testid=idle-waits]')).toContain('s_wait_dscnt 0x0');
+    expect(await page.textContent('[data-testid=trace] .steps')).not.toContain('s_wait_dscnt');
+  });
+
   it('shows progress on a long run and cancels it', async () => {
     await page.click('[data-testid=tab-results]');
     await typeText(page, SLOW);

@@ -27,7 +27,7 @@ import {
 export { machineMode } from '../sim/config.ts';
 
 import { formatIsa, type IsaInstr } from '../lower/isa.ts';
-import type { ExploreOptions } from '../sim/machine.ts';
+import type { ExploreOptions, MachineOutcome } from '../sim/machine.ts';
 import type { LoweredCode } from '../sim/program.ts';
 import { verdictText } from './verdict-text.ts';
 
@@ -260,40 +260,51 @@ interface Judged {
   bad: { outcome: SimResult['outcomes'][number]; values: Record<string, number | 'undef'> } | null;
 }
 
-function judge(test: Test, report: Report, sim: SimResult): Judged {
+/** One machine outcome against the model: its values, whether some model state allows it, and how. */
+function judgeOne(
+  test: Test,
+  report: Report,
+  program: SimResult['program'],
+  o: MachineOutcome,
+): CheckResult['machine'][number] {
   const labels = report.observables;
+  const values: Record<string, number | 'undef'> = {};
+  const vals = labels.map((l) => {
+    const v = labelValue(test, program, o, l);
+    values[l] = v === undefined || isUndef(v) ? 'undef' : v;
+    return v;
+  });
+  // Undefined behaviour allows every outcome (seeds/001: "It is undefined behavior for a barrier
+  // wait to never complete", "to operate on an uninitialized barrier object", …).
+  let allowed = report.flags.ub;
+  let undefMatched: string[] = [];
+  for (const s of allowed ? [] : report.states) {
+    let ok = true;
+    const um: string[] = [];
+    labels.forEach((l, k) => {
+      const mv = s.values[l];
+      if (mv === 'undef') {
+        um.push(l);
+        return;
+      }
+      if (vals[k] !== mv) ok = false;
+    });
+    if (ok) {
+      allowed = true;
+      undefMatched = um;
+      if (um.length === 0) break;
+    }
+  }
+  return { values, allowed, undefMatched };
+}
+
+function judge(test: Test, report: Report, sim: SimResult): Judged {
   const machine: CheckResult['machine'] = [];
   let bad: Judged['bad'] = null;
   for (const o of sim.outcomes) {
-    const values: Record<string, number | 'undef'> = {};
-    const vals = labels.map((l) => {
-      const v = labelValue(test, sim.program, o.outcome, l);
-      values[l] = v === undefined || isUndef(v) ? 'undef' : v;
-      return v;
-    });
-    // Undefined behaviour allows every outcome (seeds/001: "It is undefined behavior for a barrier
-    // wait to never complete", "to operate on an uninitialized barrier object", …).
-    let allowed = report.flags.ub;
-    let undefMatched: string[] = [];
-    for (const s of allowed ? [] : report.states) {
-      let ok = true;
-      const um: string[] = [];
-      labels.forEach((l, k) => {
-        const mv = s.values[l];
-        if (mv === 'undef') {
-          um.push(l);
-          return;
-        }
-        if (vals[k] !== mv) ok = false;
-      });
-      if (ok) {
-        allowed = true;
-        undefMatched = um;
-        if (um.length === 0) break;
-      }
-    }
-    machine.push({ values, allowed, undefMatched });
-    if (!allowed && !bad) bad = { outcome: o, values };
+    const j = judgeOne(test, report, sim.program, o.outcome);
+    machine.push(j);
+    if (!j.allowed && !bad) bad = { outcome: o, values: j.values };
   }
   return { machine, bad };
 }
@@ -333,22 +344,30 @@ export async function checkTest(
   if (!report.complete)
     return { ...base, verdict: 'undecided', reason: `the model stopped (${report.stop})` };
   const made = applicable.filter((a) => settings.assume.includes(a));
-  const run = (assume: readonly AssumptionId[]) =>
-    simulate(test, code, machineOf(assume)!, mode, opts, pause);
+  const run = (assume: readonly AssumptionId[], seek?: ExploreOptions['seek']) =>
+    simulate(test, code, machineOf(assume)!, mode, seek ? { ...opts, seek } : opts, pause);
   let sim: SimResult | null = null;
-  let judged: Judged | null = null;
   let relevant: AssumptionId[] = [];
+  /** Sound without `drop`? (set below, where assumptions can matter) */
+  let soundWithout: (drop: readonly AssumptionId[]) => Promise<SimResult | null> = async () => null;
   if (made.length > 0 && opts.attribute !== false) {
     const built = machinesOf(test, code, fam, mode, opts.reduce);
     if ('kind' in built) return { ...base, reason: built.reason };
     relevant = made.filter((a) => assumptionMatters(a, built.program));
+    // A run without some assumptions only needs to know whether it is sound: it stops at the first
+    // forbidden outcome.
+    const forbidden = (o: MachineOutcome) => !judgeOne(test, report, built.program, o).allowed;
+    soundWithout = async (drop: readonly AssumptionId[]): Promise<SimResult | null> => {
+      const r = await run(
+        settings.assume.filter((a) => !drop.includes(a)),
+        forbidden,
+      );
+      return r.kind === 'done' && r.stop === 'done' ? r : null;
+    };
     if (relevant.length > 0) {
-      const weak = await run(settings.assume.filter((a) => !relevant.includes(a)));
-      if (weak.kind === 'unsupported') return { ...base, reason: weak.reason };
-      const j = judge(test, report, weak);
-      if (!j.bad && weak.stop === 'done') {
+      const weak = await soundWithout(relevant);
+      if (weak) {
         sim = weak;
-        judged = j;
         relevant = [];
       }
     }
@@ -357,10 +376,10 @@ export async function checkTest(
     const strong = await run(settings.assume);
     if (strong.kind === 'unsupported') return { ...base, reason: strong.reason };
     sim = strong;
-    judged = judge(test, report, strong);
   }
+  const judged = judge(test, report, sim);
   opts.onSim?.(sim);
-  const { machine, bad } = judged!;
+  const { machine, bad } = judged;
   base.machine = machine;
   base.deadlock = sim.deadlock;
   base.stats = { placements: sim.machines.length, states: sim.states, ms: 0 };
@@ -388,20 +407,16 @@ export async function checkTest(
     base.reason = `the machine exploration stopped (${sim.stop})`;
   } else {
     base.verdict = 'sound';
-    base.assumptions = relevant.length <= 1 ? relevant : await needed(relevant);
+    if (relevant.length > 1) {
+      // Each assumption without which the machine is unsound; all of them when no one alone is.
+      const out: AssumptionId[] = [];
+      for (const a of relevant) if (!(await soundWithout([a]))) out.push(a);
+      if (out.length > 0) relevant = out;
+    }
+    base.assumptions = relevant;
   }
   base.stats.ms = performance.now() - t0;
   return base;
-
-  /** Each of `rel` without which the machine is unsound; all of them when no one alone is. */
-  async function needed(rel: AssumptionId[]): Promise<AssumptionId[]> {
-    const out: AssumptionId[] = [];
-    for (const a of rel) {
-      const r = await run(settings.assume.filter((x) => x !== a));
-      if (r.kind === 'unsupported' || r.stop !== 'done' || judge(test, report, r).bad) out.push(a);
-    }
-    return out.length > 0 ? out : rel;
-  }
 }
 
 /**

@@ -79,6 +79,47 @@ describe('gpumm check', () => {
   });
 });
 
+describe('gpumm check: assumptions and readings', () => {
+  const MP_WG = join(CATALOGUE, 'MP+rel+acq.wg.litmus');
+
+  it('a sound verdict names the assumptions it needs; --no-assume runs without one (UNSOUND, exit 1); --json has both', () => {
+    const r = gpumm('check', MP_WG, '--target', 'gfx1200', '--cu');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/: sound \(assuming: cu-in-order-reads\)$/m);
+    const without = gpumm('check', MP_WG, '--target', 'gfx1200', '--cu', '--no-assume', 'cu-in-order-reads');
+    expect(without.status).toBe(1);
+    expect(without.stdout).toMatch(/--no-assume cu-in-order-reads\): UNSOUND$/m);
+    const all = gpumm('check', MP_WG, '--target', 'gfx1200', '--cu', '--no-assume', 'all', '--json');
+    const [c] = CheckJsonSchema.parse(JSON.parse(all.stdout));
+    expect(c!.verdict).toBe('UNSOUND');
+    expect(c!.notAssumed).toEqual(['cu-in-order-reads', 'cu-in-order-types', 'lds-in-order', 'fill-at-read']);
+    const json = CheckJsonSchema.parse(
+      JSON.parse(gpumm('check', MP_WG, '--target', 'gfx1200', '--cu', '--json').stdout),
+    );
+    expect(json[0]!.assumptions).toEqual(['cu-in-order-reads']);
+    // A verdict that holds without any assumption names none.
+    const plain = gpumm('check', join(CATALOGUE, 'MP+rel+acq.agent.litmus'), '--target', 'gfx900');
+    expect(plain.stdout).toMatch(/: sound$/m);
+  });
+
+  it('an unknown assumption is a usage error with the nearest name, exit 2, nothing on stdout', () => {
+    const r = gpumm('check', MP_WG, '--target', 'gfx1200', '--no-assume', 'cu-in-order-read');
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/CL1003: --no-assume names an unknown assumption 'cu-in-order-read'/);
+    expect(r.stderr).toMatch(/did you mean cu-in-order-reads\?/);
+  });
+
+  it('--hw-text: the GFX12 reading; llc-22 defaults to AMDGPUUsage, the documents to the seed; a bad value is exit 2', () => {
+    const f = join(CATALOGUE, 'MP+rel+acq.agent.litmus');
+    const doc = gpumm('check', f, '--target', 'gfx1200', '--cu');
+    expect(doc.stdout).toMatch(/--lowering doc, --hw-text seed\): sound/);
+    const bad = gpumm('check', f, '--target', 'gfx1200', '--hw-text', 'newest');
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe('');
+  });
+});
+
 describe('gpumm check on Intel Xe targets', () => {
   it('sound, with no wavefront mode in the text; every platform group by name', () => {
     for (const target of ['pvc', 'dg2', 'mtl', 'arl', 'lnl', 'bmg', 'ptl']) {
@@ -173,8 +214,14 @@ describe('gpumm check --table: a hand-edited code-sequence table', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/: UNSOUND\n/);
     expect(r.stdout).toContain('P1:r0=1; P1:r1=0;  <- forbidden by the model');
+    // The edited cell's steps are marked with its code and the built-in one.
+    expect(r.stdout).toMatch(
+      /\[edited: global_load glc=1; buffer_wbinvl1_vol \(was: global_load glc=1; s_waitcnt vmcnt\(0\); buffer_wbinvl1_vol\)\]/,
+    );
     const json = gpumm('check', MP, '--table', weak, '--json');
-    expect(CheckJsonSchema.parse(JSON.parse(json.stdout)).map((c) => c.verdict)).toEqual(['UNSOUND']);
+    const out = CheckJsonSchema.parse(JSON.parse(json.stdout));
+    expect(out.map((c) => c.verdict)).toEqual(['UNSOUND']);
+    expect(out[0]!.lowering).toMatch(/^table:.*my-table\.json$/);
   });
 
   it('a trimmed file: the test whose cell is missing is unsupported (exit 3), naming the key', () => {

@@ -1,11 +1,13 @@
 /**
- * `gpumm mutate [FILE…] --target T [--cu|--wgp] [--json]`: the mutation matrix of the target's table
- * over the catalogue (or the files given): each instruction of each table row the tests use removed
- * or weakened in turn; per row and instruction the test that kills the mutant (becomes unsound on
- * the machine), and every surviving mutant with the reason it survives.
+ * `gpumm mutate [FILE…] --target T [--cu|--wgp|--tgsplit] [--json]`: the mutation matrix of the target's
+ * table over the catalogue (or the files given), one report per mode (docs/mutation.md): each instruction
+ * of each table row the tests use removed, weakened, stripped of a cache or hint bit, or — a wait — moved
+ * one place later; per row and instruction the test that kills the mutant (becomes unsound on the
+ * machine) or the survivor's class with its reason; the score killed / (mutants − redundant − progress
+ * only − no counted instruction − undecided) at the top; and the table rows no catalogue test can kill.
  *
  * Exit status: 0 when the matrix is complete, 2 on bad input, 3 when it cannot be run (no machine
- * for the family) or was stopped.
+ * for the family), 130 when stopped (Ctrl-C: the modes done so far are printed).
  */
 
 import type { Command } from 'commander';
@@ -25,13 +27,15 @@ import { litmusFilesIn, loadTests, stderrPrinter } from './io.ts';
 import { contextFromOptions } from './lower.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
 
-/** JSON schema of `gpumm mutate --json`: one report per mode. */
+/** JSON schema of `gpumm mutate --json`: one report per mode, each with its score, mutants and row gaps. */
 export const MutateJsonSchema = z.array(MutationReportSchema);
 
 export function registerMutate(program: Command): void {
   program
     .command('mutate')
-    .description("remove or weaken each instruction of the target's table rows and check the catalogue")
+    .description(
+      "mutate each instruction of the target's table rows, check the catalogue, score the table (docs/mutation.md)",
+    )
     .argument('[files...]', 'litmus files (default: the catalogue)')
     .option('-t, --target <name>', 'processor (AMDGPU or Intel Xe: dg2, pvc, lnl …); default gfx1200')
     .option('--cu', 'CU wavefront execution mode only (default: every mode of the target)')

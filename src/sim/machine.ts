@@ -1213,6 +1213,11 @@ export interface ExploreOptions {
   deadline: number;
   /** Polled every few thousand states; true stops the search. */
   interrupted?: () => boolean;
+  /**
+   * A final state the caller is looking for: the search stops at the first one (`found`). A check that
+   * only needs to know whether some outcome is forbidden asks for that.
+   */
+  seek?: (o: MachineOutcome) => boolean;
 }
 
 /** A final state of the machine: every register of every thread and the value of every location. */
@@ -1221,7 +1226,8 @@ export interface MachineOutcome {
   mem: number[];
 }
 
-export type ExploreStop = 'done' | 'max-states' | 'timeout' | 'interrupted';
+/** Why an exploration ended: all of it, a budget, an interrupt, or the outcome sought (`seek`) found. */
+export type ExploreStop = 'done' | 'max-states' | 'timeout' | 'interrupted' | 'found';
 
 export interface Exploration {
   outcomes: Map<string, MachineOutcome>;
@@ -1404,6 +1410,10 @@ export class Explorer {
       if (final) {
         const o: MachineOutcome = { regs: s.waves.map((w) => w.regs.slice()), mem: s.mem.slice() };
         this.outcomes.set(outcomeKey(o), o);
+        if (this.opts.seek?.(o)) {
+          this.stop = 'found';
+          return true;
+        }
       }
       for (const { next } of succ) {
         const key = stateKey(next);

@@ -438,8 +438,7 @@ export function compileProgram(
               width: widthOf(ir.type),
               flat: vm !== null && vm.enc === 'flat',
               coherent: i.kind === 'lsc' && i.op === 'atomic' && path === 'vmem',
-              unreturned:
-                !returns && (ir.kind === 'rmw' || ir.kind === 'cmpxchg') && ir.dst !== null,
+              unreturned: !returns && (ir.kind === 'rmw' || ir.kind === 'cmpxchg') && ir.dst !== null,
             };
             if (ir.kind === 'load' || ir.kind === 'avload') base.dst = reg(ir.dst);
             else if (ir.kind === 'store' || ir.kind === 'avstore') base.a = op(ir.value);

@@ -101,7 +101,7 @@ export function inertUnits(cfg: FamilyConfig, program: MProgram): Set<'cu' | 'sa
  * verdict is not run again without an assumption that cannot matter: in-order reads need two reads of
  * different locations in one wave; in-order types two cache requests of different counters in one wave;
  * in-order LDS two LDS requests of different locations in one wave; coherent L2s two agents; a fill at
- * read a load, and an invalidate (or a second wave whose store the late fill could hide).
+ * read a written location with a load and another read.
  */
 export function assumptionMatters(id: AssumptionId, program: MProgram): boolean {
   const waves = new Map<string, MInstr[]>();
@@ -126,10 +126,22 @@ export function assumptionMatters(id: AssumptionId, program: MProgram): boolean 
     case 'l2-system-coherent':
       return new Set(program.threads.map((th) => th.wg.split('.')[0])).size >= 2;
     case 'fill-at-read': {
+      // A late fill puts a clean copy of the value its load read into the CU's cache; the copy changes an
+      // outcome only if another read of the location takes it — and is stale only if the location is
+      // written. So it matters only for a written location with a load and another read (load or RMW).
       const all = program.threads.flatMap((th) => th.instrs);
-      const loads = all.some((i) => i.k === 'mem' && i.path === 'vmem' && i.acc === 'load');
-      const invalidates = all.some((i) => i.k === 'inv' || (i.k === 'fence' && i.levels.length > 0));
-      return loads && (invalidates || waves.size >= 2);
+      return program.locs.some((_, l) => {
+        let loads = 0;
+        let reads = 0;
+        let written = false;
+        for (const i of all) {
+          if (i.k !== 'mem' || i.path !== 'vmem' || i.loc !== l) continue;
+          if (i.acc === 'load') loads++;
+          if (i.acc !== 'load') written = true;
+          if (i.acc !== 'store') reads++;
+        }
+        return written && loads >= 1 && reads >= 2;
+      });
     }
     default:
       return true;
@@ -193,6 +205,36 @@ function needlessSharing(
   };
 }
 
+/**
+ * The cache instances of every thread of a placement, each unit numbered in order of first use: two
+ * placements with one signature build the same machine (every state, step and outcome of the machine is
+ * a function of which threads share which cache instance and wavefront).
+ */
+function cacheSignature(cfg: FamilyConfig, p: ReturnType<typeof placements>[number]): string {
+  const units = [...new Set(cfg.levels.map((l) => l.unit))];
+  return (
+    units
+      .map((u) => {
+        const ids = new Map<string, number>();
+        return p.threads
+          .map((h) => {
+            const k =
+              u === 'cu'
+                ? `${h.agent}.${h.cu}`
+                : u === 'sa'
+                  ? `${h.agent}.${h.sa}`
+                  : u === 'l2'
+                    ? `${h.agent}.${h.l2}`
+                    : `${h.agent}`;
+            if (!ids.has(k)) ids.set(k, ids.size);
+            return ids.get(k);
+          })
+          .join(',');
+      })
+      .join('|') + `|${p.threads.map((h) => h.agent).join(',')}`
+  );
+}
+
 /** Does the code discard cache lines (an Intel `lsc_fence … discard`)? */
 function discards(code: LoweredCode): boolean {
   return code.some((th) => th.some((seq) => seq.some((i) => i.kind === 'lsc_fence' && i.op === 'discard')));
@@ -227,8 +269,14 @@ export function machinesOf(
     const shape = shapeOf(cfg, mode, test);
     // A discard drops another work-group's dirty lines with one's own: no split stands for it.
     const apart = reduce && !discards(code) ? needlessSharing(cfg, shape, c.program) : () => false;
+    // Placements that put every thread on the same cache instances, up to renaming, are one machine: a
+    // unit that owns no cache level (a WGP, in CU mode its two CUs' work-groups apart) changes nothing.
+    const seen = new Set<string>();
     for (const p of placements(test, shape, spread)) {
       if (apart(p)) continue;
+      const sig = cacheSignature(cfg, p);
+      if (seen.has(sig)) continue;
+      seen.add(sig);
       const text = cfg.variant === '' ? p.text : `${p.text} (${cfg.variant})`;
       machines.push(buildMachine(cfg, c.program, { ...p, text }));
     }
