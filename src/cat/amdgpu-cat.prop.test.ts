@@ -6,6 +6,14 @@
  * chains whose release sequences decide hb beside racy data, both value-rule modes, data
  * dependencies whose value cycles are solved without no-thin-air. A disagreement is a bug in one
  * of the two models.
+ *
+ * What it cannot catch: both sides read one skeleton (src/events/skeleton.ts — the events, program order,
+ * scope inclusion, barrier synchronisation, the base of happens-before) and one value evaluator
+ * (src/events/program.ts), the cat side through its primitives (src/cat/primitives.ts). A mistake there is
+ * the same on both sides and passes here; the skeleton's and evaluator's own tests, the brute-force
+ * reference of src/enumerate/enumerate.prop.test.ts (which shares them too) and the catalogue's pinned
+ * baselines are what check them. What this test checks is the model stated twice: the axioms and value
+ * rules of models/amdgpu.cat against those of src/models/amdgpu.ts and the pruned search's shortcuts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dev, ld, makeTest, st, threads } from '../events/build.ts';
 import { buildSkeleton } from '../events/skeleton.ts';
+import { buildVulkanPrimitives, VULKAN_PRIMITIVE_NAMES } from '../vulkan/cat-primitives.ts';
 import { parseDat3m } from '../vulkan/dat3m.ts';
 import { buildVkSkeleton } from '../vulkan/events.ts';
 import { variantsOf } from '../vulkan/paths.ts';
 import { HERD_ONLY_KEYWORDS } from './lexer.ts';
 import { prelude } from './prelude.ts';
 import { buildPrimitives, LACKING, PRIMITIVE_NAMES } from './primitives.ts';
-import { buildVulkanPrimitives, VULKAN_PRIMITIVE_NAMES } from './vulkan-primitives.ts';
 
 const DOC = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'cat.md'), 'utf8');
 

@@ -10,8 +10,8 @@
 
 import * as z from 'zod';
 import type { Test } from '../core/types.ts';
+import { isUndef } from '../core/values.ts';
 import type { Report } from '../enumerate/report.ts';
-import { isUndef } from '../events/program.ts';
 import { findTarget, type TableFamily } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import { type AssumptionId, assumptionsOf } from '../sim/assumptions.ts';

@@ -8,10 +8,10 @@
 import { join } from 'node:path';
 import type { Model } from '../cat/ast.ts';
 import { compileModel } from '../cat/eval.ts';
-import { buildVulkanPrimitives } from '../cat/vulkan-primitives.ts';
 import type { Cond, Test } from '../core/types.ts';
 import type { Diagnostic } from '../syntax/diagnostics.ts';
 import { type AnyTest, isVulkan, type VulkanTest } from '../vulkan/ast.ts';
+import { buildVulkanPrimitives } from '../vulkan/cat-primitives.ts';
 import { buildVkSkeleton } from '../vulkan/events.ts';
 import { amdgpuToVulkan } from '../vulkan/from-amdgpu.ts';
 import { variantsOf } from '../vulkan/paths.ts';

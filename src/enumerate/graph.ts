@@ -8,7 +8,7 @@
 
 import { has, type Relation, relation } from '../core/relation.ts';
 import type { Placement } from '../core/types.ts';
-import { isUndef } from '../events/program.ts';
+import { isUndef } from '../core/values.ts';
 import type { Workspace } from '../models/amdgpu.ts';
 import type { EdgeName, Witness } from '../models/types.ts';
 import { shortEvent } from './explain.ts';

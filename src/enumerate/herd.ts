@@ -6,7 +6,7 @@
 
 import { md5Hex } from '../core/md5.ts';
 import { assertNever, type Cond, type Test } from '../core/types.ts';
-import { wrap } from '../events/program.ts';
+import { wrap } from '../core/values.ts';
 import { print } from '../syntax/printer.ts';
 import { termLabel, termWidth } from './outcomes.ts';
 

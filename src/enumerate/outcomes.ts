@@ -5,7 +5,8 @@
 
 import { has } from '../core/relation.ts';
 import { assertNever, type Cond, type Quantifier, type Test } from '../core/types.ts';
-import { isUndef, type ThreadProgram, widthOf, wrap } from '../events/program.ts';
+import { isUndef, widthOf, wrap } from '../core/values.ts';
+import type { ThreadProgram } from '../events/program.ts';
 import type { Skeleton } from '../events/skeleton.ts';
 import type { Workspace } from '../models/amdgpu.ts';
 

@@ -5,8 +5,8 @@
 
 import * as z from 'zod';
 import type { Cond, Expectation, Test } from '../core/types.ts';
+import { isUndef } from '../core/values.ts';
 import { analyseBarriers } from '../events/barriers.ts';
-import { isUndef } from '../events/program.ts';
 import { buildSkeleton } from '../events/skeleton.ts';
 import type { ModelOptions } from '../models/amdgpu.ts';
 import { printCondition } from '../syntax/printer.ts';

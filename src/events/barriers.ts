@@ -15,7 +15,7 @@
  */
 
 import { type Scope, scopeRank, type Test } from '../core/types.ts';
-import { clusterKey, shareRank, workgroupKey } from './skeleton.ts';
+import { clusterKey, shareRank, workgroupKey } from './placement-keys.ts';
 
 type NodeKind = 'init' | 'join' | 'arrive' | 'drop' | 'wait';
 

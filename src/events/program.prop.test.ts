@@ -13,22 +13,17 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { binop, icmp, isUndef, rmwop, widthOf, wrap } from '../core/values.ts';
 import { variantCount, variantSkeleton } from '../enumerate/enumerate.ts';
 import { arbDataTest } from '../enumerate/gen.ts';
 import {
-  binop,
   compile,
   conditionConstants,
   Evaluator,
-  icmp,
-  isUndef,
   type Op,
   operandsOf,
   type ProgramStep,
-  rmwop,
   type ThreadProgram,
-  widthOf,
-  wrap,
 } from './program.ts';
 import type { Skeleton } from './skeleton.ts';
 

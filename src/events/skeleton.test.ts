@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { has, toPairs } from '../core/relation.ts';
+import { isUndef } from '../core/values.ts';
 import { bin, cas, dev, fence, host, ld, makeTest, rmw, st, threads } from './build.ts';
-import { compile, Evaluator, isUndef } from './program.ts';
+import { compile, Evaluator } from './program.ts';
 import { buildSkeleton, instanceName, shareRank } from './skeleton.ts';
 
 describe('event skeleton', () => {

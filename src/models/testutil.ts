@@ -3,8 +3,8 @@
  */
 
 import type { Test } from '../core/types.ts';
+import { isUndef } from '../core/values.ts';
 import { Collector, type EnumerateOptions, enumerate } from '../enumerate/enumerate.ts';
-import { isUndef } from '../events/program.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from './amdgpu.ts';
 
 /** Final states as sorted strings `P0:a=1 P1:b=undef`, with `!race` / `!undef` flags appended. */

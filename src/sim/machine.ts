@@ -13,7 +13,7 @@
  * No Node APIs here.
  */
 
-import { binop, icmp, isUndef, rmwop, wrap } from '../events/program.ts';
+import { binop, icmp, isUndef, rmwop, wrap } from '../core/values.ts';
 import type { Counter } from '../lower/isa.ts';
 import type { FamilyConfig } from './config.ts';
 import type { Placement } from './placement.ts';

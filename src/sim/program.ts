@@ -8,7 +8,7 @@
  */
 
 import type { BinOp, IcmpPred, Operand, RmwOp, Test } from '../core/types.ts';
-import { widthOf } from '../events/program.ts';
+import { widthOf } from '../core/values.ts';
 import type { BarrierIsaInstr, Counter, IsaInstr, VmemInstr } from '../lower/isa.ts';
 import { formatIsa } from '../lower/isa.ts';
 import type { LscFenceOp, XeBarrierInstr, XeGenericSpace } from '../lower/isa-xe.ts';

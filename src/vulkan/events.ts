@@ -3,7 +3,7 @@
  * before a reads-from / coherence choice: program order along the executed paths, same location,
  * same reference, same subgroup / workgroup / queue family, control-barrier instances,
  * system-synchronizes-with, RMW pairs and data dependencies. The Vulkan cat model
- * (`models/vulkan.cat`, primitives in `src/cat/vulkan-primitives.ts`), the fast search
+ * (`models/vulkan.cat`, primitives in `src/vulkan/cat-primitives.ts`), the fast search
  * (`src/vulkan/search.ts`) and the brute-force reference (`src/vulkan/reference.ts`) all start
  * from these events.
  *
@@ -16,7 +16,8 @@
  */
 import { add, type Relation, relation } from '../core/relation.ts';
 import type { Span } from '../core/types.ts';
-import { type EvalLayout, type Op, type ProgramStep, type ThreadProgram, UNDEF } from '../events/program.ts';
+import { UNDEF } from '../core/values.ts';
+import type { EvalLayout, Op, ProgramStep, ThreadProgram } from '../events/program.ts';
 import { BRANCH_PRED, type VkInstr, type VkScope, type VkValue, type VulkanTest } from './ast.ts';
 import type { PathStep, Variant } from './paths.ts';
 import { inScopeOf, shareLevel } from './scopes.ts';

@@ -12,11 +12,12 @@
  */
 import type { CatFront, CatVariantInput } from '../cat/enumerate.ts';
 import { finalValue } from '../cat/enumerate.ts';
-import { buildVulkanPrimitives } from '../cat/vulkan-primitives.ts';
 import { assertNever } from '../core/types.ts';
+import { isUndef, wrap } from '../core/values.ts';
 import type { Truth } from '../enumerate/outcomes.ts';
-import { Evaluator, isUndef, wrap } from '../events/program.ts';
+import { Evaluator } from '../events/program.ts';
 import { forEachVkTerm, type VkCond, type VkTerm, type VulkanTest } from './ast.ts';
+import { buildVulkanPrimitives } from './cat-primitives.ts';
 import { buildVkSkeleton, locationsOf, UNSET, type VkSkeleton } from './events.ts';
 import { DEFAULT_UNROLL, type Variant, variantsOf } from './paths.ts';
 import { printDat3mInstr } from './print.ts';

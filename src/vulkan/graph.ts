@@ -10,10 +10,10 @@
 import type { Model } from '../cat/ast.ts';
 import { replayCandidate } from '../cat/enumerate.ts';
 import { type Compiled, compileModel } from '../cat/eval.ts';
-import { buildVulkanPrimitives } from '../cat/vulkan-primitives.ts';
 import { closureInto, has, type Relation, relation } from '../core/relation.ts';
+import { isUndef } from '../core/values.ts';
 import { type DrawnEdge, drawDot, type EdgeKind, type GraphOptions, immediate } from '../enumerate/graph.ts';
-import { isUndef } from '../events/program.ts';
+import { buildVulkanPrimitives } from './cat-primitives.ts';
 import type { VkSkeleton } from './events.ts';
 import type { VkFront } from './front.ts';
 import { printDat3mInstr } from './print.ts';

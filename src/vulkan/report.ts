@@ -6,13 +6,13 @@
  */
 import { md5Hex } from '../core/md5.ts';
 import { assertNever } from '../core/types.ts';
+import { isUndef } from '../core/values.ts';
 import type { Collector } from '../enumerate/collector.ts';
 import type { EnumerationStats } from '../enumerate/enumerate.ts';
 import { decidedAnswers, expectationOutcome } from '../enumerate/expectations.ts';
 import { herdNames, herdTestName } from '../enumerate/herd.ts';
 import { conditionVerdict } from '../enumerate/outcomes.ts';
 import { type Report, tallyStates, withStateTable } from '../enumerate/report.ts';
-import { isUndef } from '../events/program.ts';
 import type { KhronosAssertion, KhronosPred, VkCond, VkTerm, VulkanTest } from './ast.ts';
 import { UNSET } from './events.ts';
 import { condOnValues, vkTermLabel } from './front.ts';

@@ -8,10 +8,10 @@
 import type { Model } from '../cat/ast.ts';
 import { CatEnumeration, DEFAULT_CAT } from '../cat/enumerate.ts';
 import { explainFront } from '../cat/report.ts';
+import { isUndef } from '../core/values.ts';
 import type { Report } from '../enumerate/report.ts';
 import { stateText } from '../enumerate/report.ts';
 import { type SearchProgress, tick } from '../enumerate/verdict.ts';
-import { isUndef } from '../events/program.ts';
 import type { VulkanTest } from './ast.ts';
 import { UNSET } from './events.ts';
 import { describeBlocked, VULKAN_AXIOM_WORDS } from './explain.ts';

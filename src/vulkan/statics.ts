@@ -6,7 +6,7 @@
  * up front instead of finding out at every complete candidate. No Node APIs here.
  */
 import type { IcmpPred } from '../core/types.ts';
-import { icmp, wrap } from '../events/program.ts';
+import { icmp, wrap } from '../core/values.ts';
 import { CMP_PRED, type VkCond, type VulkanTest } from './ast.ts';
 import type { VkSkeleton } from './events.ts';
 

@@ -5,11 +5,12 @@
  * `co`, `Undef` and `fr` the enumerator fills in. docs/cat.md lists every name with its meaning.
  * No Node APIs here: the web page imports this file.
  */
+
+import type { Primitives } from '../cat/eval.ts';
+import { type CandidateBuffers, candidatePrimitives, primitiveTable } from '../cat/primitives.ts';
 import { add, relation } from '../core/relation.ts';
-import { STORAGE_CLASSES } from '../vulkan/ast.ts';
-import type { VkEvent, VkSkeleton } from '../vulkan/events.ts';
-import type { Primitives } from './eval.ts';
-import { type CandidateBuffers, candidatePrimitives, primitiveTable } from './primitives.ts';
+import { STORAGE_CLASSES } from './ast.ts';
+import type { VkEvent, VkSkeleton } from './events.ts';
 
 /** Every primitive of a Vulkan test, for docs/cat.md and its test. */
 export const VULKAN_PRIMITIVE_NAMES: readonly string[] = [
