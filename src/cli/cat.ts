@@ -4,12 +4,10 @@
  * diagnostics and those of compiling it against each test (up to `--error-limit` errors), exit
  * status 2 on any.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Model } from '../cat/ast.ts';
-import { compileFor } from '../cat/enumerate.ts';
 import { loadModel } from '../cat/load.ts';
-import type { Test } from '../core/types.ts';
 import type { Diagnostic } from '../syntax/diagnostics.ts';
 import { DEFAULT_ERROR_LIMIT, formatDiagnostics } from './format.ts';
 import { readSource, stderrPrinter } from './io.ts';
@@ -18,7 +16,7 @@ import { CliExit } from './shared.ts';
 /** gpumm's own cat models (repository root `models/`), found from a fresh clone. */
 export const MODELS_DIR = join(import.meta.dirname, '..', '..', 'models');
 
-export { CAT_MODELS } from './cat-models.ts';
+export { CAT_MODELS } from '../run/registry.ts';
 
 /**
  * The text of every cat file read (the model and what it includes), so that a diagnostic found
@@ -62,19 +60,4 @@ export function loadCatFile(file: string, errorLimit = DEFAULT_ERROR_LIMIT): Mod
   });
   if (diagnostics.length > 0) printAndExit(diagnostics, errorLimit);
   return model;
-}
-
-/** Compiles `model` against every test; any diagnostic (unknown name, type error) ends with status 2. */
-export function checkCatAgainst(
-  model: Model,
-  file: string,
-  tests: readonly Test[],
-  variants: ReadonlySet<string>,
-  errorLimit = DEFAULT_ERROR_LIMIT,
-): void {
-  if (!texts.has(file) && existsSync(file)) texts.set(file, readFileSync(file, 'utf8'));
-  for (const t of tests.slice(0, 1)) {
-    const c = compileFor(t, model, variants);
-    if (c.diagnostics.length > 0) printAndExit(c.diagnostics, errorLimit);
-  }
 }

@@ -31,12 +31,16 @@ import { checkJob } from '../check/worker.ts';
 import { nearestNames } from '../core/nearest.ts';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
-import { DEFAULT_RUN, modelDiagnostics, runTest, tick } from '../enumerate/verdict.ts';
+import { tick } from '../enumerate/verdict.ts';
 import { PROCESSORS, type Target } from '../lower/targets.ts';
 import { type LowerCtx, lowerDiag, type WaveMode } from '../lower/types.ts';
+import { DEFAULT_SETTINGS, UNBOUNDED } from '../run/engine.ts';
+import { modelSpec } from '../run/registry.ts';
+import { Runner } from '../run/runner.ts';
 import { ASSUMPTION_IDS, isAssumptionId } from '../sim/assumptions.ts';
 import { HW_TEXTS, type HwText, type MachineSettings } from '../sim/config.ts';
 import type { LoweredCode } from '../sim/program.ts';
+import { printableModelDiagnostic } from './decidable.ts';
 import { type DiagnosticPrinter, escapeText } from './format.ts';
 import { loadTests, readSource, stderrPrinter } from './io.ts';
 import { contextFromOptions, fail } from './lower.ts';
@@ -253,16 +257,23 @@ export function registerCheck(program: Command): void {
       }
       const lowering: Lowering = table === null ? opts.lowering : `table:${table.file}`;
       const { loaded, ok } = loadTests(files, printer);
-      printer.finish();
       let bad = !ok || (opts.table !== undefined && table === null);
+      // The model side: the AMDGPU model through the runner, its verdicts the machines are held to.
+      const model = await Runner.open(modelSpec('amdgpu')!, DEFAULT_SETTINGS);
       const tests: Test[] = [];
-      for (const { test } of loaded) {
-        const md = modelDiagnostics(test);
-        if (md.some((d) => d.code !== 'MD004')) {
-          for (const d of md) process.stderr.write(`${test.file}: error[${d.code}]: ${d.message}\n`);
-          bad = true;
-        } else tests.push(test);
+      for (const { file, text, test } of loaded) {
+        const prepared = { test, original: test, translation: null };
+        // A barrier operation the model cannot decide (MD004) is checked all the same: the check
+        // then says the model is undecided.
+        const md = model.diagnose(prepared);
+        printer.print(
+          md.map((d) => printableModelDiagnostic(d, file)),
+          text,
+        );
+        if (md.some((d) => d.code !== 'MD004')) bad = true;
+        else tests.push(test);
       }
+      printer.finish();
       if (bad) throw new CliExit(2);
 
       let interrupted = false;
@@ -284,10 +295,13 @@ export function registerCheck(program: Command): void {
           opts.lowering === 'llc' ? await Promise.all(runs.map((ctx) => llcCodes(tests, ctx, opts.llc))) : [];
         for (const [ti, test] of tests.entries()) {
           if (interrupted) break;
-          const report: Report = await runTest(test, {
-            ...DEFAULT_RUN,
-            timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
-          });
+          const { report } = await model.run(
+            { test, original: test, translation: null },
+            {
+              ...UNBOUNDED,
+              timeoutMs: opts.timeout !== undefined ? opts.timeout * 1000 : Number.POSITIVE_INFINITY,
+            },
+          );
           for (const [ri, ctx] of runs.entries())
             planned.push({
               test,

@@ -10,28 +10,22 @@
  * States are compared over the observables both runs have (the translation adds registers for
  * branch conditions, which the other side does not observe).
  */
-import { join } from 'node:path';
 import * as z from 'zod';
-import type { Model } from '../cat/ast.ts';
-import type { CatEnumeration } from '../cat/enumerate.ts';
-import { DEFAULT_CAT } from '../cat/enumerate.ts';
-import { explainCat, runCatSliced, variantsOf } from '../cat/report.ts';
-import type { Cond, Test } from '../core/types.ts';
+import type { Cond } from '../core/types.ts';
 import { isUndef } from '../core/values.ts';
 import type { Collector } from '../enumerate/collector.ts';
-import { type Enumeration, variantSkeleton } from '../enumerate/enumerate.ts';
-import { describeEvent } from '../enumerate/explain.ts';
 import { evalCond, termLabel } from '../enumerate/outcomes.ts';
 import { type Report, ReportSchema, stateText } from '../enumerate/report.ts';
-import { DEFAULT_RUN, PROGRESS_MS, runTest, runTestSync, type SearchProgress } from '../enumerate/verdict.ts';
-import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
-import { type AnyTest, isVulkan, type VkCond, type VulkanTest } from '../vulkan/ast.ts';
-import { describeVkEvent } from '../vulkan/front.ts';
-import { runVulkan, runVulkanSlicedDetailed } from '../vulkan/run.ts';
-import { type Interruptible, onCtrlC, type SearchBudgets, STOP_HINTS } from './budgets.ts';
-import { CAT_MODELS, checkCatAgainst, loadCatFile, MODELS_DIR } from './cat.ts';
+import { PROGRESS_MS, type SearchProgress } from '../enumerate/verdict.ts';
+import { DEFAULT_OPTIONS } from '../models/amdgpu.ts';
+import { type Budgets, type Interruptible, type RunHooks, UNBOUNDED } from '../run/engine.ts';
+import type { Prepared, Runner } from '../run/runner.ts';
+import type { AnyTest } from '../vulkan/ast.ts';
+import { onCtrlC, STOP_HINTS } from './budgets.ts';
+import { decidable } from './decidable.ts';
+import type { DiagnosticPrinter } from './format.ts';
+import { compileOrExit, openRunner, prepareOrSay, settingsOf, specOf } from './models.ts';
 import { startProgress } from './progress.ts';
-import { asAmdgpuAssuming, asVulkan, isVulkanModel, VULKAN_CAT, vkRunOptions } from './vulkan.ts';
 import type { VulkanCliOptions } from './vulkan-options.ts';
 
 /** A final state only one model reaches, with one of its executions in words. */
@@ -70,210 +64,16 @@ export type Comparison = z.infer<typeof ComparisonSchema>;
 /** JSON schema of `gpumm compare --json` output (one comparison per test, in an array). */
 export const CompareJsonSchema = ComparisonSchema.array();
 
-/** What a model run of a comparison may hook into: Ctrl-C, progress. */
-export interface RunHooks {
-  register(s: Interruptible): void;
-  onProgress?(p: SearchProgress): void;
-}
-
-export interface Runner {
-  name: string;
-  /** The language of the tests the model reads. */
-  kind: 'amdgpu' | 'vulkan';
-  /** Runs the test in slices, within `budgets`. */
-  run(
-    test: AnyTest,
-    budgets: SearchBudgets,
-    hooks: RunHooks,
-  ): Promise<{ report: Report; collector: Collector; describe(id: number): string[] }>;
-  /** `--explain` lines for the candidates reaching the state `values` (over the labels it names). */
-  why(test: AnyTest, values: Record<string, number>): string[];
-}
-
-function amdgpuCond(values: Record<string, number>, test: Test): Cond {
-  const span = test.condition?.span ?? { file: test.file, offset: 0, line: 1, col: 1, len: 0 };
-  return {
-    kind: 'and',
-    args: Object.entries(values).map(([l, v]) => {
-      const at = l.indexOf('@');
-      const lhs =
-        at < 0
-          ? {
-              kind: 'reg' as const,
-              thread: l.slice(0, l.indexOf(':')),
-              reg: l.slice(l.indexOf(':') + 1),
-              span,
-            }
-          : { kind: 'mem' as const, loc: l.slice(at + 1), thread: at > 0 ? l.slice(0, at - 1) : null, span };
-      return { kind: 'cmp' as const, op: '==' as const, lhs, rhs: { kind: 'int' as const, value: v } };
-    }),
-  };
-}
-
-/** `t` with the condition `exists` (the state `values`): `--explain` then speaks of that state. */
-function amdgpuProbe(t: Test, values: Record<string, number>): Test {
-  const span = t.condition?.span ?? t.threads[0]!.span;
-  return { ...t, condition: { quantifier: 'exists', cond: amdgpuCond(values, t), span } };
-}
-
-function vulkanCond(values: Record<string, number>, test: VulkanTest): VkCond {
-  const span = test.condition?.span ?? { file: test.file, offset: 0, line: 1, col: 1, len: 0 };
-  return {
-    kind: 'and',
-    args: Object.entries(values).map(([l, v]) => {
-      const lhs = l.startsWith('@')
-        ? { kind: 'mem' as const, loc: l.slice(1), span }
-        : {
-            kind: 'reg' as const,
-            thread: l.slice(0, l.indexOf(':')),
-            reg: l.slice(l.indexOf(':') + 1),
-            span,
-          };
-      return {
-        kind: 'cmp' as const,
-        op: '==' as const,
-        lhs,
-        rhs: { kind: 'const' as const, value: v, span },
-      };
-    }),
-  };
-}
-
-/** The runner of model `name`; `vk` the Vulkan options (translation, unrolling). */
-export function runnerFor(
-  name: string,
-  options: ModelOptions,
-  vk: VulkanCliOptions,
-  errorLimit?: number,
-): Runner & { cat: Model | null; file: string | null } {
-  if (isVulkanModel(name)) {
-    const model = loadCatFile(VULKAN_CAT, errorLimit);
-    const base = vkRunOptions(vk, { model, engine: name === 'vulkan' ? 'fast' : 'cat', keepExamples: true });
-    return {
-      name,
-      kind: 'vulkan',
-      cat: null,
-      file: null,
-      async run(test, budgets, hooks) {
-        const { report, front, main } = await runVulkanSlicedDetailed(
-          test as VulkanTest,
-          { ...base, ...budgets },
-          hooks,
-        );
-        return {
-          report,
-          collector: main.collector,
-          describe(id) {
-            const ex = main.collector.exampleOf(id);
-            if (ex.variant < 0) return [];
-            const sk = front.skeleton(ex.variant);
-            return sk.reads.map((r) => {
-              const s = ex.rf[r]!;
-              return `${describeVkEvent(sk, r)} reads ${s >= 0 ? describeVkEvent(sk, s) : 'undef'}`;
-            });
-          },
-        };
-      },
-      why(test, values) {
-        const t = test as VulkanTest;
-        const probe: VulkanTest = {
-          ...t,
-          condition: {
-            quantifier: 'exists',
-            cond: vulkanCond(values, t),
-            span: t.condition?.span ?? t.threads[0]!.span,
-          },
-        };
-        return runVulkan(probe, { ...base, engine: 'fast', explain: true }).explanations.map((x) => x.text);
-      },
-    };
-  }
-  if (name === 'amdgpu')
-    return {
-      name,
-      kind: 'amdgpu',
-      cat: null,
-      file: null,
-      async run(test, budgets, hooks) {
-        let en: Enumeration | null = null;
-        const report = await runTest(
-          test as Test,
-          { ...DEFAULT_RUN, model: options, ...budgets, keepExamples: true, symmetry: false },
-          {
-            register: (e) => {
-              en = e;
-              hooks.register(e);
-            },
-            onProgress: hooks.onProgress,
-          },
-        );
-        const collector = (en as Enumeration | null)!.collector;
-        return { report, collector, describe: (id) => describeExecution(test as Test, collector, id) };
-      },
-      why(test, values) {
-        return runTestSync(amdgpuProbe(test as Test, values), {
-          model: options,
-          maxExecutions: Number.POSITIVE_INFINITY,
-          timeoutMs: 10_000,
-          explain: true,
-        }).explanations.map((x) => x.text);
-      },
-    };
-  const file = CAT_MODELS[name] ? join(MODELS_DIR, CAT_MODELS[name]!) : name;
-  const model = loadCatFile(file, errorLimit);
-  return {
-    name,
-    kind: 'amdgpu',
-    cat: model,
-    file,
-    async run(test, budgets, hooks) {
-      let en: CatEnumeration | null = null;
-      const report = await runCatSliced(
-        test as Test,
-        model,
-        options,
-        budgets,
-        (e) => {
-          en = e;
-          hooks.register(e);
-        },
-        hooks.onProgress,
-      );
-      const collector = (en as CatEnumeration | null)!.collector;
-      return { report, collector, describe: (id) => describeExecution(test as Test, collector, id) };
-    },
-    why(test, values) {
-      return explainCat(amdgpuProbe(test as Test, values), model, {
-        ...DEFAULT_CAT,
-        variants: variantsOf(options),
-      }).map((x) => x.text);
-    },
-  };
-}
-
 function key(c: Collector, id: number, cols: number[]): string {
   const v = c.valuesOf(id);
   return cols.map((k) => (isUndef(v[k]!) ? 'undef' : String(v[k]))).join(',');
 }
 
-/** The rf choices of a recorded execution of an AMDGPU test, as sentences. */
-function describeExecution(test: Test, c: Collector, id: number): string[] {
-  const ex = c.exampleOf(id);
-  if (ex.variant < 0) return [];
-  const sk = variantSkeleton(test, ex.variant);
-  return sk.reads.map((r) => {
-    const s = ex.rf[r]!;
-    return `${describeEvent(sk, r)} reads ${s >= 0 ? describeEvent(sk, s) : 'undef'}`;
-  });
-}
-
 /** One test as each of two models reads it; `assumeA`/`assumeB`: what a translation assumes of a final state. */
 export interface ComparePair {
   name: string;
-  a: AnyTest;
-  b: AnyTest;
-  assumeA: Cond | null;
-  assumeB: Cond | null;
+  a: Prepared;
+  b: Prepared;
 }
 
 /** Why the Vulkan model has no final state with an undef value. */
@@ -301,7 +101,7 @@ function finalStates(c: Collector, assume: Cond | null): number[] {
 
 /** A comparison's model runs: their budgets and hooks. */
 export interface CompareRuns {
-  budgets: SearchBudgets;
+  budgets: Budgets;
   /** For each model's run: Ctrl-C stops it (and `interrupted` then skips explanations). */
   register(s: Interruptible): void;
   interrupted(): boolean;
@@ -310,11 +110,7 @@ export interface CompareRuns {
 
 /** Unbounded runs, no progress (tests, scripts). */
 export const UNBOUNDED_RUNS: CompareRuns = {
-  budgets: {
-    maxExecutions: Number.POSITIVE_INFINITY,
-    maxStates: Number.POSITIVE_INFINITY,
-    timeoutMs: Number.POSITIVE_INFINITY,
-  },
+  budgets: UNBOUNDED,
   register: () => {},
   interrupted: () => false,
 };
@@ -336,8 +132,8 @@ export async function compareOn(
   });
   const ra = await a.run(p.a, runs.budgets, hooks(a));
   const rb = await b.run(p.b, runs.budgets, hooks(b));
-  const idsA = finalStates(ra.collector, p.assumeA);
-  const idsB = finalStates(rb.collector, p.assumeB);
+  const idsA = finalStates(ra.collector, p.a.translation?.assumption ?? null);
+  const idsB = finalStates(rb.collector, p.b.translation?.assumption ?? null);
   // Compare over the observables both runs have.
   const common = ra.collector.labels.filter((l) => rb.collector.labels.includes(l));
   const colsA = common.map((l) => ra.collector.labels.indexOf(l));
@@ -363,7 +159,7 @@ export async function compareOn(
         state: stateText(values),
         execution: x.describe(id),
         forbidden:
-          other.kind === 'vulkan' && Object.keys(defined).length < common.length
+          other.language === 'vulkan' && Object.keys(defined).length < common.length
             ? [UNDEF_IN_VULKAN]
             : runs.interrupted()
               ? []
@@ -433,49 +229,52 @@ export interface CompareOutcome {
  * the budgets (`gpumm run`'s: src/cli/budgets.ts), with progress on a terminal unless `quiet`.
  */
 export async function runCompare(
-  loaded: { test: AnyTest; text: string }[],
+  loaded: { file: string; test: AnyTest; text: string }[],
   models: string[],
   json: boolean,
   vk: VulkanCliOptions,
-  errorLimit?: number,
-  limits: { budgets: SearchBudgets; quiet: boolean } = { budgets: UNBOUNDED_RUNS.budgets, quiet: true },
+  printer: DiagnosticPrinter,
+  errorLimit: number,
+  limits: { budgets: Budgets; quiet: boolean } = { budgets: UNBOUNDED, quiet: true },
 ): Promise<CompareOutcome> {
-  const [a, b] = models.map((m) => runnerFor(m, DEFAULT_OPTIONS, vk, errorLimit)) as [
-    ReturnType<typeof runnerFor>,
-    ReturnType<typeof runnerFor>,
-  ];
+  // Each state's own execution is described: no symmetry reduction; `why` needs the explaining model.
+  const settings = settingsOf(vk, DEFAULT_OPTIONS, { keepExamples: true, symmetry: false, observe: 'all' });
+  const a = await openRunner(specOf(models[0]!), settings, errorLimit, true);
+  const b = await openRunner(specOf(models[1]!), settings, errorLimit, true);
   const pairs: ComparePair[] = [];
   let ok = true;
-  for (const { test, text } of loaded) {
-    const as = (r: Runner) => {
-      if (r.kind === 'vulkan') {
-        const t = asVulkan(test, text);
-        return t && { test: t as AnyTest, assumption: null };
-      }
-      return asAmdgpuAssuming(test, text, vk.deviceScope);
-    };
-    const ta = as(a);
-    const tb = as(b);
-    if (!ta || !tb) ok = false;
-    else
-      pairs.push({ name: test.name, a: ta.test, b: tb.test, assumeA: ta.assumption, assumeB: tb.assumption });
+  // A test a model cannot decide is said so (exit 3), never silently left out.
+  let undecided = false;
+  for (const { file, test, text } of loaded) {
+    const ta = await prepareOrSay(a, test, text, vk.deviceScope);
+    const tb = await prepareOrSay(b, test, text, vk.deviceScope);
+    if (!ta || !tb) {
+      ok = false;
+      continue;
+    }
+    const da = decidable(a, ta, file, text, printer);
+    const db = decidable(b, tb, file, text, printer);
+    if (da === 'bad' || db === 'bad') ok = false;
+    else if (da === 'undecidable' || db === 'undecidable') undecided = true;
+    else pairs.push({ name: test.name, a: ta, b: tb });
   }
-  if (!ok) return { ok: false, undecided: false, interrupted: false };
-  for (const r of [a, b])
-    if (r.cat && r.file)
-      checkCatAgainst(
-        r.cat,
-        r.file,
-        pairs.map((p) => (r === a ? p.a : p.b)).filter((t): t is Test => !isVulkan(t)),
-        variantsOf(DEFAULT_OPTIONS),
-        errorLimit,
-      );
+  printer.finish();
+  if (!ok) return { ok: false, undecided, interrupted: false };
+  await compileOrExit(
+    a,
+    pairs.map((p) => p.a),
+    errorLimit,
+  );
+  await compileOrExit(
+    b,
+    pairs.map((p) => p.b),
+    errorLimit,
+  );
   const ctrlC = onCtrlC();
   // One bar per model run: two per test.
   const progress = limits.quiet ? null : await startProgress(process.stderr, pairs.length * 2);
   const say = (text: string) => (progress ? progress.log(text) : process.stderr.write(text));
   const out: Comparison[] = [];
-  let undecided = false;
   try {
     for (const p of pairs) {
       if (ctrlC.interrupted) break;

@@ -13,12 +13,9 @@
  * budget (stderr names the model), 130 on Ctrl-C.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { Test } from '../core/types.ts';
-import { isVulkan } from '../vulkan/ast.ts';
+import { findModel, modelNames } from '../run/registry.ts';
 import { addBudgetOptions, type BudgetCliOptions, budgetsOf } from './budgets.ts';
-import { CAT_MODELS } from './cat-models.ts';
-import { decidableTests } from './decidable.ts';
-import { type LoadedTest, loadAnyTests, stderrPrinter } from './io.ts';
+import { loadAnyTests, stderrPrinter } from './io.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
 import { addVulkanOptions, type VulkanCliOptions } from './vulkan-options.ts';
 
@@ -27,9 +24,9 @@ function parseModels(v: string): string[] {
   if (names.length !== 2 || names.some((n) => n === ''))
     throw new InvalidArgumentError('expected two models separated by a comma, e.g. amdgpu,rc11');
   for (const n of names)
-    if (n !== 'amdgpu' && n !== 'vulkan' && !CAT_MODELS[n] && !n.endsWith('.cat'))
+    if (!findModel(n) && !n.endsWith('.cat'))
       throw new InvalidArgumentError(
-        `unknown model '${n}': use amdgpu, vulkan, ${Object.keys(CAT_MODELS).join(', ')} or the path of a .cat file`,
+        `unknown model '${n}': use ${modelNames().join(', ')} or the path of a .cat file`,
       );
   return names;
 }
@@ -42,7 +39,7 @@ export function registerCompare(program: Command): void {
     .addOption(
       new Option(
         '--models <a,b>',
-        `two models: amdgpu, vulkan, ${Object.keys(CAT_MODELS).join(', ')} or a .cat file (an AMDGPU .cat file for AMDGPU tests)`,
+        `two models: ${modelNames().join(', ')} or a .cat file (an AMDGPU .cat file for AMDGPU tests)`,
       )
         .argParser(parseModels)
         .makeOptionMandatory(),
@@ -62,23 +59,19 @@ export function registerCompare(program: Command): void {
     ) => {
       const printer = stderrPrinter(opts.errorLimit);
       const { loaded, ok } = loadAnyTests(files, printer);
-      // An AMDGPU test the model cannot decide is said so, never silently left out.
-      const amdgpu = loaded.flatMap(({ file, text, test }): LoadedTest[] =>
-        isVulkan(test) ? [] : [{ file, text, test }],
-      );
-      const { tests: decidable, bad, undecidable } = decidableTests(amdgpu, printer);
-      printer.finish();
-      if (!ok || bad) throw new CliExit(2);
-      const tests = loaded.filter((l) => isVulkan(l.test) || decidable.includes(l.test as Test));
+      if (!ok) {
+        printer.finish();
+        throw new CliExit(2);
+      }
       // The engines load only when the command runs.
       const { runCompare } = await import('./compare-run.ts');
-      const done = await runCompare(tests, opts.models, opts.json === true, opts, opts.errorLimit, {
+      const done = await runCompare(loaded, opts.models, opts.json === true, opts, printer, opts.errorLimit, {
         budgets: budgetsOf(opts),
         quiet: opts.quiet === true,
       });
       if (!done.ok) throw new CliExit(2);
       if (done.interrupted) throw new CliExit(130);
-      if (undecidable || done.undecided) throw new CliExit(3);
+      if (done.undecided) throw new CliExit(3);
     },
   );
 }

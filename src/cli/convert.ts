@@ -6,8 +6,7 @@
  * unless every file converts (nothing half-written).
  */
 import { type Command, Option } from 'commander';
-import { print } from '../syntax/printer.ts';
-import { isVulkan } from '../vulkan/ast.ts';
+import { SYNTAXES, type Syntax, syntaxEntry } from '../run/syntaxes.ts';
 import { loadAnyTests, stderrPrinter } from './io.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
 
@@ -20,7 +19,7 @@ export function registerConvert(program: Command): void {
     .argument('<files...>', 'test files')
     .addOption(
       new Option('--to <syntax>', 'the syntax to print')
-        .choices(['gpumm', 'dat3m', 'khronos'])
+        .choices(SYNTAXES.map((x) => x.id))
         .makeOptionMandatory(),
     )
     .addOption(
@@ -33,34 +32,20 @@ export function registerConvert(program: Command): void {
     )
     .addOption(errorLimitOption())
     .action(
-      async (
-        files: string[],
-        opts: { to: 'gpumm' | 'dat3m' | 'khronos'; deviceScope: 'system' | 'agent'; errorLimit: number },
-      ) => {
+      async (files: string[], opts: { to: Syntax; deviceScope: 'system' | 'agent'; errorLimit: number }) => {
         const printer = stderrPrinter(opts.errorLimit);
         const { loaded, ok } = loadAnyTests(files, printer);
-        const { vulkanToAmdgpu } = await import('../vulkan/translate.ts');
-        const { amdgpuToVulkan } = await import('../vulkan/from-amdgpu.ts');
-        const { printDat3m, printKhronos } = await import('../vulkan/print.ts');
+        const syntax = syntaxEntry(opts.to);
+        const { inLanguage } = await import('../run/runner.ts');
         let good = ok;
         const outputs: string[] = [];
         for (const { test, text } of loaded) {
-          let out: { text: string | null; diagnostics: import('../syntax/diagnostics.ts').Diagnostic[] };
-          if (opts.to === 'gpumm') {
-            const r = isVulkan(test) ? vulkanToAmdgpu(test, opts.deviceScope) : { test, diagnostics: [] };
-            out = { text: r.test ? print(r.test) : null, diagnostics: r.diagnostics };
-          } else {
-            const r = isVulkan(test) ? { test, diagnostics: [] } : amdgpuToVulkan(test);
-            const p = r.test
-              ? opts.to === 'dat3m'
-                ? printDat3m(r.test)
-                : printKhronos(r.test)
-              : { text: null, diagnostics: [] };
-            out = { text: p.text, diagnostics: [...r.diagnostics, ...p.diagnostics] };
-          }
-          printer.print(out.diagnostics, text);
-          if (out.text === null) good = false;
-          else outputs.push(out.text);
+          // Into the syntax's language (a translation where the languages differ), then printed in it.
+          const r = await inLanguage(test, syntax.language, { deviceScope: opts.deviceScope });
+          const p = r.prepared ? syntax.print(r.prepared.test) : { text: null, diagnostics: [] };
+          printer.print([...r.diagnostics, ...p.diagnostics], text);
+          if (p.text === null) good = false;
+          else outputs.push(p.text);
         }
         printer.finish();
         if (!good) throw new CliExit(2);

@@ -4,10 +4,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Span, Test } from '../core/types.ts';
+import { parseAnyTest, type Syntax } from '../run/syntaxes.ts';
 import { type Diagnostic, diag, hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
 import type { AnyTest } from '../vulkan/ast.ts';
-import { parseAnyTest, type Syntax } from '../vulkan/detect.ts';
 import { DEFAULT_ERROR_LIMIT, type DiagnosticPrinter, diagnosticPrinter } from './format.ts';
 
 export function fileSpan(file: string): Span {
@@ -177,7 +177,7 @@ export interface LoadedAnyTest {
 
 /**
  * As `loadTests`, for every syntax gpumm reads: gpumm's own (AMDGPU), Dartagnan's Vulkan syntax
- * and the Khronos `.test` format, chosen by extension and content (src/vulkan/detect.ts).
+ * and the Khronos `.test` format, chosen by extension and content (src/run/syntaxes.ts).
  */
 export function loadAnyTests(
   files: readonly string[],

@@ -39,10 +39,9 @@ import { cellOf, type LoweredThread, lowerTest } from '../lower/lower.ts';
 import { describeCtx, lowerSideBySide, renderSideBySide, sideBySideJson } from '../lower/side-by-side.ts';
 import { DEFAULT_TARGET, findTarget, nearestTargetNames, type Target } from '../lower/targets.ts';
 import { type LowerCtx, type LowerDiagnostic, type LowerResult, lowerDiag } from '../lower/types.ts';
+import { parseAnyTest } from '../run/syntaxes.ts';
 import { hasErrors } from '../syntax/diagnostics.ts';
 import { printInstr } from '../syntax/printer.ts';
-import { isVulkan } from '../vulkan/ast.ts';
-import { parseAnyTest } from '../vulkan/detect.ts';
 import { formatDiagnostics, type Printable } from './format.ts';
 import { readSource, stderrPrinter } from './io.ts';
 import { CliExit, commandLineSpan, commandLineText, errorLimitOption } from './shared.ts';
@@ -475,13 +474,16 @@ export function registerLower(program: Command): void {
         throw new CliExit(2);
       }
       // A Vulkan test lowers as its AMDGPU translation (docs/model-vulkan.md).
-      let test: Test;
-      if (isVulkan(parsed.test)) {
-        const { asAmdgpu } = await import('./vulkan.ts');
-        const t = asAmdgpu(parsed.test, src.text, opts.deviceScope ?? 'system');
-        if (!t) throw new CliExit(2);
-        test = t;
-      } else test = parsed.test;
+      const { prepareOrSay } = await import('./models.ts');
+      const { inLanguage } = await import('../run/runner.ts');
+      const prepared = await prepareOrSay(
+        { prepare: (t, o) => inLanguage(t, 'amdgpu', o) },
+        parsed.test,
+        src.text,
+        opts.deviceScope ?? 'system',
+      );
+      if (!prepared) throw new CliExit(2);
+      const test = prepared.test as Test;
       if (ctxs.length > 1) {
         const sbs = lowerSideBySide(test, ctxs);
         const found = dedupe(

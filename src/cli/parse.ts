@@ -3,9 +3,7 @@
  * own, Dartagnan's Vulkan syntax or the Khronos `.test` format), or every diagnostic of every file.
  */
 import type { Command } from 'commander';
-import { print } from '../syntax/printer.ts';
-import { isVulkan } from '../vulkan/ast.ts';
-import { printDat3m, printKhronos } from '../vulkan/print.ts';
+import { printTest } from '../run/syntaxes.ts';
 import { loadAnyTests, stderrPrinter } from './io.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
 
@@ -20,11 +18,8 @@ export function registerParse(program: Command): void {
       const printer = stderrPrinter(opts.errorLimit);
       const { loaded, ok } = loadAnyTests(files, printer);
       printer.finish();
-      const outputs = loaded.map(({ test }) => {
-        if (!isVulkan(test)) return print(test);
-        // A test always prints in its own syntax (the printers' round-trip tests hold it).
-        return test.format === 'khronos' ? (printKhronos(test).text ?? '') : printDat3m(test).text;
-      });
+      // A test always prints in its own syntax (the printers' round-trip tests hold it).
+      const outputs = loaded.map(({ test }) => printTest(test).text ?? '');
       const asts = loaded.map((l) => l.test);
       // Nothing half-written: output appears only when every file parsed.
       if (!ok) throw new CliExit(2);

@@ -6,32 +6,26 @@
  */
 
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Test } from '../core/types.ts';
 import type { Enumeration } from '../enumerate/enumerate.ts';
-import { estimateCandidates, prepareVariant } from '../enumerate/enumerate.ts';
+import { prepareVariant } from '../enumerate/enumerate.ts';
 import { dotToSvg, toDot } from '../enumerate/graph.ts';
 import { type ObserveMode, observe } from '../enumerate/outcomes.ts';
-import {
-  formatReport,
-  type Report,
-  ReportSchema,
-  stateCount,
-  undecidedNeeds,
-  writeReport,
-} from '../enumerate/report.ts';
+import { type Report, ReportSchema, stateCount, undecidedNeeds, writeReport } from '../enumerate/report.ts';
 import { runTestParallel } from '../enumerate/run-parallel.ts';
 import {
   DEFAULT_MAX_STATES,
   MICROS_PER_CANDIDATE,
   PROGRESS_MS,
-  runTest,
   type SearchProgress,
 } from '../enumerate/verdict.ts';
 import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
+import type { Interruptible, Spread } from '../run/engine.ts';
+import { languageOf, modelNames, modelSpec, userCatSpec } from '../run/registry.ts';
+import { type Prepared, Runner } from '../run/runner.ts';
 import { diag } from '../syntax/diagnostics.ts';
-import { isVulkan, type VulkanTest } from '../vulkan/ast.ts';
+import type { AnyTest } from '../vulkan/ast.ts';
 import {
   addBudgetOptions,
   type BudgetCliOptions,
@@ -40,10 +34,10 @@ import {
   positiveInt,
   STOP_HINTS,
 } from './budgets.ts';
-import { CAT_MODELS } from './cat-models.ts';
-import { decidableTests } from './decidable.ts';
+import { decidable } from './decidable.ts';
 import { formatDiagnostic } from './format.ts';
 import { failureWhy, fileSpan, loadAnyTests, stderrPrinter } from './io.ts';
+import { catDiagnosticsExit, cliCats, compileOrExit, prepareOrSay, settingsOf } from './models.ts';
 import { roughDuration, startProgress } from './progress.ts';
 import { CliExit, errorLimitOption, optionValueDiagnostic, usageError } from './shared.ts';
 import { addVulkanOptions, type VulkanCliOptions } from './vulkan-options.ts';
@@ -214,7 +208,7 @@ export function registerRun(program: Command): void {
         '--model <name>',
         "the model: the fast AMDGPU or Vulkan search, or a cat model of models/ (docs/cat.md); default: the model of the test's syntax (a test of the other model's syntax is translated, docs/model-vulkan.md)",
       )
-        .choices(['amdgpu', 'vulkan', ...Object.keys(CAT_MODELS)])
+        .choices(modelNames())
         // Both name the model: one of them was silently ignored (--cat won).
         .conflicts('cat'),
     );
@@ -262,53 +256,52 @@ export function registerRun(program: Command): void {
     const { loaded, ok } = loadAnyTests(files, printer);
     let bad = !ok;
     let undecidable = false;
-    // Each test runs under the model asked for, or the one its syntax implies; a test of the other
-    // model's syntax is translated (docs/model-vulkan.md, "Vulkan and AMDGPU").
-    const vkCli =
-      loaded.some((l) => isVulkan(l.test)) || opts.model === 'vulkan' || opts.model === 'vulkan-cat'
-        ? await import('./vulkan.ts')
-        : null;
-    const items: ({ kind: 'amdgpu'; test: Test } | { kind: 'vulkan'; test: VulkanTest })[] = [];
-    for (const { file, text, test } of loaded) {
-      const wantVulkan = opts.cat
-        ? isVulkan(test)
-        : vkCli?.isVulkanModel(opts.model ?? (isVulkan(test) ? 'vulkan' : 'amdgpu'));
-      if (wantVulkan && vkCli) {
-        const vt = vkCli.asVulkan(test, text);
-        if (vt) items.push({ kind: 'vulkan', test: vt });
-        else bad = true;
-        continue;
+    const settings = settingsOf(opts, model, {
+      observe: opts.observe,
+      explain: opts.explain === true,
+      keepExamples: opts.graph !== undefined,
+    });
+    // Each test runs under the model asked for, or the one its language implies; a test of another
+    // language is translated (docs/model-vulkan.md, "Vulkan and AMDGPU"). A user's cat file runs on
+    // each test in the test's own language.
+    const runners = new Map<string, Runner>();
+    const runnerOf = async (test: AnyTest): Promise<Runner> => {
+      const lang = languageOf(test);
+      const spec = opts.cat ? userCatSpec(opts.cat, lang.id) : modelSpec(opts.model ?? lang.defaultModel)!;
+      const key = `${spec.name}|${spec.language}`;
+      let r = runners.get(key);
+      if (!r) {
+        r = await Runner.open(spec, settings);
+        runners.set(key, r);
       }
-      const at = vkCli ? vkCli.asAmdgpu(test, text, opts.deviceScope) : (test as Test);
-      if (!at) {
+      return r;
+    };
+    const items: { runner: Runner; prepared: Prepared }[] = [];
+    for (const { file, text, test } of loaded) {
+      const runner = await runnerOf(test);
+      const prepared = await prepareOrSay(runner, test, text, opts.deviceScope);
+      if (!prepared) {
         bad = true;
         continue;
       }
       // A test the model cannot decide is said so (exit 3), never silently left out.
-      const d = decidableTests([{ file, text, test: at }], printer);
-      if (d.bad) bad = true;
-      else if (d.undecidable) undecidable = true;
-      else items.push({ kind: 'amdgpu', test: at });
+      const d = decidable(runner, prepared, file, text, printer);
+      if (d === 'bad') bad = true;
+      else if (d === 'undecidable') undecidable = true;
+      else items.push({ runner, prepared });
     }
     printer.finish();
     if (bad) throw new CliExit(2);
-    const tests = items.flatMap((i) => (i.kind === 'amdgpu' ? [i.test] : []));
-    const vtests = items.flatMap((i) => (i.kind === 'vulkan' ? [i.test] : []));
-    const amdgpuModel = opts.model && !vkCli?.isVulkanModel(opts.model) ? opts.model : 'amdgpu';
-    // The cat engine loads only when a cat model is asked for.
-    const catCli =
-      opts.cat ||
-      CAT_MODELS[amdgpuModel] ||
-      (vtests.length > 0 && (opts.model === 'vulkan-cat' || opts.explain))
-        ? await import('./cat.ts')
-        : null;
-    const catRun = catCli ? await import('../cat/report.ts') : null;
-    const catFile =
-      opts.cat ??
-      (catCli && CAT_MODELS[amdgpuModel] ? join(catCli.MODELS_DIR, CAT_MODELS[amdgpuModel]!) : null);
-    const catModel =
-      catCli && catFile && tests.length > 0 ? catCli.loadCatFile(catFile, opts.errorLimit) : null;
-    if ((catModel || vtests.length > 0) && (opts.graph || (opts.workers ?? 1) > 1)) {
+    // The cat files are read only now, for the models some test runs under (each once).
+    const used = [...new Set(items.map((i) => i.runner))];
+    for (const r of used) {
+      const ds = await r.loadCat(cliCats(opts.errorLimit));
+      if (ds.length > 0) await catDiagnosticsExit(ds, opts.errorLimit);
+    }
+    const lacking = used.find((r) =>
+      opts.graph ? !r.features.graph : (opts.workers ?? 1) > 1 && !r.features.spread,
+    );
+    if (lacking) {
       const what = opts.graph ? '--graph' : '--workers';
       process.stderr.write(
         `${formatDiagnostic(
@@ -320,15 +313,12 @@ export function registerRun(program: Command): void {
       );
       throw new CliExit(2);
     }
-    if (catCli && catRun && catModel && catFile)
-      catCli.checkCatAgainst(catModel, catFile, tests, catRun.variantsOf(model), opts.errorLimit);
-    // Vulkan tests: the fast search, models/vulkan.cat (also for --explain), or the user's cat file.
-    const vkCatFile = opts.cat ?? (vkCli && catCli ? vkCli.VULKAN_CAT : null);
-    const vkCatModel =
-      vtests.length > 0 && catCli && vkCatFile ? catCli.loadCatFile(vkCatFile, opts.errorLimit) : null;
-    const vkBase = vkCli ? vkCli.vkRunOptions(opts) : null;
-    if (vkCli && vkCatModel && vkCatFile && vkBase)
-      vkCli.checkCatAgainstVulkan(vkCatModel, vtests, vkBase, opts.errorLimit);
+    for (const r of used)
+      await compileOrExit(
+        r,
+        items.filter((i) => i.runner === r).map((i) => i.prepared),
+        opts.errorLimit,
+      );
 
     const ctrlC = onCtrlC();
     // An expectation proved false: a definite answer, even beside a test left undecided.
@@ -364,40 +354,11 @@ export function registerRun(program: Command): void {
       return true;
     };
     try {
-      for (const item of items) {
+      for (const { runner, prepared } of items) {
         if (ctrlC.interrupted) break;
-        progress?.test(item.test.name);
-        if (item.kind === 'vulkan') {
-          if (!vkBase) throw new Error('Vulkan options missing');
-          const { runVulkanSliced } = await import('../vulkan/run.ts');
-          const report = await runVulkanSliced(
-            item.test,
-            {
-              ...vkBase,
-              engine: opts.cat || opts.model === 'vulkan-cat' ? 'cat' : 'fast',
-              model: vkCatModel,
-              ...budgetsOf(opts),
-              explain: opts.explain === true,
-            },
-            {
-              register: (s) => ctrlC.register(s),
-              onProgress: (p) => progress?.update(p),
-            },
-          );
-          if (stopped(report, '')) undecidable = true;
-          emit(report);
-          progress?.done();
-          continue;
-        }
-        const test = item.test;
-        let en: Pick<Enumeration, 'collector'> | null = null;
-        const runOpts = {
-          model,
-          ...budgetsOf(opts),
-          observe: opts.observe,
-          explain: opts.explain === true,
-          keepExamples: opts.graph !== undefined,
-        };
+        const test = prepared.test;
+        progress?.test(test.name);
+        const fast = runner.features.spread;
         const hooks = {
           onStart: (estimate: number) => {
             const secs = (estimate * MICROS_PER_CANDIDATE) / 1e6;
@@ -406,10 +367,7 @@ export function registerRun(program: Command): void {
                 `${test.name}: estimate ${estimate.toExponential(2)} candidates before pruning (up to ~${roughDuration(secs)}; the search prunes most of them)\n`,
               );
           },
-          register: (e: Enumeration) => {
-            en = e;
-            ctrlC.register(e);
-          },
+          register: (e: Interruptible) => ctrlC.register(e),
           onSlow: (projectedMs: number, fraction: number) => {
             // The bars show as much, and keep it current.
             if (progress || opts.quiet) return;
@@ -422,32 +380,23 @@ export function registerRun(program: Command): void {
           },
           onProgress: (p: SearchProgress) => progress?.update(p),
         };
-        let report: Report;
-        if (catModel && catRun) {
-          report = await catRun.runCatSliced(
-            test,
-            catModel,
-            model,
-            {
-              maxExecutions: runOpts.maxExecutions,
-              maxStates: runOpts.maxStates,
-              observe: runOpts.observe,
-              timeoutMs: runOpts.timeoutMs,
-              keepExamples: false,
-              explain: runOpts.explain,
-              estimate: estimateCandidates(test),
-            },
-            (e) => ctrlC.register(e),
-          );
-        } else if (opts.workers && opts.workers > 1) {
-          hooks.onStart(estimateCandidates(test));
-          const par = await runTestParallel(test, runOpts, opts.workers, undefined, hooks);
-          report = par.report;
-          en = par.merged;
-        } else report = await runTest(test, runOpts, hooks);
-        if (stopped(report, `; estimate ${report.stats.estimate.toExponential(2)} candidates before pruning`))
-          undecidable = true;
-        if (opts.graph && en) {
+        const spread: Spread | undefined =
+          opts.workers && opts.workers > 1
+            ? async (t, o, h) => {
+                const par = await runTestParallel(t, o, opts.workers!, undefined, h);
+                return { report: par.report, collector: par.merged.collector };
+              }
+            : undefined;
+        const run = await runner.run(prepared, budgetsOf(opts), hooks, spread);
+        const report = run.report;
+        // The estimate counts the AMDGPU search's candidates; the Vulkan searches make none.
+        const estimate =
+          report.stats.estimate > 0
+            ? `; estimate ${report.stats.estimate.toExponential(2)} candidates before pruning`
+            : '';
+        if (stopped(report, estimate)) undecidable = true;
+        if (opts.graph && fast) {
+          const amdgpu = test as Test;
           // The state numbers are known only now: one out of range is a command-line error.
           if (opts.state !== undefined && opts.state >= stateCount(report)) {
             process.stderr.write(
@@ -459,17 +408,13 @@ export function registerRun(program: Command): void {
             );
             throw new CliExit(2);
           }
-          const dot = graphOf(test, report, en, opts.state);
+          const dot = graphOf(amdgpu, report, run, opts.state);
           if (dot) {
             const out = opts.graph === 'svg' ? await dotToSvg(dot) : dot;
             if (opts.out) writeOut(opts.out, out);
             else graphs.push(out);
           }
           // The graphs are written at the end: a later test's --state may still be refused (exit 2).
-          failedIn(report);
-        } else if (opts.graph) {
-          // No execution to draw (none kept): the report in its place, in order with the graphs.
-          graphs.push(formatReport(report));
           failedIn(report);
         } else emit(report);
         progress?.done();

@@ -20,12 +20,11 @@ import { causeById } from '../lower/causes.ts';
 import { compareWithLlc, findLlc } from '../lower/llc.ts';
 import { findTarget } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
+import { inLanguage } from '../run/runner.ts';
+import { detectSyntax, parseAnyTest } from '../run/syntaxes.ts';
 import { clipQuote, diag, hasErrors } from '../syntax/diagnostics.ts';
 import { printInstr } from '../syntax/printer.ts';
-import { isVulkan } from '../vulkan/ast.ts';
-import { detectSyntax, parseAnyTest } from '../vulkan/detect.ts';
 import { khronosTestName } from '../vulkan/khronos.ts';
-import { vulkanToAmdgpu } from '../vulkan/translate.ts';
 import { formatDiagnostic } from './format.ts';
 import { fileSpan } from './io.ts';
 import { CliExit } from './shared.ts';
@@ -296,16 +295,14 @@ function llcContext(body: Record<string, unknown>): LowerCtx {
  * The AMDGPU test of an llc request's text, in any syntax `gpumm lower` reads (a Vulkan test as its
  * AMDGPU translation, with `deviceScope` as `--device-scope`), or an HttpError.
  */
-function llcTest(text: string, deviceScope: unknown): Test {
+async function llcTest(text: string, deviceScope: unknown): Promise<Test> {
   if (deviceScope !== undefined && deviceScope !== 'system' && deviceScope !== 'agent')
     throw new HttpError(400, 'deviceScope must be system or agent');
   const parsed = parseAnyTest(text, 'test.litmus');
   if (!parsed.test || hasErrors(parsed.diagnostics)) throw new HttpError(400, 'the test has errors');
-  if (!isVulkan(parsed.test)) return parsed.test;
-  const r = vulkanToAmdgpu(parsed.test, deviceScope ?? 'system');
-  if (!r.test || hasErrors(r.diagnostics))
-    throw new HttpError(400, 'the Vulkan test has no AMDGPU translation (see gpumm lower)');
-  return r.test;
+  const r = await inLanguage(parsed.test, 'amdgpu', { deviceScope: deviceScope ?? 'system' });
+  if (!r.prepared) throw new HttpError(400, 'the Vulkan test has no AMDGPU translation (see gpumm lower)');
+  return r.prepared.test as Test;
 }
 
 /** A running server: its address and how to stop it. */
@@ -369,7 +366,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       if (typeof body !== 'object' || body === null || typeof body.text !== 'string')
         throw new HttpError(400, 'expected { text, target, mode, lang, tgsplit, deviceScope? }');
       const ctx = llcContext(body);
-      const test = llcTest(body.text, body.deviceScope);
+      const test = await llcTest(body.text, body.deviceScope);
       // The one running and LLC_QUEUE waiting their turn.
       if (llcWaiting > LLC_QUEUE)
         throw new HttpError(503, 'llc-22 is busy with other requests', { 'retry-after': '1' });

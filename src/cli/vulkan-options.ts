@@ -1,6 +1,6 @@
 /**
- * The Vulkan options of `gpumm run` and `gpumm compare` (kept apart from src/cli/vulkan.ts so the
- * command line's start-up does not load the Vulkan model).
+ * The Vulkan options of `gpumm run` and `gpumm compare` (kept apart from the Vulkan engine, which
+ * the runner loads only when a Vulkan model runs, so the command line's start-up stays light).
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_UNROLL } from '../vulkan/paths.ts';

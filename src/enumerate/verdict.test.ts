@@ -25,9 +25,9 @@ import {
 } from '../events/build.ts';
 import { DEFAULT_OPTIONS } from '../models/amdgpu.ts';
 import { states } from '../models/testutil.ts';
+import { parseAnyTest } from '../run/syntaxes.ts';
 import { parse } from '../syntax/parser.ts';
 import type { VulkanTest } from '../vulkan/ast.ts';
-import { parseAnyTest } from '../vulkan/detect.ts';
 import { DEFAULT_VK_RUN, runVulkan } from '../vulkan/run.ts';
 import { enumerate, estimateCandidates, multinomial } from './enumerate.ts';
 import { MAX_MODEL_EVENTS, SLICE_EXECUTIONS } from './limits.ts';

@@ -259,6 +259,26 @@ function accessOf(i: Instr): Access | null {
  * k-th cmpxchg; missing entries mean success).
  */
 export function buildSkeleton(test: Test, casSuccess: readonly boolean[] = [], barrierVariant = 0): Skeleton {
+  // Built once per test and variant: the verdict, the search, the report and the explorer all ask
+  // for it (a test is not changed once parsed; a skeleton is not changed once built).
+  let built = skeletons.get(test);
+  if (!built) {
+    built = new Map();
+    skeletons.set(test, built);
+  }
+  const key = `${barrierVariant}|${casSuccess.map((b) => (b ? 1 : 0)).join('')}`;
+  let sk = built.get(key);
+  if (!sk) {
+    sk = build(test, casSuccess.slice(), barrierVariant);
+    built.set(key, sk);
+  }
+  return sk;
+}
+
+/** The skeletons built so far, per test, by barrier variant and cmpxchg outcomes. */
+const skeletons = new WeakMap<Test, Map<string, Skeleton>>();
+
+function build(test: Test, casSuccess: readonly boolean[], barrierVariant: number): Skeleton {
   const barriers = analyseBarriers(test);
   const effect = barriers.effects[barrierVariant] ?? barriers.effects[0]!;
   const diagnostics: ModelDiagnostic[] = [];

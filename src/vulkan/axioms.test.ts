@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { Model } from '../cat/ast.ts';
 import { loadModel } from '../cat/load.ts';
 import type { Report } from '../enumerate/report.ts';
+import { parseAnyTest } from '../run/syntaxes.ts';
 import { isVulkan, type VulkanTest } from './ast.ts';
-import { parseAnyTest } from './detect.ts';
 import { DEFAULT_VK_RUN, runVulkan } from './run.ts';
 
 const root = join(import.meta.dirname, '..', '..');

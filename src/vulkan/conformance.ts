@@ -6,8 +6,7 @@
  */
 import type { Report } from '../enumerate/report.ts';
 import type { Diagnostic } from '../syntax/diagnostics.ts';
-import { isVulkan } from './ast.ts';
-import { parseAnyTest } from './detect.ts';
+import { parseDat3m } from './dat3m.ts';
 import { DEFAULT_VK_RUN, runVulkan, type VkRunOptions } from './run.ts';
 
 /** A verdict of the suite's CSV files: `1` (the condition holds / race-free) or `0`. */
@@ -54,8 +53,9 @@ export function conformanceRow(
   expected: { condition: Map<string, Bit>; raceFree: Map<string, Bit> },
   options: Partial<VkRunOptions> = {},
 ): { row: ConformanceRow; report: Report } | { diagnostics: Diagnostic[] } {
-  const parsed = parseAnyTest(text, test);
-  if (!parsed.test || !isVulkan(parsed.test)) return { diagnostics: parsed.diagnostics };
+  // The suite is written in Dartagnan's syntax.
+  const parsed = parseDat3m(text, test);
+  if (!parsed.test) return { diagnostics: parsed.diagnostics };
   const t0 = performance.now();
   const report = runVulkan(parsed.test, { ...DEFAULT_VK_RUN, ...options });
   const ms = performance.now() - t0;

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { CatEnumeration, DEFAULT_CAT, replayCandidate } from '../cat/enumerate.ts';
 import { loadModel } from '../cat/load.ts';
 import { has } from '../core/relation.ts';
+import { parseAnyTest } from '../run/syntaxes.ts';
 import type { VulkanTest } from './ast.ts';
-import { parseAnyTest } from './detect.ts';
 import { vulkanFront } from './front.ts';
 import { vulkanDot, vulkanModelEdgeKinds } from './graph.ts';
 

@@ -6,7 +6,7 @@ import type { EditorView } from '@codemirror/view';
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { DEFAULT_MAX_STATES, PROGRESS_MS } from '../../src/enumerate/limits.ts';
-import { detectSyntax, type Syntax } from '../../src/vulkan/detect.ts';
+import { detectSyntax, type Syntax } from '../../src/run/syntaxes.ts';
 import { DEFAULT_UNROLL } from '../../src/vulkan/paths.ts';
 import { HardwareCheck } from './check.tsx';
 import { EngineClient } from './client.ts';

@@ -22,8 +22,8 @@ import {
 } from '@codemirror/view';
 import { lex as lexCat } from '../../src/cat/lexer.ts';
 import { ORDERINGS, RMW_OPS, SCOPES } from '../../src/core/types.ts';
+import { detectSyntax } from '../../src/run/syntaxes.ts';
 import { lex } from '../../src/syntax/lexer.ts';
-import { detectSyntax } from '../../src/vulkan/detect.ts';
 import { lexVulkan, Positions } from '../../src/vulkan/lex.ts';
 import { TEST_FILE } from './engine/diagnostics.ts';
 import type { EditorDiagnostic } from './engine/protocol.ts';

@@ -41,7 +41,7 @@ async function handle(req: Request): Promise<void> {
       return;
     }
     case 'lower': {
-      const out = session.lower(req.text, req.choice, req.deviceScope);
+      const out = await session.lower(req.text, req.choice, req.deviceScope);
       if ('diagnostics' in out) post({ id: req.id, kind: 'diagnostics', diagnostics: out.diagnostics });
       else post({ id: req.id, kind: 'lower', view: out });
       return;

@@ -1,6 +1,7 @@
-/** What the page's pickers offer: models from the cat registry, targets from the processor table. */
-import { CAT_MODELS, isVulkanModel } from '../../../src/cli/cat-models.ts';
+/** What the page's pickers offer: models from the registry, targets from the processor table. */
+
 import { PROCESSORS } from '../../../src/lower/targets.ts';
+import { language, MODELS } from '../../../src/run/registry.ts';
 import { familyMachine } from '../../../src/sim/config.ts';
 import type { Language, TargetChoice, TargetInfo } from './protocol.ts';
 
@@ -12,19 +13,15 @@ export interface ModelInfo {
 }
 
 /**
- * The `--model` names the page offers, as `gpumm run --model` takes them: the fast searches, then
- * every cat model of the registry.
+ * The `--model` names the page offers, as `gpumm run --model` takes them: every model of the
+ * registry (src/run/registry.ts), the fast searches first.
  */
 export function modelInfos(): ModelInfo[] {
-  return [
-    { name: 'amdgpu', fast: true, language: 'AMDGPU' },
-    { name: 'vulkan', fast: true, language: 'Vulkan' },
-    ...Object.keys(CAT_MODELS).map((name) => ({
-      name,
-      fast: false,
-      language: isVulkanModel(name) ? ('Vulkan' as const) : ('AMDGPU' as const),
-    })),
-  ];
+  return MODELS.map((m) => ({
+    name: m.name,
+    fast: m.engine === 'fast',
+    language: language(m.language).name,
+  }));
 }
 
 /** The `--model` names the page offers. */

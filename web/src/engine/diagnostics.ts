@@ -1,13 +1,13 @@
 /**
  * The test's diagnostics in the editor's shape: the CLI's parsers, run on the page's own thread on
  * every edit (only the front end: the model stays in the worker). The text is read as the CLI reads
- * a file (`parseAnyTest`, src/vulkan/detect.ts): gpumm's own syntax, Dartagnan's Vulkan syntax (a
+ * a file (`parseAnyTest`, src/run/syntaxes.ts): gpumm's own syntax, Dartagnan's Vulkan syntax (a
  * first word `VULKAN`) or the Khronos `.test` format (a first directive `NEWQF`, `NEWWG`, `NEWSG` or
  * `NEWTHREAD`).
  */
 import type { Span } from '../../../src/core/types.ts';
+import { type AnyTest, parseAnyTest, type Syntax } from '../../../src/run/syntaxes.ts';
 import { hasErrors } from '../../../src/syntax/diagnostics.ts';
-import { type AnyTest, parseAnyTest, type Syntax } from '../../../src/vulkan/detect.ts';
 import type { EditorDiagnostic } from './protocol.ts';
 
 /** The file name diagnostics of the edited test carry. */

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../../src/cat/load.ts';
 import { runsOf } from '../../../src/cli/check.ts';
 import { DEFAULT_RUN, explain, runTest } from '../../../src/enumerate/verdict.ts';
+import { parseAnyTest } from '../../../src/run/syntaxes.ts';
 import { parse } from '../../../src/syntax/parser.ts';
 import type { VulkanTest } from '../../../src/vulkan/ast.ts';
-import { parseAnyTest } from '../../../src/vulkan/detect.ts';
 import { amdgpuToVulkan } from '../../../src/vulkan/from-amdgpu.ts';
 import { vulkanFront } from '../../../src/vulkan/front.ts';
 import { DEFAULT_VK_RUN, explainVulkan, runVulkan } from '../../../src/vulkan/run.ts';
@@ -156,10 +156,10 @@ describe('explorer engine', () => {
     const s = new Session(MODELS);
     const text = litmus('MP+rel+acq.agent.litmus');
     const choice = { target: 'gfx900', mode: 'cu', lang: 'hsa', tgsplit: false } as const;
-    const low = s.lower(text, { targets: ['gfx900'], mode: 'cu', lang: 'hsa', tgsplit: false });
+    const low = await s.lower(text, { targets: ['gfx900'], mode: 'cu', lang: 'hsa', tgsplit: false });
     if (!('threads' in low)) throw new Error('no lowering');
     expect(low.threads[0]!.instrs[1]!.cells[0]!.asm.join(' ')).toMatch(/buffer_wbinvl1_vol|s_waitcnt/);
-    const other = s.lower(text, { targets: ['gfx1200'], mode: 'cu', lang: 'hsa', tgsplit: false });
+    const other = await s.lower(text, { targets: ['gfx1200'], mode: 'cu', lang: 'hsa', tgsplit: false });
     expect(JSON.stringify(other)).not.toBe(JSON.stringify(low));
     const c = await s.check(text, choice, 60_000);
     if ('diagnostics' in c) throw new Error('diagnostics');
@@ -190,9 +190,9 @@ describe('explorer engine', () => {
 describe('explorer engine: side by side and the machine picture', () => {
   const SBS: TargetsChoice = { targets: ['gfx942', 'pvc'], mode: 'wgp', lang: 'hsa', tgsplit: false };
 
-  it('lowers for several targets side by side, cell by cell as gpumm lower --target gfx942,pvc', () => {
+  it('lowers for several targets side by side, cell by cell as gpumm lower --target gfx942,pvc', async () => {
     const s = new Session(MODELS);
-    const v = s.lower(litmus('MP+rel+acq.agent.litmus'), SBS);
+    const v = await s.lower(litmus('MP+rel+acq.agent.litmus'), SBS);
     if (!('threads' in v)) throw new Error('no lowering');
     expect(v.columns.map((c) => c.target)).toEqual(['gfx942', 'pvc']);
     expect(v.columns[1]!.title).toBe('pvc (Xe-HPC, dGPU, OpenCL/SPIR-V)');
@@ -202,14 +202,14 @@ describe('explorer engine: side by side and the machine picture', () => {
     expect(release.cells[1]!.asm.join(' ')).toMatch(/lsc_fence\.ugm\.evict\.gpu/);
     expect(release.cells[1]!.rows.length).toBeGreaterThan(0);
     // The same cells as each target alone.
-    const alone = s.lower(litmus('MP+rel+acq.agent.litmus'), { ...SBS, targets: ['pvc'] });
+    const alone = await s.lower(litmus('MP+rel+acq.agent.litmus'), { ...SBS, targets: ['pvc'] });
     if (!('threads' in alone)) throw new Error('no lowering');
     expect(alone.threads[0]!.instrs[1]!.cells[0]).toEqual(release.cells[1]);
   });
 
-  it('shows lowering warnings as gpumm lower does: an amdgcn-av annotation means nothing on Intel (LW2014)', () => {
+  it('shows lowering warnings as gpumm lower does: an amdgcn-av annotation means nothing on Intel (LW2014)', async () => {
     const s = new Session(MODELS);
-    const v = s.lower(litmus('MP+rel.none+acq.agent.litmus'), SBS);
+    const v = await s.lower(litmus('MP+rel.none+acq.agent.litmus'), SBS);
     if (!('threads' in v)) throw new Error('no lowering');
     const cells = v.threads.flatMap((t) => t.instrs.map((i) => i.cells));
     const pvc = cells.flatMap((c) => c[1]!.warnings);
@@ -220,9 +220,9 @@ describe('explorer engine: side by side and the machine picture', () => {
     expect(cells.flatMap((c) => c[0]!.warnings)).toEqual([]);
   });
 
-  it('an unknown target among several is a diagnostic with the nearest names', () => {
+  it('an unknown target among several is a diagnostic with the nearest names', async () => {
     const s = new Session(MODELS);
-    const v = s.lower(litmus('MP+rel+acq.agent.litmus'), { ...SBS, targets: ['gfx942', 'gfx9422'] });
+    const v = await s.lower(litmus('MP+rel+acq.agent.litmus'), { ...SBS, targets: ['gfx942', 'gfx9422'] });
     expect(v).toMatchObject({ diagnostics: [{ code: 'LW2001' }] });
   });
 
@@ -357,7 +357,7 @@ describe('explorer engine: Vulkan tests', () => {
   it('a Vulkan test lowers and is checked through its AMDGPU translation, as gpumm lower does', async () => {
     const s = new Session(MODELS);
     const text = file('litmus-vulkan/MP.sw-atomic.dv.litmus');
-    const v = s.lower(text, { targets: ['gfx942', 'pvc'], mode: 'cu', lang: 'hsa', tgsplit: false });
+    const v = await s.lower(text, { targets: ['gfx942', 'pvc'], mode: 'cu', lang: 'hsa', tgsplit: false });
     if (!('threads' in v)) throw new Error(JSON.stringify(v));
     expect(v.translation).toMatchObject({ from: 'Vulkan', to: 'AMDGPU' });
     expect(v.threads[0]!.instrs.map((i) => i.ir)).toContain(

@@ -9,21 +9,9 @@
  */
 
 import type { Model } from '../../../src/cat/ast.ts';
-import {
-  amdgpuFront,
-  CatEnumeration,
-  type CatVariant,
-  compileFor,
-  DEFAULT_CAT,
-} from '../../../src/cat/enumerate.ts';
+import { amdgpuFront, CatEnumeration, type CatVariant, DEFAULT_CAT } from '../../../src/cat/enumerate.ts';
 import { type IncludeReader, loadModel } from '../../../src/cat/load.ts';
-import {
-  catObserve,
-  catRejection,
-  forEachCatState,
-  runCatSliced,
-  variantsOf,
-} from '../../../src/cat/report.ts';
+import { catObserve, catRejection, forEachCatState, variantsOf } from '../../../src/cat/report.ts';
 import {
   type CheckResult,
   checkTest,
@@ -31,7 +19,6 @@ import {
   idleWaits as idleWaitsOf,
   unsupportedCheck,
 } from '../../../src/check/check.ts';
-import { CAT_MODELS, isVulkanModel } from '../../../src/cli/cat-models.ts';
 import type { Test } from '../../../src/core/types.ts';
 import { DEFAULT_ENUMERATE, Enumeration, prepareVariant } from '../../../src/enumerate/enumerate.ts';
 import { explainWitness } from '../../../src/enumerate/explain.ts';
@@ -53,18 +40,22 @@ import {
   termLabel,
   termWidth,
 } from '../../../src/enumerate/outcomes.ts';
-import { type Report, stateText } from '../../../src/enumerate/report.ts';
+import { stateText } from '../../../src/enumerate/report.ts';
 import { MODEL_HINTS, modelDiagnostics, runTest, UNDECIDED_CODES } from '../../../src/enumerate/verdict.ts';
 import { codeLines, describeCtx, lowerSideBySide } from '../../../src/lower/side-by-side.ts';
 import { findTarget, nearestTargetNames } from '../../../src/lower/targets.ts';
 import { type LowerCtx, lowerDiag } from '../../../src/lower/types.ts';
 import { type AxiomId, checkCandidate, type ModelOptions } from '../../../src/models/amdgpu.ts';
 import type { Witness } from '../../../src/models/types.ts';
+import { DEFAULT_SETTINGS, type RunSettings as EngineSettings } from '../../../src/run/engine.ts';
+import { language, languageOf, type ModelSpec, modelSpec, userCatSpec } from '../../../src/run/registry.ts';
+import { type CatSource, type Prepared, Runner } from '../../../src/run/runner.ts';
 import type { State } from '../../../src/sim/machine.ts';
 import { traceRun } from '../../../src/sim/machine.ts';
 import type { SimResult } from '../../../src/sim/simulate.ts';
 import { printInstr } from '../../../src/syntax/printer.ts';
-import { type AnyTest, isVulkan } from '../../../src/vulkan/ast.ts';
+import type { AnyTest, VulkanTest } from '../../../src/vulkan/ast.ts';
+import { vulkanModelEdgeKinds } from '../../../src/vulkan/graph.ts';
 import { analyse, editorDiagnostic } from './diagnostics.ts';
 import {
   type Candidate,
@@ -74,7 +65,6 @@ import {
   LIST_MS,
   type Listing,
   MAX_LISTED,
-  type ModelRun,
   type Progress,
   valuesRecord,
 } from './listing.ts';
@@ -83,7 +73,6 @@ import type {
   Category,
   EditorDiagnostic,
   GraphResult,
-  Language,
   LoweredView,
   MachineStateView,
   ModelChoice,
@@ -94,7 +83,17 @@ import type {
   TraceResult,
   VulkanSettings,
 } from './protocol.ts';
-import { asAmdgpuTest, inLanguage, runVulkanTest, type VulkanListing, vulkanGraph } from './vulkan.ts';
+import { asAmdgpuTest, inLanguage, listVulkanTest, type VulkanListing, vulkanGraph } from './vulkan.ts';
+
+/** The runner's settings the page's run settings select (src/run/engine.ts). */
+function runSettingsOf(s: RunSettings): EngineSettings {
+  return {
+    ...DEFAULT_SETTINGS,
+    amdgpu: { noThinAir: s.noThinAir, valueRules: s.valueRules },
+    vulkan: { unroll: s.vulkan.unroll, chains: s.vulkan.chains, literalFr: s.vulkan.fr === 'literal' },
+    observe: s.observe,
+  };
+}
 
 export { histogramOf, LIST_MS, MAX_LISTED, type Progress };
 
@@ -102,9 +101,6 @@ export { histogramOf, LIST_MS, MAX_LISTED, type Progress };
 export const USER_CAT_FILE = 'pasted.cat';
 /** Machine states a check may visit in the page (the CLI's default is 5 million, about 1.5 GB). */
 export const CHECK_MAX_STATES = 1_000_000;
-
-/** The `--model` name of the fast Vulkan search's reference, the cat model its candidates are listed by. */
-const VULKAN_CAT_NAME = 'vulkan-cat';
 
 function truthOf(test: Test, labels: readonly string[], vals: ArrayLike<number>): Truth {
   if (!test.condition) return 'true';
@@ -119,69 +115,62 @@ function truthOf(test: Test, labels: readonly string[], vals: ArrayLike<number>)
   );
 }
 
-/** Loads a cat model from the registry's files or a pasted text; includes come from `models/`. */
-export function loadCat(
-  choice: Extract<ModelChoice, { kind: 'cat' | 'user-cat' }>,
-  sources: Readonly<Record<string, string>>,
-): { model: Model; diagnostics: EditorDiagnostic[] } | { error: string } {
-  const file = choice.kind === 'cat' ? CAT_MODELS[choice.name] : USER_CAT_FILE;
-  if (file === undefined) return { error: `unknown model '${choice.kind === 'cat' ? choice.name : ''}'` };
-  const text = choice.kind === 'cat' ? sources[file] : choice.text;
-  if (text === undefined) return { error: `the model file ${file} is not in this build` };
-  const reader: IncludeReader = (name) => {
-    const base = name.split('/').pop()!;
-    const t = sources[base];
-    return t === undefined ? null : { file: base, text: t };
-  };
-  const { model, diagnostics } = loadModel(text, file, reader);
-  // Diagnostics of a registry file (or of a file it includes) are gpumm's own bugs, not the user's.
+/**
+ * The cat files of a run: the registry's from the bundled `models/` texts, the user's the pasted
+ * text (`user`); includes come from `models/`. A registry file's diagnostics (or those of a file it
+ * includes) are gpumm's own bugs, not the user's: they name their file.
+ */
+export function pageCats(sources: Readonly<Record<string, string>>, user: string | null): CatSource {
   return {
-    model,
-    diagnostics: diagnostics
-      .filter((d) => d.span.file === USER_CAT_FILE)
-      .map((d) => editorDiagnostic(d, 'cat'))
-      .concat(
-        diagnostics
-          .filter((d) => d.span.file !== USER_CAT_FILE)
-          .map((d) => editorDiagnostic({ ...d, message: `${d.span.file}: ${d.message}` }, 'cat')),
-      ),
+    load(ref) {
+      const text = ref.origin === 'user' ? user : sources[ref.file];
+      if (text === null || text === undefined)
+        return {
+          diagnostics: [
+            {
+              code: 'CL1003',
+              severity: 'error',
+              message: `the model file ${ref.file} is not in this build`,
+              hint: '',
+              span: { file: ref.file, offset: 0, line: 1, col: 1, len: 0 },
+            },
+          ],
+        };
+      const file = ref.origin === 'user' ? USER_CAT_FILE : ref.file;
+      const reader: IncludeReader = (name) => {
+        const base = name.split('/').pop()!;
+        const t = sources[base];
+        return t === undefined ? null : { file: base, text: t };
+      };
+      const { model, diagnostics } = loadModel(text, file, reader);
+      if (diagnostics.length === 0) return { model };
+      return {
+        diagnostics: [
+          ...diagnostics.filter((d) => d.span.file === USER_CAT_FILE),
+          ...diagnostics
+            .filter((d) => d.span.file !== USER_CAT_FILE)
+            .map((d) => ({ ...d, message: `${d.span.file}: ${d.message}` })),
+        ],
+      };
+    },
   };
 }
 
 /**
- * The language a model is stated in: the fast searches' and the registry's by name (`gpumm run
- * --model`), a pasted cat file the test's own (as `gpumm run --cat`).
+ * The model a choice names: a model of the registry (`gpumm run --model`), or the pasted cat file
+ * run on the test's own language (as `gpumm run --cat`).
  */
-export function modelLanguage(choice: ModelChoice, test: AnyTest): Language {
-  switch (choice.kind) {
-    case 'amdgpu':
-      return 'AMDGPU';
-    case 'vulkan':
-      return 'Vulkan';
-    case 'cat':
-      return isVulkanModel(choice.name) ? 'Vulkan' : 'AMDGPU';
-    case 'user-cat':
-      return isVulkan(test) ? 'Vulkan' : 'AMDGPU';
-  }
-}
-
-/** The name a run's report shows for its model. */
-function modelName(choice: ModelChoice): string {
-  return choice.kind === 'cat' ? choice.name : choice.kind === 'user-cat' ? USER_CAT_FILE : choice.kind;
+export function modelOf(choice: ModelChoice, test: AnyTest): ModelSpec {
+  if (choice.kind === 'user-cat') return userCatSpec(USER_CAT_FILE, languageOf(test).id);
+  const name = choice.kind === 'cat' ? choice.name : choice.kind;
+  const spec = modelSpec(name);
+  if (!spec) throw new Error(`unknown model '${name}'`);
+  return spec;
 }
 
 export type RunOutcome =
   | { kind: 'diagnostics'; diagnostics: EditorDiagnostic[] }
   | { kind: 'run'; result: RunResult };
-
-/** A cat model's load failure or diagnostics, in the cat editor's shape. */
-function catProblems(loaded: ReturnType<typeof loadCat>): EditorDiagnostic[] {
-  if ('error' in loaded)
-    return [
-      editorDiagnostic({ code: 'CL1003', severity: 'error', message: loaded.error, span: null }, 'cat'),
-    ];
-  return loaded.diagnostics;
-}
 
 /** What the session keeps of the last run, to draw its candidates. */
 type LastRun =
@@ -213,68 +202,20 @@ export class Session {
   ): Promise<RunOutcome> {
     const { test: parsed, diagnostics } = analyse(text);
     if (!parsed) return { kind: 'diagnostics', diagnostics };
-    const language = modelLanguage(choice, parsed);
-    const tr = inLanguage(parsed, language, settings.vulkan.deviceScope);
+    const spec = modelOf(choice, parsed);
+    const tr = await inLanguage(parsed, spec.language, settings.vulkan.deviceScope);
     if ('diagnostics' in tr) return { kind: 'diagnostics', diagnostics: tr.diagnostics };
     this.last = null;
-    const out = isVulkan(tr.test)
-      ? await this.runVulkan(tr.test, choice, settings, budgets, onProgress)
-      : await this.runAmdgpu(tr.test, choice, settings, budgets, onProgress);
-    if ('diagnostics' in out) return { kind: 'diagnostics', diagnostics: out.diagnostics };
-    return {
-      kind: 'run',
-      result: {
-        report: out.report,
-        model: modelName(choice),
-        language,
-        translation: tr.translation,
-        candidates: out.listing.candidates.map((c) => c.info),
-        candidatesPartial: out.listing.partial,
-        histogram: histogramOf(out.report, forbiddenOutcomes(out.listing)),
-        edgeKinds: out.edgeKinds,
-      },
-    };
-  }
-
-  private async runVulkan(
-    test: Extract<AnyTest, { arch: 'VULKAN' }>,
-    choice: ModelChoice,
-    settings: RunSettings,
-    budgets: Budgets,
-    onProgress: (p: Progress) => void,
-  ): Promise<ModelRun<Listing>> {
-    // The fast search's candidates are listed by models/vulkan.cat, as `--explain` asks it.
-    const loaded = loadCat(
-      choice.kind === 'cat' || choice.kind === 'user-cat' ? choice : { kind: 'cat', name: VULKAN_CAT_NAME },
-      this.catSources,
-    );
-    const problems = catProblems(loaded);
-    if (problems.length > 0 || 'error' in loaded) return { diagnostics: problems };
-    const r = await runVulkanTest(
-      test,
-      choice.kind === 'vulkan' ? 'fast' : 'cat',
-      loaded.model,
-      settings,
-      budgets,
-      onProgress,
-    );
-    if ('diagnostics' in r) return r;
-    this.last = { language: 'Vulkan', ...r.listing };
-    return r;
-  }
-
-  private async runAmdgpu(
-    test: Test,
-    choice: ModelChoice,
-    settings: RunSettings,
-    budgets: Budgets,
-    onProgress: (p: Progress) => void,
-  ): Promise<ModelRun<Listing>> {
-    const md = modelDiagnostics(test);
+    const fail = (diagnostics: EditorDiagnostic[]): RunOutcome => ({ kind: 'diagnostics', diagnostics });
+    // The candidates of every run are listed by a cat model where the search cannot list them
+    // itself: the fast Vulkan search's by models/vulkan.cat, as `--explain` asks it.
+    const runner = await Runner.open(spec, runSettingsOf(settings), true);
+    const p = tr.prepared;
+    const md = runner.diagnose(p);
     if (md.length > 0) {
       const undecided = md.every((d) => UNDECIDED_CODES.includes(d.code));
-      return {
-        diagnostics: md.map((d) =>
+      return fail(
+        md.map((d) =>
           editorDiagnostic(
             {
               code: d.code,
@@ -286,56 +227,58 @@ export class Session {
             'test',
           ),
         ),
+      );
+    }
+    const catProblems = await runner.loadCat(
+      pageCats(this.catSources, choice.kind === 'user-cat' ? choice.text : null),
+    );
+    if (catProblems.length > 0) return fail(catProblems.map((d) => editorDiagnostic(d, 'cat')));
+    // A cat model of the user's is compiled against the test's primitives first (`gpumm run --cat`).
+    const compiled = runner.compile(p);
+    if (compiled.length > 0) return fail(compiled.map((d) => editorDiagnostic(d, 'cat')));
+    const { report } = await runner.run(p, budgets, { onProgress });
+    const out = this.list(runner, p, settings, onProgress);
+    this.last = out.last;
+    return {
+      kind: 'run',
+      result: {
+        report,
+        model: spec.name,
+        language: language(spec.language).name,
+        translation: tr.translation,
+        candidates: out.last.candidates.map((c) => c.info),
+        candidatesPartial: out.last.partial,
+        histogram: histogramOf(report, forbiddenOutcomes(out.last)),
+        edgeKinds: out.edgeKinds,
+      },
+    };
+  }
+
+  /** Every candidate of the run's test (unpruned), accepted or not, and the edges its graphs draw. */
+  private list(
+    runner: Runner,
+    p: Prepared,
+    settings: RunSettings,
+    onProgress: (p: Progress) => void,
+  ): { last: LastRun; edgeKinds: EdgeKind[] } {
+    const cat = runner.cat;
+    if (runner.language === 'vulkan') {
+      if (!cat) throw new Error('a Vulkan run lists its candidates with a cat model');
+      const l = listVulkanTest(p.test as VulkanTest, cat, settings, onProgress);
+      return {
+        last: { language: 'Vulkan', ...l },
+        edgeKinds: vulkanModelEdgeKinds(l.front, cat, l.variants),
       };
     }
-    const options: ModelOptions = { noThinAir: settings.noThinAir, valueRules: settings.valueRules };
-    let report: Report;
-    let cat: Model | null = null;
-    if (choice.kind === 'amdgpu' || choice.kind === 'vulkan') {
-      report = await runTest(
-        test,
-        {
-          model: options,
-          maxExecutions: budgets.maxExecutions,
-          maxStates: budgets.maxStates,
-          timeoutMs: budgets.timeoutMs,
-          explain: false,
-          keepExamples: false,
-          observe: settings.observe,
-        },
-        { onProgress },
-      );
-    } else {
-      const loaded = loadCat(choice, this.catSources);
-      if ('error' in loaded) return { diagnostics: catProblems(loaded) };
-      const compiled =
-        loaded.diagnostics.length > 0 ? null : compileFor(test, loaded.model, variantsOf(options));
-      const all = [
-        ...loaded.diagnostics,
-        ...(compiled?.diagnostics ?? []).map((d) => editorDiagnostic(d, 'cat')),
-      ];
-      if (all.length > 0) return { diagnostics: all };
-      cat = loaded.model;
-      report = await runCatSliced(
-        test,
-        cat,
-        options,
-        {
-          maxExecutions: budgets.maxExecutions,
-          maxStates: budgets.maxStates,
-          timeoutMs: budgets.timeoutMs,
-          observe: settings.observe,
-          keepExamples: false,
-        },
-        () => {},
-        onProgress,
-      );
-    }
+    const test = p.test as Test;
+    const options = runner.settings.amdgpu;
     const listing = cat
       ? listCat(test, cat, options, settings, onProgress)
       : listFast(test, options, settings, onProgress);
-    this.last = { language: 'AMDGPU', test, options, isCat: cat !== null, ...listing };
-    return { report, listing, edgeKinds: cat ? ['po', 'rf', 'co'] : [...EDGE_KINDS] };
+    return {
+      last: { language: 'AMDGPU', test, options, isCat: cat !== null, ...listing },
+      edgeKinds: cat ? ['po', 'rf', 'co'] : [...EDGE_KINDS],
+    };
   }
 
   /** DOT and explanation of listed candidate `index`. */
@@ -390,12 +333,12 @@ export class Session {
    * Each thread's IR instructions with their machine code and table rows on each target, side by
    * side (`gpumm lower --target a,b`); a Vulkan test as its AMDGPU translation.
    */
-  lower(
+  async lower(
     text: string,
     choice: TargetsChoice,
     deviceScope: VulkanSettings['deviceScope'] = 'system',
-  ): LoweredView | { diagnostics: EditorDiagnostic[] } {
-    const parsed = parsedFor(text, choice.targets, deviceScope);
+  ): Promise<LoweredView | { diagnostics: EditorDiagnostic[] }> {
+    const parsed = await parsedFor(text, choice.targets, deviceScope);
     if ('diagnostics' in parsed) return parsed;
     const ctxs = choice.targets.map((target) => contextOf({ ...choice, target })!);
     const sbs = lowerSideBySide(parsed.test, ctxs);
@@ -425,7 +368,7 @@ export class Session {
     timeoutMs: number,
     deviceScope: VulkanSettings['deviceScope'] = 'system',
   ): Promise<CheckResult | { diagnostics: EditorDiagnostic[] }> {
-    const parsed = parsedFor(text, [choice.target], deviceScope);
+    const parsed = await parsedFor(text, [choice.target], deviceScope);
     if ('diagnostics' in parsed) return parsed;
     const { test } = parsed;
     const ctx = contextOf(choice)!;
@@ -663,11 +606,11 @@ function listCat(
  * The AMDGPU test of a lowering or check request (a Vulkan test translated, as `gpumm lower` does)
  * and its translation, or the diagnostics that stop it (an unknown target among `targets`).
  */
-function parsedFor(
+async function parsedFor(
   text: string,
   targets: readonly string[],
   deviceScope: VulkanSettings['deviceScope'],
-): { test: Test; translation: LoweredView['translation'] } | { diagnostics: EditorDiagnostic[] } {
+): Promise<{ test: Test; translation: LoweredView['translation'] } | { diagnostics: EditorDiagnostic[] }> {
   const { test, diagnostics } = analyse(text);
   if (!test) return { diagnostics };
   const unknown = targets.find((t) => !contextOf({ target: t, mode: 'wgp', lang: 'hsa', tgsplit: false }));

@@ -1,29 +1,25 @@
 /**
- * Vulkan tests in the explorer's engine, as `gpumm run` runs them: the translation of a test into
- * the model's language (src/vulkan/translate.ts, src/vulkan/from-amdgpu.ts), the Vulkan model's
- * run (the fast search or a cat model, `runVulkanSliced`), and the listing of every candidate with
- * the check of models/vulkan.cat (or of the chosen cat model) that rejects it, in the words of
- * `gpumm run --explain` (`VULKAN_AXIOM_WORDS`). No DOM and no Node APIs.
+ * Vulkan tests in the explorer's engine: the translation of a test into the model's language, as
+ * `gpumm run` makes it (the runner's, src/run/runner.ts), and the listing of every candidate of a
+ * Vulkan run with the check of models/vulkan.cat (or of the chosen cat model) that rejects it, in
+ * the words of `gpumm run --explain` (`VULKAN_AXIOM_WORDS`). No DOM and no Node APIs.
  */
 import type { Model } from '../../../src/cat/ast.ts';
 import { CatEnumeration, DEFAULT_CAT } from '../../../src/cat/enumerate.ts';
-import { compileModel } from '../../../src/cat/eval.ts';
 import { catObserve, catRejection, forEachCatState } from '../../../src/cat/report.ts';
 import type { Test } from '../../../src/core/types.ts';
 import { isUndef } from '../../../src/core/values.ts';
 import type { EdgeKind, Highlight } from '../../../src/enumerate/graph.ts';
 import { stateText } from '../../../src/enumerate/report.ts';
-import { print } from '../../../src/syntax/printer.ts';
-import { type AnyTest, isVulkan, type VulkanTest } from '../../../src/vulkan/ast.ts';
-import { buildVulkanPrimitives } from '../../../src/vulkan/cat-primitives.ts';
+import { type LanguageId, language, languageOf } from '../../../src/run/registry.ts';
+import { type Prepared, inLanguage as translated } from '../../../src/run/runner.ts';
+import { printTest } from '../../../src/run/syntaxes.ts';
+import type { AnyTest, VulkanTest } from '../../../src/vulkan/ast.ts';
 import { UNSET } from '../../../src/vulkan/events.ts';
 import { VULKAN_AXIOM_WORDS } from '../../../src/vulkan/explain.ts';
-import { amdgpuToVulkan } from '../../../src/vulkan/from-amdgpu.ts';
 import { condOnValues, type VkFront, vulkanFront } from '../../../src/vulkan/front.ts';
-import { vulkanDot, vulkanModelEdgeKinds } from '../../../src/vulkan/graph.ts';
-import { printDat3m } from '../../../src/vulkan/print.ts';
-import { DEFAULT_VK_RUN, runVulkanSliced, vkVariants } from '../../../src/vulkan/run.ts';
-import { vulkanToAmdgpu } from '../../../src/vulkan/translate.ts';
+import { vulkanDot } from '../../../src/vulkan/graph.ts';
+import { vkVariants } from '../../../src/vulkan/run.ts';
 import { editorDiagnostic } from './diagnostics.ts';
 import {
   type Candidate,
@@ -31,43 +27,40 @@ import {
   LIST_MS,
   type Listing,
   MAX_LISTED,
-  type ModelRun,
   type Progress,
   valuesRecord,
 } from './listing.ts';
-import type {
-  Budgets,
-  EditorDiagnostic,
-  Language,
-  RunSettings,
-  Translation,
-  VulkanSettings,
-} from './protocol.ts';
+import type { EditorDiagnostic, RunSettings, Translation, VulkanSettings } from './protocol.ts';
 
-/** `test` in `language`, translated as `gpumm run --model` translates it, or the diagnostics that stop it. */
-export function inLanguage(
+/** `test` in `lang`, translated as `gpumm run --model` translates it, or the diagnostics that stop it. */
+export async function inLanguage(
   test: AnyTest,
-  language: Language,
+  lang: LanguageId,
   deviceScope: VulkanSettings['deviceScope'],
-): { test: AnyTest; translation: Translation | null } | { diagnostics: EditorDiagnostic[] } {
-  if (isVulkan(test) === (language === 'Vulkan')) return { test, translation: null };
-  const r = isVulkan(test) ? vulkanToAmdgpu(test, deviceScope) : amdgpuToVulkan(test);
+): Promise<{ prepared: Prepared; translation: Translation | null } | { diagnostics: EditorDiagnostic[] }> {
+  const r = await translated(test, lang, { deviceScope });
   const notes = r.diagnostics.map((d) => editorDiagnostic(d, 'test'));
-  if (!r.test || notes.some((d) => d.severity === 'error')) return { diagnostics: notes };
-  const text = isVulkan(r.test) ? (printDat3m(r.test).text ?? '') : print(r.test);
+  if (!r.prepared) return { diagnostics: notes };
+  const tr = r.prepared.translation;
+  if (!tr) return { prepared: r.prepared, translation: null };
   return {
-    test: r.test,
-    translation: { from: isVulkan(test) ? 'Vulkan' : 'AMDGPU', to: language, text, notes },
+    prepared: r.prepared,
+    translation: {
+      from: languageOf(test).name,
+      to: language(lang).name,
+      text: printTest(r.prepared.test).text ?? '',
+      notes,
+    },
   };
 }
 
 /** `test` as an AMDGPU test (a Vulkan one translated, as `gpumm lower` and the check do). */
-export function asAmdgpuTest(
+export async function asAmdgpuTest(
   test: AnyTest,
   deviceScope: VulkanSettings['deviceScope'],
-): { test: Test; translation: Translation | null } | { diagnostics: EditorDiagnostic[] } {
-  const r = inLanguage(test, 'AMDGPU', deviceScope);
-  return 'diagnostics' in r ? r : { test: r.test as Test, translation: r.translation };
+): Promise<{ test: Test; translation: Translation | null } | { diagnostics: EditorDiagnostic[] }> {
+  const r = await inLanguage(test, 'amdgpu', deviceScope);
+  return 'diagnostics' in r ? r : { test: r.prepared.test as Test, translation: r.translation };
 }
 
 /** What the session keeps of a Vulkan run to draw its candidates. */
@@ -81,45 +74,19 @@ export interface VulkanListing extends Listing {
 const shown = (v: number): number | 'undef' | null => (v === UNSET ? null : isUndef(v) ? 'undef' : v);
 
 /**
- * Runs Vulkan test `test` under `engine` (`fast`: src/vulkan/search.ts; `cat`: `model` through the
- * cat enumerator), then lists its candidates under `model` (models/vulkan.cat for the fast search, as
- * `--explain` asks it).
+ * Every candidate of Vulkan test `test` under cat model `model` (models/vulkan.cat for the fast
+ * search, as `--explain` asks it), as the run's settings read the test.
  */
-export async function runVulkanTest(
+export function listVulkanTest(
   test: VulkanTest,
-  engine: 'fast' | 'cat',
   model: Model,
   settings: RunSettings,
-  budgets: Budgets,
   onProgress: (p: Progress) => void,
-): Promise<ModelRun<VulkanListing>> {
+): VulkanListing {
   const vs = settings.vulkan;
   const variants = vkVariants({ literalFr: vs.fr === 'literal' }, vs.chains);
   const front = vulkanFront(test, { unroll: vs.unroll, observe: settings.observe });
-  // A cat model of the user's is compiled against the test's primitives first (`gpumm run --cat`).
-  if (front.variantCount > 0) {
-    const c = compileModel(model, buildVulkanPrimitives(front.skeleton(0)).prims, variants);
-    if (c.diagnostics.length > 0)
-      return { diagnostics: c.diagnostics.map((d) => editorDiagnostic(d, 'cat')) };
-  }
-  const report = await runVulkanSliced(
-    test,
-    {
-      ...DEFAULT_VK_RUN,
-      engine,
-      model,
-      unroll: vs.unroll,
-      observe: settings.observe,
-      chains: vs.chains,
-      literalFr: vs.fr === 'literal',
-      maxExecutions: budgets.maxExecutions,
-      maxStates: budgets.maxStates,
-      timeoutMs: budgets.timeoutMs,
-    },
-    { onProgress },
-  );
-  const listing = listVulkan(front, model, variants, onProgress);
-  return { report, listing, edgeKinds: vulkanModelEdgeKinds(front, model, variants) };
+  return listVulkan(front, model, variants, onProgress);
 }
 
 /**
