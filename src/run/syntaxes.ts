@@ -23,8 +23,11 @@ export interface Printed {
   diagnostics: Diagnostic[];
 }
 
+/** The syntaxes' names (one per entry of SYNTAXES). */
+export type Syntax = 'gpumm' | 'dat3m' | 'khronos';
+
 export interface SyntaxEntry<T extends AnyTest = AnyTest> {
-  id: string;
+  id: Syntax;
   /** The language its tests are in (src/run/registry.ts). */
   language: LanguageId;
   /** A file name ending so is in this syntax, whatever it holds. */
@@ -36,7 +39,7 @@ export interface SyntaxEntry<T extends AnyTest = AnyTest> {
 }
 
 /** Every syntax. The one with neither an extension nor a first line is a file's that no other claims. */
-export const SYNTAXES = [
+export const SYNTAXES: readonly SyntaxEntry[] = [
   {
     id: 'gpumm',
     language: 'amdgpu',
@@ -61,9 +64,7 @@ export const SYNTAXES = [
     parse: parseKhronos,
     print: printKhronos,
   } satisfies SyntaxEntry<VulkanTest>,
-] as const;
-
-export type Syntax = (typeof SYNTAXES)[number]['id'];
+];
 
 export function isSyntax(name: string): name is Syntax {
   return SYNTAXES.some((s) => s.id === name);
@@ -71,7 +72,7 @@ export function isSyntax(name: string): name is Syntax {
 
 /** The entry of syntax `id`. */
 export function syntaxEntry(id: Syntax): SyntaxEntry {
-  return SYNTAXES.find((s) => s.id === id) as SyntaxEntry;
+  return SYNTAXES.find((s) => s.id === id)!;
 }
 
 /** The syntax of `text` (from file `file`). */
