@@ -252,7 +252,7 @@ export class CatEnumeration extends VariantDriver<CatVariantState> {
   /** `subject`: an AMDGPU test, or a front for another kind of test (src/vulkan/front.ts). */
   constructor(subject: Test | CatFront, model: Model, opts: CatOptions = DEFAULT_CAT) {
     const front = 'variant' in subject ? subject : amdgpuFront(subject, opts.observe);
-    super(front.labels, opts, front.variantCount);
+    super(front.labels, opts, front.variantCount, { nodes: 0, explored: 0, consistent: 0, racy: 0, raceFree: 0 });
     this.front = front;
     this.model = model;
     this.opts = opts;

@@ -21,16 +21,21 @@ export interface DriverLimits {
   keepExamples: boolean;
 }
 
-/** Steps through `variantCount` variants, each searched by the `S` that `start` makes. */
-export abstract class VariantDriver<S extends VariantStep> {
+/** The counts of a search that tells racy executions from race-free ones (the Vulkan searches). */
+export type RaceStats = EnumerationStats & { racy: number; raceFree: number };
+
+/** Search-tree nodes a search's `advance` is given at a time, so budgets are looked at between. */
+const NODES_PER_ADVANCE = 4096;
+
+/**
+ * Steps through variants `firstVariant … variantCount - 1`, each searched by the `S` that `start`
+ * makes: the AMDGPU fast search (src/enumerate/enumerate.ts), the cat enumerator and the Vulkan fast
+ * search. Between calls of `advance` it looks at the budgets, in this order: a state found and not
+ * kept (`max-states`), nothing left (`done`: a search that has visited everything is complete,
+ * whatever budget it reached on the way), Ctrl-C, `timeoutMs`, `maxExecutions`.
+ */
+export abstract class VariantDriver<S extends VariantStep, St extends EnumerationStats = RaceStats> {
   readonly collector: Collector;
-  readonly stats: EnumerationStats & { racy: number; raceFree: number } = {
-    nodes: 0,
-    explored: 0,
-    consistent: 0,
-    racy: 0,
-    raceFree: 0,
-  };
   stop: StopReason | null = null;
   /** Some recorded execution has undefined behaviour (its variant's `ub`). */
   ub = false;
@@ -41,16 +46,21 @@ export abstract class VariantDriver<S extends VariantStep> {
    * may stand for many (the solutions of value cycles). Each search's `advance` stops there too.
    */
   sliceEnd = 0;
-  private v = -1;
-  private cur: S | null = null;
+  /** The variant being searched (the last one started). */
+  protected v: number;
+  /** Its search, until finished. */
+  protected cur: S | null = null;
   private readonly t0 = performance.now();
 
   constructor(
     labels: string[],
     private readonly limits: DriverLimits,
-    private readonly variantCount: number,
+    readonly variantCount: number,
+    readonly stats: St,
+    private readonly firstVariant = 0,
   ) {
     this.collector = new Collector(labels, limits.keepExamples, limits.maxStates);
+    this.v = firstVariant - 1;
   }
 
   /** The search of variant `v`. */
@@ -59,9 +69,14 @@ export abstract class VariantDriver<S extends VariantStep> {
   /** Advances `s` by up to `budget` nodes; returns the nodes used. */
   protected abstract advance(s: S, budget: number): number;
 
+  /** How much of `s`'s search is done, 0 to 1 (for progress; by default nothing until it ends). */
+  protected within(_s: S): number {
+    return 0;
+  }
+
   /** Runs to the end (or a budget). */
   run(): this {
-    while (!this.step(1 << 14));
+    while (!this.step(1 << 16));
     return this;
   }
 
@@ -71,34 +86,37 @@ export abstract class VariantDriver<S extends VariantStep> {
     let left = budget;
     this.sliceEnd = this.stats.consistent + SLICE_EXECUTIONS;
     while (left > 0 && this.stats.consistent < this.sliceEnd) {
-      if (!this.cur) {
-        this.v++;
-        if (this.v >= this.variantCount) {
-          this.stop = 'done';
-          return true;
-        }
-        this.cur = this.start(this.v);
-      }
-      left -= this.advance(this.cur, left);
+      if (this.collector.overflow) this.stop = 'max-states';
+      else if (!this.cur && this.v + 1 >= this.variantCount) this.stop = 'done';
+      else if (performance.now() - this.t0 > this.limits.timeoutMs) this.stop = 'timeout';
+      else if (this.stats.consistent >= this.limits.maxExecutions) this.stop = 'max-executions';
+      if (this.stop) return true;
+      if (!this.cur) this.cur = this.start(++this.v);
+      left -= this.advance(this.cur, Math.min(left, NODES_PER_ADVANCE));
       if (this.cur.finished) this.cur = null;
       if (this.stop) return true;
     }
-    if (performance.now() - this.t0 > this.limits.timeoutMs) this.stop = 'timeout';
-    return this.stop !== null;
+    return false;
   }
 
-  /** Stops the search at the next slice (Ctrl-C): the report shows what was found so far. */
+  /** Stops the search (Ctrl-C, a listing that has enough): the report shows what was found so far. */
   interrupt(): void {
     if (!this.stop) this.stop = 'interrupted';
   }
 
-  /** Fraction of the variants done (for progress lines). */
+  /**
+   * Rough fraction of the search done: the variants done, and of the current one what `within` says
+   * (for progress reports and time estimates).
+   */
   progress(): number {
-    return Math.max(0, this.v) / Math.max(1, this.variantCount);
+    if (this.stop === 'done') return 1;
+    const done = Math.max(0, this.v - this.firstVariant) + (this.cur ? this.within(this.cur) : 0);
+    return Math.min(1, done / Math.max(1, this.variantCount - this.firstVariant));
   }
 
   /** Records a consistent execution of variant `variant` (with undefined behaviour when `ub`). */
   protected recordExecution(
+    this: VariantDriver<S, RaceStats>,
     variant: number,
     ub: boolean,
     values: Float64Array,

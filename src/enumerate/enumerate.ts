@@ -28,7 +28,8 @@ import {
   type Verdict,
   Workspace,
 } from '../models/amdgpu.ts';
-import { Collector } from './collector.ts';
+import type { Collector } from './collector.ts';
+import { VariantDriver } from './driver.ts';
 import { SLICE_EXECUTIONS } from './limits.ts';
 import {
   firstRace,
@@ -147,6 +148,8 @@ type ChoicePoint =
     };
 
 interface Variant {
+  /** Its search is over (`VariantDriver`). */
+  finished: boolean;
   sk: Skeleton;
   ws: Workspace;
   obs: Observable[];
@@ -376,48 +379,37 @@ export function leaf(
 }
 
 /** A resumable enumeration of one test's consistent executions. */
-export class Enumeration {
-  readonly stats: EnumerationStats = { nodes: 0, explored: 0, consistent: 0 };
-  readonly collector: Collector;
-  readonly variantCount: number;
-  readonly errors: ObservableError[] = [];
-  stop: StopReason | null = null;
+export class Enumeration extends VariantDriver<Variant, EnumerationStats> {
+  readonly errors: ObservableError[];
   /** Independent-tail products started (how often the product path ran; for tests). */
   products = 0;
   /** Of those, products over a tail of hb sinks in a test that synchronises (`sinkTail`). */
   sinkProducts = 0;
   /** The search reduced by thread symmetry (`symmetry.ts`): with relabelled classes or without. */
   symmetric: 'no' | 'identical' | 'relabelled' = 'no';
-  private variant: number;
   private readonly prefix: number[];
-  private current: Variant | null = null;
-  private readonly started = Date.now();
-  private interrupted = false;
 
   constructor(
     readonly test: Test,
     readonly opts: EnumerateOptions = DEFAULT_ENUMERATE,
   ) {
-    this.variantCount = opts.only ? opts.only.variant + 1 : variantCount(test);
-    this.variant = opts.only ? opts.only.variant : 0;
-    this.prefix = opts.only ? opts.only.prefix : [];
-    const first = prepareVariant(test, 0, this.errors, opts.observe);
-    this.collector = new Collector(
+    const errors: ObservableError[] = [];
+    const first = prepareVariant(test, 0, errors, opts.observe);
+    super(
       first.obs.map((o) => o.label),
-      opts.keepExamples,
-      opts.maxStates,
+      opts,
+      opts.only ? opts.only.variant + 1 : variantCount(test),
+      { nodes: 0, explored: 0, consistent: 0 },
+      opts.only ? opts.only.variant : 0,
     );
+    this.errors = errors;
+    this.prefix = opts.only ? opts.only.prefix : [];
   }
 
-  /**
-   * Rough fraction of the search done, from the position of the depth-first search (each choice
-   * point's subtrees assumed equally large), for progress reports and time estimates.
-   */
-  progress(): number {
-    if (this.stop === 'done') return 1;
+  /** Where the depth-first search of `st` is (each choice point's subtrees assumed equally large). */
+  protected override within(st: Variant): number {
     let within = 0;
-    const st = this.current;
-    if (st && st.depth >= 0) {
+    if (st.depth >= 0) {
       let scale = 1;
       for (let d = 0; d <= st.depth && d < st.cps.length; d++) {
         const size = st.cps[d]!.domain.length;
@@ -426,63 +418,21 @@ export class Enumeration {
         scale /= size;
       }
     }
-    const start = this.opts.only ? this.opts.only.variant : 0;
-    return Math.min(1, (this.variant - start + within) / (this.variantCount - start));
+    return within;
   }
 
-  /** Asks the enumeration to stop at the next slice boundary. */
-  interrupt(): void {
-    this.interrupted = true;
+  protected start(v: number): Variant {
+    const st = this.makeVariant(v);
+    const sym = st.sym;
+    if (sym) this.symmetric = sym.relabelled.some((r) => r) ? 'relabelled' : 'identical';
+    if (sym?.images) this.collector.setImages(sym.images);
+    return st;
   }
 
-  /** Runs to completion (or until a budget stops it). */
-  run(): this {
-    while (!this.step(1 << 16));
-    return this;
-  }
-
-  /** Visits up to `maxNodes` search nodes; returns true when finished or stopped. */
-  step(maxNodes: number): boolean {
-    if (this.stop) return true;
-    let budget = maxNodes;
-    while (budget > 0) {
-      // A state found and not kept: the answer is not complete, even if nothing is left to visit.
-      if (this.collector.overflow) {
-        this.stop = 'max-states';
-        return true;
-      }
-      // A search that has visited everything is complete, whatever budget it reached on the way
-      // (--max-executions 1 on a test of one execution).
-      if (!this.current && this.variant >= this.variantCount) {
-        this.stop = 'done';
-        return true;
-      }
-      if (this.interrupted) {
-        this.stop = 'interrupted';
-        return true;
-      }
-      if (Date.now() - this.started > this.opts.timeoutMs) {
-        this.stop = 'timeout';
-        return true;
-      }
-      if (this.stats.consistent >= this.opts.maxExecutions) {
-        this.stop = 'max-executions';
-        return true;
-      }
-      if (!this.current) {
-        this.current = this.makeVariant(this.variant);
-        const sym = this.current.sym;
-        if (sym) this.symmetric = sym.relabelled.some((r) => r) ? 'relabelled' : 'identical';
-        if (sym?.images) this.collector.setImages(sym.images);
-      }
-      const used = this.advance(this.current, Math.min(budget, 4096));
-      budget -= used.nodes;
-      if (used.finished) {
-        this.current = null;
-        this.variant++;
-      }
-    }
-    return false;
+  protected advance(st: Variant, budget: number): number {
+    const used = this.advanceVariant(st, budget);
+    st.finished = used.finished;
+    return used.nodes;
   }
 
   /** The choice points of variant `v`, in search order. */
@@ -606,6 +556,7 @@ export class Enumeration {
           )
         : null;
     return {
+      finished: false,
       sk,
       ws,
       obs,
@@ -704,20 +655,11 @@ export class Enumeration {
   /** `trusted`: every axiom but `values` was checked on the way down (with pruning). */
   private emitLeaf(st: Variant, trusted = this.opts.prune): void {
     this.stats.explored++;
-    const v = leaf(
-      st.ws,
-      st.obs,
-      st.pairs,
-      st.values,
-      this.variant,
-      this.opts.model,
-      this.collector,
-      trusted,
-    );
+    const v = leaf(st.ws, st.obs, st.pairs, st.values, this.v, this.opts.model, this.collector, trusted);
     if (v.consistent) {
       this.stats.consistent += st.ws.coWeight * st.relFactor * st.ws.evaluator.count;
-      this.opts.onAccept?.(st.ws, this.variant);
-    } else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.variant);
+      this.opts.onAccept?.(st.ws, this.v);
+    } else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.v);
   }
 
   /**
@@ -987,7 +929,7 @@ export class Enumeration {
       const undef = prod.baseUndef || prod.undefReads > 0 || prod.collapsedUndef;
       if (!keyed) {
         this.collector.record(values, k, prod.race, undef, () => ({
-          variant: this.variant,
+          variant: this.v,
           rf: ws.rfSrc.slice(),
           co: ws.coRank.slice(),
         }));
@@ -998,7 +940,7 @@ export class Enumeration {
       if (id >= 0) this.collector.bump(id, k, prod.race, undef);
       else {
         const added = this.collector.record(values, k, prod.race, undef, () => ({
-          variant: this.variant,
+          variant: this.v,
           rf: ws.rfSrc.slice(),
           co: ws.coRank.slice(),
         }));
@@ -1012,7 +954,7 @@ export class Enumeration {
   }
 
   /** The depth-first loop over choice points; see the module comment. */
-  private advance(st: Variant, budget: number): { nodes: number; finished: boolean } {
+  private advanceVariant(st: Variant, budget: number): { nodes: number; finished: boolean } {
     const { cps, cur, ws, placed, nextRank, poPred, sym } = st;
     const last = cps.length - 1;
     const prune = this.opts.prune;

@@ -47,7 +47,7 @@ export class VkSearch extends VariantDriver<VariantSearch> {
   readonly opts: VkSearchOptions;
 
   constructor(front: VkFront, opts: VkSearchOptions) {
-    super(front.labels, opts, front.variantCount);
+    super(front.labels, opts, front.variantCount, { nodes: 0, explored: 0, consistent: 0, racy: 0, raceFree: 0 });
     this.front = front;
     this.opts = opts;
   }
