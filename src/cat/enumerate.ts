@@ -19,7 +19,7 @@
 import { permutations } from '../core/permutations.ts';
 import { add, remove } from '../core/relation.ts';
 import type { Test } from '../core/types.ts';
-import { VariantDriver } from '../enumerate/driver.ts';
+import { noRaceStats, VariantDriver } from '../enumerate/driver.ts';
 import { describeEvent } from '../enumerate/explain.ts';
 import { type Observable, type ObserveMode, observables } from '../enumerate/outcomes.ts';
 import { compile, conditionConstants, type EvalStatus, Evaluator } from '../events/program.ts';
@@ -252,7 +252,7 @@ export class CatEnumeration extends VariantDriver<CatVariantState> {
   /** `subject`: an AMDGPU test, or a front for another kind of test (src/vulkan/front.ts). */
   constructor(subject: Test | CatFront, model: Model, opts: CatOptions = DEFAULT_CAT) {
     const front = 'variant' in subject ? subject : amdgpuFront(subject, opts.observe);
-    super(front.labels, opts, front.variantCount, { nodes: 0, explored: 0, consistent: 0, racy: 0, raceFree: 0 });
+    super(front.labels, opts, front.variantCount, noRaceStats());
     this.front = front;
     this.model = model;
     this.opts = opts;

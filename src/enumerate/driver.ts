@@ -24,6 +24,11 @@ export interface DriverLimits {
 /** The counts of a search that tells racy executions from race-free ones (the Vulkan searches). */
 export type RaceStats = EnumerationStats & { racy: number; raceFree: number };
 
+/** Race counters before a search's first step. */
+export function noRaceStats(): RaceStats {
+  return { nodes: 0, explored: 0, consistent: 0, racy: 0, raceFree: 0 };
+}
+
 /** Search-tree nodes a search's `advance` is given at a time, so budgets are looked at between. */
 const NODES_PER_ADVANCE = 4096;
 

@@ -18,7 +18,7 @@
 import type { CatVariantInput } from '../cat/enumerate.ts';
 import { permutations } from '../core/permutations.ts';
 import { add, has, isAcyclic, type Relation, relation, remove } from '../core/relation.ts';
-import { VariantDriver } from '../enumerate/driver.ts';
+import { noRaceStats, VariantDriver } from '../enumerate/driver.ts';
 import type { VkSkeleton } from './events.ts';
 import { describeBlocked } from './explain.ts';
 import type { VkFront } from './front.ts';
@@ -47,7 +47,7 @@ export class VkSearch extends VariantDriver<VariantSearch> {
   readonly opts: VkSearchOptions;
 
   constructor(front: VkFront, opts: VkSearchOptions) {
-    super(front.labels, opts, front.variantCount, { nodes: 0, explored: 0, consistent: 0, racy: 0, raceFree: 0 });
+    super(front.labels, opts, front.variantCount, noRaceStats());
     this.front = front;
     this.opts = opts;
   }
