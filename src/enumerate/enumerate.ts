@@ -5,8 +5,10 @@
  * monotone base axioms are checked on the partial candidate, so a violated axiom cuts the whole
  * subtree. Complete candidates go through every axiom; consistent ones go to a `Collector`.
  *
- * The search is an explicit-stack loop so it can run in slices (`step`), which lets the CLI honour
- * Ctrl-C and time budgets between slices and report what was found so far.
+ * The search is an explicit-stack loop so it can run in slices: the `VariantDriver` (driver.ts, shared
+ * with the cat and Vulkan searches) looks at Ctrl-C and the budgets between slices and reports what
+ * was found so far. The independent tail's products are in tail.ts, the thread-symmetry reduction
+ * in symmetry.ts, the choice points' shape in choice.ts.
  */
 
 import { has } from '../core/relation.ts';
@@ -28,6 +30,7 @@ import {
   type Verdict,
   Workspace,
 } from '../models/amdgpu.ts';
+import type { ChoicePoint } from './choice.ts';
 import type { Collector } from './collector.ts';
 import { VariantDriver } from './driver.ts';
 import { SLICE_EXECUTIONS } from './limits.ts';
@@ -41,7 +44,17 @@ import {
   racePairs,
 } from './outcomes.ts';
 import { StateIndex } from './state-index.ts';
-import { findSymmetry, type Symmetry } from './symmetry.ts';
+import { findSymmetry, type SymState, symRelease, symRep, symTake } from './symmetry.ts';
+import {
+  independentTail,
+  type ProductHost,
+  runProduct,
+  sinkGroups,
+  sinkTail,
+  startProduct,
+  type TailState,
+  tailGroups,
+} from './tail.ts';
 
 export { Collector, type ExecutionRecord, NO_EXAMPLE, type StateRecord } from './collector.ts';
 
@@ -129,42 +142,17 @@ export interface EnumerationStats {
   consistent: number;
 }
 
-type ChoicePoint =
-  | { kind: 'co'; loc: number; domain: Int32Array }
-  | {
-      kind: 'rf';
-      read: number;
-      domain: Int32Array;
-      /**
-       * The RMW write of `read` when its source is forced by coherence (`coForcedRmw`): once the
-       * location's coherence order is placed, only the write just before it (or undef) is tried.
-       */
-      rmwOf: number;
-      /**
-       * Forced like the next choice point (both `rmwOf`): the partial checks wait for the last of
-       * the run, which checks the same monotone axioms on more of the candidate.
-       */
-      defer: boolean;
-    };
-
-interface Variant {
+/** One variant's search: its choice points, where the depth-first walk is, and its tail and symmetry state. */
+interface Variant extends TailState, SymState {
   /** Its search is over (`VariantDriver`). */
   finished: boolean;
-  sk: Skeleton;
-  ws: Workspace;
-  obs: Observable[];
-  pairs: Int32Array;
-  cps: ChoicePoint[];
   cur: Int32Array;
   depth: number;
   placed: Uint8Array;
   nextRank: Int32Array;
   /** Same-location writes po-before each write (they must come first in co). */
   poPred: Int32Array[];
-  values: Float64Array;
   leafDone: boolean;
-  /** Depth after which hb is final (-1: before any choice). */
-  hbFinalDepth: number;
   /** The hb-final checks failed before any choice: no candidate of this variant is consistent. */
   dead: boolean;
   /**
@@ -175,118 +163,14 @@ interface Variant {
   /** rf domains were filtered by the (static) value rules. */
   staticValues: boolean;
   /**
-   * Choice points from this index on form an independent tail (see `independentTail`): once the
-   * earlier choices are applied, its executions are the product of per-read candidate lists.
-   */
-  tailStart: number;
-  /** The independent tail's groups (reads and their observable slots). */
-  tailGroups: { reads: Int32Array; slots: Int32Array }[];
-  /**
-   * The tail is one of hb sinks in a test that synchronises (`sinkTail`): each read is checked by
-   * `Workspace.sinkReadOk` against the prefix's derived hb, and the first combination goes through
-   * every axiom.
-   */
-  sinkTail: boolean;
-  /**
    * Depth on the current path from which hb is final before `hbFinalDepth` (-1: not known): deeper
    * choices cannot change it, so only their value rules need a look.
    */
   hbFinalFrom: number;
-  /** The tail's per-variant plan (`tailPlan`), made at the first product. */
-  tailPlan: TailPlan | null;
-  /** The product being enumerated for the current prefix, or null. */
-  prod: Product | null;
-  /** States met by this variant's products, by numeric key (see `Product.base`). */
-  stateIndex: StateIndex;
-  /** Ids of the prefix parts of the values (everything but the tail slots), for the keys. */
-  prefixIds: Map<string, number>;
-  /** Thread symmetry the search reduces by (`symmetry.ts`), or null. */
-  sym: Symmetry | null;
-  /** Per thread: some choice on the current path fixed it (no longer permuted). */
-  pinned: Uint8Array;
-  /** Threads pinned by the choice at each depth (two slots: the reader, the source), or -1. */
-  pinAt: Int32Array;
   /** Product of the orbit sizes of the choices down to each depth (index 0: none). */
   symW: Float64Array;
   /** `ws.coWeight` before the orbit weights (collapsed coherence orders). */
   baseWeight: number;
-  /** Executions each recorded one stands for besides its weight: the relabelled classes' images. */
-  relFactor: number;
-}
-
-/**
- * One group of the independent tail: reads of one location related by hb (coherence links their
- * choices), or a single read. Its accepted choices are tuples of sources, one per read.
- */
-interface TailGroup {
-  reads: Int32Array;
-  /** The observable slot of each read's register (`UNOBSERVED`: none shows it). */
-  slots: Int32Array;
-  /** Accepted tuples, flattened (tuple t is `tuples[t * reads.length …]`). */
-  tuples: Int32Array;
-  /** The value each read gets in each tuple (NaN: undef), flattened like `tuples`. */
-  vals: Float64Array;
-  /** Reads returning undef in each tuple. */
-  undefs: Int32Array;
-  /** Each tuple's index among the group's possible value tuples (for the state keys). */
-  keyIndex: Float64Array;
-  count: number;
-}
-
-/** What a variant's tail products share (`Enumeration.tailPlan`). */
-interface TailPlan {
-  groups: TailPlanGroup[];
-  /** Per event: a read of the tail. */
-  tailRead: Uint8Array;
-  /** Per observable slot: shown by a tail read. */
-  tailSlot: Uint8Array;
-}
-
-/** A tail group's part of a variant's plan. */
-interface TailPlanGroup {
-  reads: Int32Array;
-  slots: Int32Array;
-  observed: boolean;
-  /** Each read's choice depth and rf domain. */
-  depths: Int32Array;
-  doms: Int32Array[];
-  /** The value each domain entry gives (NaN: undef). */
-  vals: Float64Array[];
-  /** Each domain entry's position among the read's distinct values (0 for an unobserved read). */
-  keyPos: Int32Array[];
-  /** Distinct values per read (1 for an unobserved read), and their product. */
-  radixes: Int32Array;
-  radix: number;
-  /** Scratch: the domain index chosen per read. */
-  cur: Int32Array;
-}
-
-/** An odometer over the accepted tuples of the independent tail's groups. */
-interface Product {
-  /** The groups some observable shows: the odometer runs over these. */
-  groups: TailGroup[];
-  /**
-   * Executions per combination of `groups`: the product of the tuple counts of the groups nothing
-   * observes (`observe: 'condition'`), which are counted, not enumerated.
-   */
-  mult: number;
-  /** Some tuple of an unobserved group reads undef (so every state reached has an undef read). */
-  collapsedUndef: boolean;
-  digits: Int32Array;
-  /** Reads of the current combination that return undef. */
-  undefReads: number;
-  /**
-   * State keys: `base + Σ keyIndex[g][digit_g] × weight[g]`, where base = prefix id × Π radix (every
-   * group's values are one of its radix possible value tuples). NaN: too many to key; every
-   * combination then goes through the collector's hash.
-   */
-  base: number;
-  tailKey: number;
-  weight: Float64Array;
-  /** Some prefix read returns undef. */
-  baseUndef: boolean;
-  race: boolean;
-  done: boolean;
 }
 
 /**
@@ -381,13 +265,11 @@ export function leaf(
 /** A resumable enumeration of one test's consistent executions. */
 export class Enumeration extends VariantDriver<Variant, EnumerationStats> {
   readonly errors: ObservableError[];
-  /** Independent-tail products started (how often the product path ran; for tests). */
-  products = 0;
-  /** Of those, products over a tail of hb sinks in a test that synchronises (`sinkTail`). */
-  sinkProducts = 0;
   /** The search reduced by thread symmetry (`symmetry.ts`): with relabelled classes or without. */
   symmetric: 'no' | 'identical' | 'relabelled' = 'no';
   private readonly prefix: number[];
+  /** What the tail products (tail.ts) see of this search. */
+  private readonly host: ProductHost<Variant>;
 
   constructor(
     readonly test: Test,
@@ -404,6 +286,28 @@ export class Enumeration extends VariantDriver<Variant, EnumerationStats> {
     );
     this.errors = errors;
     this.prefix = opts.only ? opts.only.prefix : [];
+    const search = this;
+    this.host = {
+      collector: this.collector,
+      stats: this.stats,
+      get variant() {
+        return search.v;
+      },
+      testName: test.name,
+      products: 0,
+      sinkProducts: 0,
+      emitLeaf: (st, trusted) => this.emitLeaf(st, trusted),
+    };
+  }
+
+  /** Independent-tail products started (how often the product path ran; for tests). */
+  get products(): number {
+    return this.host.products;
+  }
+
+  /** Of those, products over a tail of hb sinks in a test that synchronises (`sinkTail`). */
+  get sinkProducts(): number {
+    return this.host.sinkProducts;
   }
 
   /** Where the depth-first search of `st` is (each choice point's subtrees assumed equally large). */
@@ -595,50 +499,6 @@ export class Enumeration extends VariantDriver<Variant, EnumerationStats> {
     };
   }
 
-  /**
-   * Whether event `e` is its orbit's representative among the options of a choice: its thread is
-   * fixed, or the first of its class not yet pinned (`symmetry.ts`).
-   */
-  private symRep(st: Variant, e: number): boolean {
-    const sym = st.sym!;
-    const t = st.sk.events[e]!.thread;
-    if (t < 0 || st.pinned[t] || sym.classOf[t]! < 0) return true;
-    const m = sym.members[sym.classOf[t]!]!;
-    for (let i = 0; i < m.length; i++) {
-      if (m[i] === t) return true;
-      if (!st.pinned[m[i]!]) return false;
-    }
-    return true;
-  }
-
-  /**
-   * The weight of choosing event `e` (the size of its orbit among the choice's options, for an
-   * identical class), then pins its thread at `slot`.
-   */
-  private symTake(st: Variant, d: number, slot: number, e: number): number {
-    const sym = st.sym!;
-    const t = e >= 0 ? st.sk.events[e]!.thread : -1;
-    if (t < 0 || st.pinned[t] || sym.classOf[t]! < 0) return 1;
-    const m = sym.members[sym.classOf[t]!]!;
-    let free = 0;
-    for (let i = 0; i < m.length; i++) if (!st.pinned[m[i]!]) free++;
-    st.pinned[t] = 1;
-    st.pinAt[2 * d + slot] = t;
-    // A relabelled class's orbits are its images, spread by the collector (`relFactor`).
-    return sym.relabelled[sym.classOf[t]!] ? 1 : free;
-  }
-
-  /** Releases the threads pinned by the choice at depth `d`. */
-  private symRelease(st: Variant, d: number): void {
-    for (let slot = 2 * d; slot < 2 * d + 2; slot++) {
-      const t = st.pinAt[slot]!;
-      if (t >= 0) {
-        st.pinned[t] = 0;
-        st.pinAt[slot] = -1;
-      }
-    }
-  }
-
   private staticTrivial(ws: Workspace): boolean {
     if (!ws.coherenceLocal || ws.valueCheckReads.length > 0 || ws.loCheckPairs.length > 0) return false;
     // hb, availability, visibility and lo are static here: derive them once for races and final values.
@@ -662,297 +522,6 @@ export class Enumeration extends VariantDriver<Variant, EnumerationStats> {
     } else if (this.opts.onReject) this.opts.onReject(st.ws, v, this.v);
   }
 
-  /**
-   * Starts the product of the independent tail for the applied prefix: each group's accepted tuples
-   * are those the search would accept read by read (the quick coherence check for atomic reads, with
-   * the group's earlier reads applied; with static value rules and no thin air possible, nothing
-   * else can reject a choice).
-   */
-  private startProduct(st: Variant): Product {
-    const { ws, cps } = st;
-    this.products++;
-    if (st.sinkTail) this.sinkProducts++;
-    // Every store writes a constant (the evaluator's simple case): one run gives every written
-    // value, so the plan (domains, values, key positions) is fixed for the variant.
-    if (!st.tailPlan) st.tailPlan = this.tailPlan(st);
-    const plan = st.tailPlan;
-    // A sink tail is checked against the prefix's hb, derived with the tail unset.
-    if (st.sinkTail) ws.deriveBase();
-    const groups: TailGroup[] = [];
-    const collapsed: TailGroup[] = [];
-    let radix = 1;
-    const radices: number[] = [];
-    for (const pg of plan.groups) {
-      const group = this.groupTuples(st, pg);
-      if (!pg.observed) {
-        collapsed.push(group);
-        continue;
-      }
-      radices.push(pg.radix);
-      radix *= pg.radix;
-      groups.push(group);
-    }
-    const weight = new Float64Array(groups.length);
-    for (let g = groups.length - 1, w = 1; g >= 0; g--) {
-      weight[g] = w;
-      w *= radices[g]!;
-    }
-    const prod: Product = {
-      groups,
-      mult: collapsed.reduce((m, g) => m * g.count, 1),
-      collapsedUndef: collapsed.some((g) => g.undefs.some((u) => u > 0)),
-      digits: new Int32Array(groups.length),
-      undefReads: 0,
-      base: Number.NaN,
-      tailKey: 0,
-      weight,
-      baseUndef: false,
-      race: false,
-      done: groups.some((g) => g.count === 0) || collapsed.some((g) => g.count === 0),
-    };
-    if (prod.done) return prod;
-    // The first combination goes through the ordinary leaf (values, race, final memory, example).
-    for (const g of [...groups, ...collapsed])
-      for (let k = 0; k < g.reads.length; k++) ws.rfSrc[g.reads[k]!] = g.tuples[k]!;
-    this.stats.nodes += cps.length - st.tailStart;
-    if (st.sinkTail && this.sinkProducts <= SINK_FULL_CHECKS) {
-      // hb depends on the tail here: the first combinations of the first products go through every
-      // axiom, a check of `sinkReadOk`/`suffixSwOk` in every run (later ones are trusted: the
-      // full check costs half the time of a product — value rules, derived hb).
-      const before = this.stats.consistent;
-      this.emitLeaf(st, false);
-      if (this.stats.consistent === before)
-        throw new Error(
-          `internal: a sink-tail product's first combination is inconsistent (${this.test.name})`,
-        );
-    } else this.emitLeaf(st);
-    prod.race = firstRace(ws, st.pairs) >= 0;
-    for (const r of ws.sk.reads) if (ws.rfSrc[r] === -1 && !plan.tailRead[r]) prod.baseUndef = true;
-    groups.forEach((g, i) => {
-      prod.undefReads += g.undefs[0]!;
-      prod.tailKey += g.keyIndex[0]! * weight[i]!;
-    });
-    const values = st.values;
-    if (prod.mult > 1) {
-      // The first combination's other executions: the unobserved groups' other tuples.
-      const extra = (prod.mult - 1) * ws.coWeight;
-      this.collector.bump(
-        this.collector.lookup(values),
-        extra,
-        prod.race,
-        prod.baseUndef || prod.undefReads > 0 || prod.collapsedUndef,
-      );
-      this.stats.consistent += extra * st.relFactor;
-    }
-    let prefix = '';
-    for (let k = 0; k < values.length; k++) if (!plan.tailSlot[k]) prefix += `${values[k]},`;
-    let pid = st.prefixIds.get(prefix);
-    if (pid === undefined) {
-      pid = st.prefixIds.size;
-      st.prefixIds.set(prefix, pid);
-    }
-    if ((pid + 1) * radix < 2 ** 53) {
-      prod.base = pid * radix;
-      // The first combination's record is the collector's newest or an existing one.
-      const id = this.collector.lookup(values);
-      if (id >= 0) st.stateIndex.set(prod.base + prod.tailKey, id);
-    }
-    return prod;
-  }
-
-  /**
-   * What a variant's products share: per tail group, each read's rf domain and choice depth, the
-   * value each source gives (constant stores) and its position among the read's distinct values
-   * (for the state keys; an unobserved read's value is no part of the key).
-   */
-  private tailPlan(st: Variant): TailPlan {
-    const { ws, cps } = st;
-    ws.evaluator.run(ws.rfSrc);
-    const depthOf = new Int32Array(ws.sk.n).fill(-1);
-    const tailRead = new Uint8Array(ws.sk.n);
-    for (let d = st.tailStart; d < cps.length; d++) {
-      const r = (cps[d] as { read: number }).read;
-      depthOf[r] = d;
-      tailRead[r] = 1;
-    }
-    const tailSlot = new Uint8Array(st.values.length);
-    for (const g of st.tailGroups) for (const k of g.slots) if (k >= 0) tailSlot[k] = 1;
-    const groups = st.tailGroups.map((g) => {
-      const depths = Int32Array.from(g.reads, (r) => depthOf[r]!);
-      const doms = Array.from(depths, (d) => cps[d]!.domain);
-      const vals = doms.map((dom) =>
-        Float64Array.from(dom, (src) => (src >= 0 ? ws.evaluator.writeVal[src]! : Number.NaN)),
-      );
-      const radixes = new Int32Array(g.reads.length);
-      const keyPos = vals.map((vs, k) => {
-        const pos = new Int32Array(vs.length);
-        if (g.slots[k]! < 0) {
-          radixes[k] = 1;
-          return pos;
-        }
-        const distinct: number[] = [];
-        for (let j = 0; j < vs.length; j++) {
-          let at = 0;
-          while (at < distinct.length && !Object.is(distinct[at], vs[j])) at++;
-          if (at === distinct.length) distinct.push(vs[j]!);
-          pos[j] = at;
-        }
-        radixes[k] = distinct.length;
-        return pos;
-      });
-      let radix = 1;
-      for (const r of radixes) radix *= r;
-      return {
-        reads: g.reads,
-        slots: g.slots,
-        observed: g.slots.some((x) => x >= 0),
-        depths,
-        doms,
-        vals,
-        keyPos,
-        radixes,
-        radix,
-        cur: new Int32Array(g.reads.length),
-      };
-    });
-    return { groups, tailRead, tailSlot };
-  }
-
-  /**
-   * A group's accepted tuples for the applied prefix: those the search would accept read by read
-   * (`sinkReadOk` and `suffixSwOk` in a sink tail, else the quick coherence check for atomic reads
-   * with the group's earlier reads applied), by a depth-first walk over the reads' domains.
-   */
-  private groupTuples(st: Variant, pg: TailPlanGroup): TailGroup {
-    const { ws } = st;
-    const { reads, doms, depths, cur } = pg;
-    const n = reads.length;
-    const tuples: number[] = [];
-    const vals: number[] = [];
-    const undefs: number[] = [];
-    const keyIndex: number[] = [];
-    cur.fill(-1);
-    let i = 0;
-    while (i >= 0) {
-      const r = reads[i]!;
-      const dom = doms[i]!;
-      let j = cur[i]! + 1;
-      for (; j < dom.length; j++) {
-        const src = dom[j]!;
-        ws.rfSrc[r] = src;
-        const reject = st.sinkTail
-          ? !ws.sinkReadOk(r, src) || !ws.suffixSwOk(reads, i, src)
-          : depths[i]! <= st.hbFinalDepth && src >= 0 && quickCoherenceReject(ws, r, src);
-        if (!reject) break;
-      }
-      if (j === dom.length) {
-        ws.rfSrc[r] = -2;
-        cur[i] = -1;
-        i--;
-        continue;
-      }
-      cur[i] = j;
-      if (i + 1 < n) {
-        i++;
-        continue;
-      }
-      // A complete tuple.
-      let u = 0;
-      let key = 0;
-      for (let k = 0; k < n; k++) {
-        const jk = cur[k]!;
-        const src = doms[k]![jk]!;
-        tuples.push(src);
-        vals.push(pg.vals[k]![jk]!);
-        if (src === -1) u++;
-        key = key * pg.radixes[k]! + pg.keyPos[k]![jk]!;
-      }
-      undefs.push(u);
-      keyIndex.push(key);
-    }
-    return {
-      reads,
-      slots: pg.slots,
-      tuples: Int32Array.from(tuples),
-      vals: Float64Array.from(vals),
-      undefs: Int32Array.from(undefs),
-      keyIndex: Float64Array.from(keyIndex),
-      count: undefs.length,
-    };
-  }
-
-  /** Applies tuple `t` of group `g`: its sources and values. */
-  private applyTuple(st: Variant, g: TailGroup, t: number): void {
-    const n = g.reads.length;
-    for (let k = 0; k < n; k++) {
-      st.ws.rfSrc[g.reads[k]!] = g.tuples[t * n + k]!;
-      const slot = g.slots[k]!;
-      if (slot >= 0) st.values[slot] = g.vals[t * n + k]!;
-    }
-  }
-
-  /** Advances the odometer by up to `budget` combinations, recording each; returns how many. */
-  private runProduct(st: Variant, budget: number): number {
-    const prod = st.prod!;
-    const { ws, values } = st;
-    const { groups, digits, weight } = prod;
-    const n = groups.length;
-    const keyed = !Number.isNaN(prod.base);
-    const index = st.stateIndex;
-    const k = ws.coWeight * prod.mult;
-    const collector = this.collector;
-    let used = 0;
-    while (!prod.done && used < budget && !collector.overflow) {
-      // Next combination: increment the last group's tuple, carrying left.
-      let i = n - 1;
-      for (; i >= 0; i--) {
-        const g = groups[i]!;
-        const d = digits[i]!;
-        prod.undefReads -= g.undefs[d]!;
-        if (d + 1 < g.count) {
-          digits[i] = d + 1;
-          prod.tailKey += (g.keyIndex[d + 1]! - g.keyIndex[d]!) * weight[i]!;
-          prod.undefReads += g.undefs[d + 1]!;
-          this.applyTuple(st, g, d + 1);
-          break;
-        }
-        digits[i] = 0;
-        prod.tailKey += (g.keyIndex[0]! - g.keyIndex[d]!) * weight[i]!;
-        prod.undefReads += g.undefs[0]!;
-        this.applyTuple(st, g, 0);
-      }
-      if (i < 0) {
-        prod.done = true;
-        break;
-      }
-      used++;
-      const undef = prod.baseUndef || prod.undefReads > 0 || prod.collapsedUndef;
-      if (!keyed) {
-        this.collector.record(values, k, prod.race, undef, () => ({
-          variant: this.v,
-          rf: ws.rfSrc.slice(),
-          co: ws.coRank.slice(),
-        }));
-        continue;
-      }
-      const key = prod.base + prod.tailKey;
-      const id = index.get(key);
-      if (id >= 0) this.collector.bump(id, k, prod.race, undef);
-      else {
-        const added = this.collector.record(values, k, prod.race, undef, () => ({
-          variant: this.v,
-          rf: ws.rfSrc.slice(),
-          co: ws.coRank.slice(),
-        }));
-        if (added >= 0) index.set(key, added);
-      }
-    }
-    this.stats.nodes += used;
-    this.stats.explored += used;
-    this.stats.consistent += used * k * st.relFactor;
-    return used;
-  }
-
   /** The depth-first loop over choice points; see the module comment. */
   private advanceVariant(st: Variant, budget: number): { nodes: number; finished: boolean } {
     const { cps, cur, ws, placed, nextRank, poPred, sym } = st;
@@ -962,8 +531,8 @@ export class Enumeration extends VariantDriver<Variant, EnumerationStats> {
     if (st.tailStart === 0) {
       // Every choice is in the independent tail: one product.
       if (!st.leafDone) {
-        st.prod ??= this.startProduct(st);
-        const used = this.runProduct(st, budget);
+        st.prod ??= startProduct(this.host, st);
+        const used = runProduct(this.host, st, budget);
         if (!st.prod || st.prod.done) {
           st.prod = null;
           st.leafDone = true;
@@ -987,7 +556,7 @@ export class Enumeration extends VariantDriver<Variant, EnumerationStats> {
       if (st.prod) {
         // The prefix up to tailStart - 1 is applied: enumerate the tail's product, then go on at
         // depth tailStart - 1 as if its subtree were done.
-        nodes += this.runProduct(st, budget - nodes);
+        nodes += runProduct(this.host, st, budget - nodes);
         if (!st.prod.done) return { nodes, finished: false };
         st.prod = null;
         for (let i = st.tailStart; i < cps.length; i++) ws.rfSrc[(cps[i] as { read: number }).read] = -2;
@@ -1009,8 +578,8 @@ export class Enumeration extends VariantDriver<Variant, EnumerationStats> {
       // Symmetry (`symmetry.ts`): an rf choice fixes its reader's thread before its options'
       // orbits are taken; only the first option of each orbit is explored.
       if (sym) {
-        this.symRelease(st, d);
-        if (cp.kind === 'rf') this.symTake(st, d, 0, cp.read);
+        symRelease(st, d);
+        if (cp.kind === 'rf') symTake(st, d, 0, cp.read);
       }
       let k = cur[d]! + 1;
       const fixed = d < this.prefix.length;
@@ -1021,7 +590,7 @@ export class Enumeration extends VariantDriver<Variant, EnumerationStats> {
           let ok = placed[w] === 0;
           const preds = poPred[w]!;
           for (let p = 0; ok && p < preds.length; p++) if (!placed[preds[p]!]) ok = false;
-          if (ok && sym && !this.symRep(st, w)) ok = false;
+          if (ok && sym && !symRep(st, w)) ok = false;
           if (ok) break;
           if (fixed) k = dom.length - 1;
         }
@@ -1033,12 +602,12 @@ export class Enumeration extends VariantDriver<Variant, EnumerationStats> {
         for (; k < dom.length; k++) {
           const src = dom[k]!;
           if (src >= 0 && cp.rmwOf >= 0 && ws.coRank[src] !== want) continue;
-          if (src >= 0 && sym && !this.symRep(st, src)) continue;
+          if (src >= 0 && sym && !symRep(st, src)) continue;
           break;
         }
       }
       if (k >= dom.length) {
-        if (sym) this.symRelease(st, d);
+        if (sym) symRelease(st, d);
         cur[d] = -1;
         st.depth--;
         continue;
@@ -1047,7 +616,7 @@ export class Enumeration extends VariantDriver<Variant, EnumerationStats> {
       nodes++;
       this.stats.nodes++;
       if (sym) {
-        const orbit = this.symTake(st, d, 1, dom[k]!);
+        const orbit = symTake(st, d, 1, dom[k]!);
         st.symW[d + 1] = st.symW[d]! * orbit;
         ws.coWeight = st.baseWeight * st.symW[d + 1]!;
       }
@@ -1102,7 +671,7 @@ export class Enumeration extends VariantDriver<Variant, EnumerationStats> {
         continue;
       }
       if (d + 1 === st.tailStart) {
-        st.prod = this.startProduct(st);
+        st.prod = startProduct(this.host, st);
         continue;
       }
       st.depth = d + 1;
@@ -1209,170 +778,4 @@ export function estimateCandidates(test: Test): number {
     total += c;
   }
   return variants > 64 ? (total * variants) / 64 : total;
-}
-
-/**
- * Where the independent tail of `cps` starts (`cps.length`: none). A suffix of rf choice points is
- * an independent tail when hb is static and coherence local (`coherenceLocal`, no-thin-air implied by
- * coherence (`thinAirImpliedByCoherence`),
- * static value rules, nothing left for the hb-final checks, every store a constant and no RMW or
- * cmpxchg — the evaluator's simple case) and each of its reads is a plain load whose register
- * nothing else uses (its value reaches only its own observable). Its reads fall into groups: reads
- * of one location related by hb, linked transitively (`tailGroups`). Once the earlier choices are
- * applied, which sources a group may take depends on the prefix and the group alone (a coherence
- * cycle through two reads, `irreflexive(hb ; eco?)`, needs them on one location and related by hb;
- * `quickCoherenceReject` decides coherence exactly in this case), the race flag and final memory do
- * not depend on the tail, and each read changes only its own observable: the consistent
- * completions are the product of the groups' accepted tuples. Checked against the reference
- * enumerator (enumerate.prop.test.ts).
- */
-export function independentTail(ws: Workspace, obs: Observable[], cps: ChoicePoint[]): number {
-  if (!ws.coherenceLocal || !ws.evaluator.simple || !ws.syncFree || !thinAirImpliedByCoherence(ws))
-    return cps.length;
-  let start = cps.length;
-  for (let i = cps.length - 1; i >= 0; i--) {
-    const cp = cps[i]!;
-    if (cp.kind !== 'rf' || tailSlot(ws, obs, cp.read) === NOT_IN_TAIL) break;
-    start = i;
-  }
-  // A product of one read is no cheaper than the search.
-  return cps.length - start >= 2 ? start : cps.length;
-}
-
-/** Sink-tail products whose first combination goes through every axiom (`startProduct`). */
-const SINK_FULL_CHECKS = 64;
-
-/**
- * Where a tail of hb sinks starts in a test that synchronises (`cps.length`: none): a suffix of rf
- * choice points whose reads are plain loads nothing else uses (`tailSlot`), each followed in its
- * thread only by reads of the tail (so an rf or sw edge into it adds hb edges into the tail reads
- * of its thread only, and no tail read is hb-before anything else), in a test whose accesses are
- * all atomic and inclusive per location (`atomicLocal`: no races, no undef, coherence decides every
- * value) and whose every store is a constant. A read's acceptable sources then depend on the
- * prefix and the earlier tail reads of its thread alone (`Workspace.sinkReadOk`,
- * `Workspace.suffixSwOk`); tail reads of two threads are never related by hb, so each thread's
- * tail reads form one group of the product (`sinkGroups`).
- */
-export function sinkTail(ws: Workspace, obs: Observable[], cps: ChoicePoint[]): number {
-  const { sk } = ws;
-  if (!ws.atomicLocal || !ws.evaluator.simple || ws.valueCheckReads.length > 0 || ws.loCheckPairs.length > 0)
-    return cps.length;
-  const inTail = new Uint8Array(sk.n);
-  let start = cps.length;
-  for (let i = cps.length - 1; i >= 0; i--) {
-    const cp = cps[i]!;
-    if (cp.kind !== 'rf' || tailSlot(ws, obs, cp.read) === NOT_IN_TAIL || cp.domain.includes(-1)) break;
-    if (sk.events.some((e) => has(sk.po, cp.read, e.id) && !inTail[e.id])) break;
-    inTail[cp.read] = 1;
-    start = i;
-  }
-  return cps.length - start >= 2 ? start : cps.length;
-}
-
-/** The groups of a sink tail `cps[start…]`: the tail reads of each thread, in program order. */
-function sinkGroups(
-  ws: Workspace,
-  obs: Observable[],
-  cps: ChoicePoint[],
-  start: number,
-): { reads: Int32Array; slots: Int32Array }[] {
-  const byThread: number[][] = [];
-  const order: number[] = [];
-  for (const cp of cps.slice(start)) {
-    const r = (cp as { read: number }).read;
-    const t = ws.sk.events[r]!.thread;
-    if (!byThread[t]) {
-      byThread[t] = [];
-      order.push(t);
-    }
-    byThread[t]!.push(r);
-  }
-  return order.map((t) => {
-    // Program order within the thread (cps keep the skeleton's order, which is po's).
-    const reads = byThread[t]!.sort((a, b) => (has(ws.sk.po, a, b) ? -1 : has(ws.sk.po, b, a) ? 1 : 0));
-    return { reads: Int32Array.from(reads), slots: Int32Array.from(reads, (r) => tailSlot(ws, obs, r)) };
-  });
-}
-
-/**
- * No-thin-air (`acyclic(po ∪ rf)`) needs no check of its own: no read is po-before a write, or every
- * read is po-before writes of its own location only. Then every edge of a po ∪ rf cycle stays on one
- * location, so the cycle lies in hb ∪ rf over one location's accesses — atomic with inclusive scopes
- * here (`coherenceLocal`) — and coherence already forbids it.
- */
-function thinAirImpliedByCoherence(ws: Workspace): boolean {
-  if (ws.thinAirImpossible) return true;
-  const { sk } = ws;
-  for (const r of sk.reads)
-    for (const w of sk.writes) if (has(sk.po, r, w) && sk.events[r]!.loc !== sk.events[w]!.loc) return false;
-  return true;
-}
-
-/** The groups of the tail `cps[start…]`: reads of one location related by hb, linked transitively. */
-function tailGroups(
-  ws: Workspace,
-  obs: Observable[],
-  cps: ChoicePoint[],
-  start: number,
-): { reads: Int32Array; slots: Int32Array }[] {
-  const reads = cps.slice(start).map((cp) => (cp as { read: number }).read);
-  const group = reads.map((_, i) => i);
-  const find = (i: number): number => {
-    let r = i;
-    while (group[r] !== r) r = group[r]!;
-    return r;
-  };
-  for (let i = 0; i < reads.length; i++)
-    for (let j = i + 1; j < reads.length; j++) {
-      const a = reads[i]!;
-      const b = reads[j]!;
-      if (ws.sk.events[a]!.loc !== ws.sk.events[b]!.loc) continue;
-      const hb = ws.hbOf(a);
-      if (has(hb, a, b) || has(hb, b, a)) group[find(i)] = find(j);
-    }
-  const out: { reads: number[] }[] = [];
-  const at = new Map<number, number>();
-  reads.forEach((r, i) => {
-    const g = find(i);
-    if (!at.has(g)) {
-      at.set(g, out.length);
-      out.push({ reads: [] });
-    }
-    out[at.get(g)!]!.reads.push(r);
-  });
-  return out.map((g) => ({
-    reads: Int32Array.from(g.reads),
-    slots: Int32Array.from(g.reads, (r) => tailSlot(ws, obs, r)),
-  }));
-}
-
-/** `tailSlot`: the read cannot be part of an independent tail. */
-const NOT_IN_TAIL = -1;
-/** `tailSlot`: the read can, and no observable shows its register (`observe: 'condition'`). */
-const UNOBSERVED = -2;
-
-/**
- * The observable slot of read `r`'s register when `r` is a plain load whose register no other step
- * uses (`UNOBSERVED` when no observable shows it), else `NOT_IN_TAIL`.
- */
-function tailSlot(ws: Workspace, obs: Observable[], r: number): number {
-  const e = ws.sk.events[r]!;
-  if (e.rmw >= 0 || e.thread < 0) return NOT_IN_TAIL;
-  const prog = ws.evaluator.programs[e.thread]!;
-  const step = prog.steps.find((s) => s.k === 'read' && s.ev === r);
-  if (step?.k !== 'read' || step.dst < 0 || step.okDst >= 0) return NOT_IN_TAIL;
-  const dst = step.dst;
-  const uses = (o: { c: boolean; r?: number }) => !o.c && o.r === dst;
-  for (const s of prog.steps) {
-    if (s === step) continue;
-    if ('dst' in s && s.dst === dst) return NOT_IN_TAIL;
-    if (s.k === 'store' && uses(s.a as { c: boolean; r?: number })) return NOT_IN_TAIL;
-    if ((s.k === 'bin' || s.k === 'icmp') && (uses(s.a as never) || uses(s.b as never))) return NOT_IN_TAIL;
-    if (s.k === 'select' && (uses(s.cond as never) || uses(s.a as never) || uses(s.b as never)))
-      return NOT_IN_TAIL;
-    if (s.k === 'copy' && s.src === dst) return NOT_IN_TAIL;
-    if (s.k === 'rmw' || s.k === 'cas') return NOT_IN_TAIL;
-  }
-  const slot = obs.findIndex((o) => o.kind === 'reg' && o.thread === e.thread && o.reg === dst);
-  return slot >= 0 ? slot : UNOBSERVED;
 }

@@ -221,3 +221,60 @@ function relabeller(
     return { images, mult };
   };
 }
+
+/**
+ * What of a variant's search the symmetry reduction reads and writes: the threads pinned on the
+ * current path (the search's `Variant` has more).
+ */
+export interface SymState {
+  sym: Symmetry | null;
+  sk: Skeleton;
+  /** Per thread: some choice on the current path fixed it (no longer permuted). */
+  pinned: Uint8Array;
+  /** Threads pinned by the choice at each depth (two slots: the reader, the source), or -1. */
+  pinAt: Int32Array;
+}
+
+/**
+ * Whether event `e` is its orbit's representative among the options of a choice: its thread is
+ * fixed, or the first of its class not yet pinned.
+ */
+export function symRep(st: SymState, e: number): boolean {
+  const sym = st.sym!;
+  const t = st.sk.events[e]!.thread;
+  if (t < 0 || st.pinned[t] || sym.classOf[t]! < 0) return true;
+  const m = sym.members[sym.classOf[t]!]!;
+  for (let i = 0; i < m.length; i++) {
+    if (m[i] === t) return true;
+    if (!st.pinned[m[i]!]) return false;
+  }
+  return true;
+}
+
+/**
+ * The weight of choosing event `e` (the size of its orbit among the choice's options, for an
+ * identical class), then pins its thread at `slot`.
+ */
+export function symTake(st: SymState, d: number, slot: number, e: number): number {
+  const sym = st.sym!;
+  const t = e >= 0 ? st.sk.events[e]!.thread : -1;
+  if (t < 0 || st.pinned[t] || sym.classOf[t]! < 0) return 1;
+  const m = sym.members[sym.classOf[t]!]!;
+  let free = 0;
+  for (let i = 0; i < m.length; i++) if (!st.pinned[m[i]!]) free++;
+  st.pinned[t] = 1;
+  st.pinAt[2 * d + slot] = t;
+  // A relabelled class's orbits are its images, spread by the collector (`relFactor`).
+  return sym.relabelled[sym.classOf[t]!] ? 1 : free;
+}
+
+/** Releases the threads pinned by the choice at depth `d`. */
+export function symRelease(st: SymState, d: number): void {
+  for (let slot = 2 * d; slot < 2 * d + 2; slot++) {
+    const t = st.pinAt[slot]!;
+    if (t >= 0) {
+      st.pinned[t] = 0;
+      st.pinAt[slot] = -1;
+    }
+  }
+}
