@@ -15,10 +15,11 @@ import { checkPool } from '../src/check/pool.ts';
 import task, { type CheckJob, checkJob } from '../src/check/worker.ts';
 import { CATALOGUE_DIR } from '../src/cli/demo.ts';
 import { litmusFilesIn } from '../src/cli/io.ts';
+import { diagnosticLine } from '../src/core/diagnostics.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../src/enumerate/verdict.ts';
 import { PROCESSORS } from '../src/lower/targets.ts';
 import type { LowerCtx, WaveMode } from '../src/lower/types.ts';
-import type { LoweredCode } from '../src/sim/program.ts';
+import type { CodeOrWhy } from '../src/sim/program.ts';
 import { litmusFile } from '../src/sim/testutil.ts';
 
 const which = process.argv[2] ?? 'both';
@@ -73,10 +74,9 @@ for (const [ti, test] of tests.entries()) {
     for (const [ci, ctx] of ctxs.entries()) {
       // llc-22 has no Intel Xe backend: the Intel targets have the documents' (Intel's compiler's) code only.
       if (lowering === 'llc' && ctx.target.processor.vendor === 'Intel') continue;
-      const code: LoweredCode | { error: string } =
-        lowering === 'doc' ? docCode(test, ctx) : llcByRun[ci]![ti]!;
+      const code: CodeOrWhy = lowering === 'doc' ? docCode(test, ctx) : llcByRun[ci]![ti]!;
       if ('error' in code) {
-        planned.push({ ctx, lowering, key: '', job: null, error: code.error });
+        planned.push({ ctx, lowering, key: '', job: null, error: diagnosticLine(code.error) });
         continue;
       }
       planned.push({

@@ -15,6 +15,8 @@
  * fixpoints computed by iteration from the empty relation (herd7's semantics).
  * No Node APIs here: the web page imports this file.
  */
+
+import { diag, type SourceDiagnostic } from '../core/diagnostics.ts';
 import { nearestNames } from '../core/nearest.ts';
 import {
   addIdentity,
@@ -29,7 +31,6 @@ import {
   wordsFor,
 } from '../core/relation.ts';
 import type { Span } from '../core/types.ts';
-import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
 import type { Binding, CheckKind, Expr, Instr, Model, UnOp } from './ast.ts';
 import { prelude } from './prelude.ts';
 
@@ -131,7 +132,7 @@ export interface Compiled {
   checks: CompiledCheck[];
   /** Values bound by the model, by name (the last binding of each), for `show` and conventions. */
   bound: Map<string, Step>;
-  diagnostics: Diagnostic[];
+  diagnostics: SourceDiagnostic[];
   /**
    * The model mentions the primitive `Undef`. A model that does not (herd7's models) has no say on
    * undefined reads, so its candidates have none: every read reads a write (docs/cat.md).
@@ -220,7 +221,7 @@ const BUILTIN_FNS = ['domain', 'range'];
 export function compileModel(model: Model, prims: Primitives, variants: ReadonlySet<string>): Compiled {
   const n = prims.n;
   const w = wordsFor(n);
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: SourceDiagnostic[] = [];
   const top: Step[] = [];
   let list = top;
   const bound = new Map<string, Step>();

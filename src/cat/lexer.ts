@@ -3,8 +3,9 @@
  * (`po-loc`, `rmw.w`), comments are `(* … *)` and nest (or `//` and `#` to the end of the line),
  * strings are double-quoted, `0` is the empty relation. No Node APIs here: the web page imports this file.
  */
+
+import { diag, type SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Span } from '../core/types.ts';
-import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
 
 export type TokenKind = 'ident' | 'string' | 'tag' | 'zero' | 'underscore' | 'keyword' | 'punct' | 'eof';
 
@@ -97,9 +98,9 @@ function isIdentChar(c: string): boolean {
 }
 
 /** Splits `text` into tokens; problems become diagnostics and the lexer goes on. */
-export function lex(text: string, file: string): { tokens: Token[]; diagnostics: Diagnostic[] } {
+export function lex(text: string, file: string): { tokens: Token[]; diagnostics: SourceDiagnostic[] } {
   const tokens: Token[] = [];
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: SourceDiagnostic[] = [];
   let i = 0;
   let line = 1;
   let lineStart = 0;

@@ -2,8 +2,8 @@
  * Loading a cat model: parses a file and splices in its includes (read through a caller-supplied
  * reader, so this file stays free of Node APIs for the web page).
  */
-import type { Diagnostic } from '../syntax/diagnostics.ts';
-import { diag } from '../syntax/diagnostics.ts';
+import type { SourceDiagnostic } from '../core/diagnostics.ts';
+import { diag } from '../core/diagnostics.ts';
 import type { Instr, Model } from './ast.ts';
 import { parseCat } from './parser.ts';
 import { BUILTIN_INCLUDES } from './prelude.ts';
@@ -22,8 +22,8 @@ export function loadModel(
   text: string,
   file: string,
   read: IncludeReader,
-): { model: Model; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
+): { model: Model; diagnostics: SourceDiagnostic[] } {
+  const diagnostics: SourceDiagnostic[] = [];
   const done = new Set<string>();
   const expand = (src: string, f: string, stack: string[]): { title: string; instrs: Instr[] } => {
     const r = parseCat(src, f);

@@ -5,8 +5,9 @@
  * cartesian `*`, prefix `~`, postfix `*` `+` `?`, then `^-1`. Returns `{ model, diagnostics }`
  * and recovers at the next instruction. No Node APIs here: the web page imports this file.
  */
+
+import { diag, type SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Span } from '../core/types.ts';
-import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
 import type { Binding, CheckKind, Expr, Instr, Model } from './ast.ts';
 import { lex, type Token } from './lexer.ts';
 
@@ -94,7 +95,7 @@ const OPENS_END = new Set(['procedure', 'forall', 'match', 'begin']);
 const TESTS = new Set(['acyclic', 'irreflexive', 'empty']);
 
 /** Parses the text of one cat file (includes are resolved later, by `loadModel`). */
-export function parseCat(text: string, file: string): { model: Model; diagnostics: Diagnostic[] } {
+export function parseCat(text: string, file: string): { model: Model; diagnostics: SourceDiagnostic[] } {
   const { tokens, diagnostics } = lex(text, file);
   let pos = 0;
   const peek = (k = 0): Token => tokens[Math.min(pos + k, tokens.length - 1)]!;

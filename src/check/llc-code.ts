@@ -7,6 +7,7 @@
  * instruction with no typed counterpart) makes the test unsupported, never silently dropped.
  */
 
+import { type Diagnostic, diag } from '../core/diagnostics.ts';
 import type { Test } from '../core/types.ts';
 import {
   barrierM0,
@@ -32,7 +33,7 @@ import {
 } from '../lower/llc-ir.ts';
 import { cellOf } from '../lower/lower.ts';
 import type { LowerCtx } from '../lower/types.ts';
-import type { LoweredCode } from '../sim/program.ts';
+import type { CodeOrWhy } from '../sim/program.ts';
 
 /**
  * One llc instruction in the compared form of `normaliseAsm` (`global_load scope:SCOPE_DEV`,
@@ -123,11 +124,7 @@ export function isaOfNormal(n: string, flat: boolean): IsaInstr | null | string 
 }
 
 /** Per thread, per IR instruction, the code llc-22 emits; or why it cannot be had. */
-export async function llcCode(
-  test: Test,
-  ctx: LowerCtx,
-  llcPath?: string,
-): Promise<LoweredCode | { error: string }> {
+export async function llcCode(test: Test, ctx: LowerCtx, llcPath?: string): Promise<CodeOrWhy> {
   return (await llcCodes([test], ctx, llcPath))[0]!;
 }
 
@@ -140,21 +137,21 @@ export async function llcCodes(
   tests: readonly Test[],
   ctx: LowerCtx,
   llcPath?: string,
-): Promise<(LoweredCode | { error: string })[]> {
+): Promise<CodeOrWhy[]> {
   const found = findLlc(llcPath);
-  if ('reason' in found) return tests.map(() => ({ error: found.reason }));
+  if ('reason' in found) return tests.map(() => llcWhy(found.reason));
   const proc = ctx.target.processor;
   if (!proc.llc) {
     const why =
       proc.vendor === 'Intel'
         ? `llc-22 has no Intel Xe backend (${proc.name})`
         : `llc-22 does not accept -mcpu=${proc.name}`;
-    return tests.map(() => ({ error: why }));
+    return tests.map(() => llcWhy(why));
   }
   const mode = proc.features.wgpMode ? ctx.mode : null;
   const tgsplit = proc.features.tgsplit && ctx.tgsplit === true;
   const parts: string[] = [];
-  const perTest = tests.map((test, n): { fns: string[] } | { error: string } => {
+  const perTest = tests.map((test, n): { fns: string[] } | { error: Diagnostic } => {
     const fns: string[] = [];
     const kernels: string[] = [];
     for (const th of test.threads)
@@ -171,12 +168,19 @@ export async function llcCodes(
                 : 'ptr' in i && i.ptr.space === 'generic' && !proc.features.flat
                   ? 'cannot select a generic access: no flat instructions on this target'
                   : null;
-        if (fails !== null) return { error: `${th.name}: line ${i.span.line}: llc-22 ${fails}` };
+        if (fails !== null)
+          return {
+            error: diag('MC2001', i.span, {
+              thread: th.name,
+              line: String(i.span.line),
+              why: `llc-22 ${fails}`,
+            }),
+          };
       }
     for (let t = 0; t < test.threads.length; t++) {
       const fn = `t${n}.${t}`;
       const k = threadKernel(test, t, fn, `t${n}.`);
-      if (typeof k !== 'string') return k;
+      if (typeof k !== 'string') return llcWhy(k.error);
       kernels.push(k);
       fns.push(fn);
     }
@@ -191,7 +195,7 @@ export async function llcCodes(
       );
     } catch (e) {
       // One test llc-22 refuses would fail the whole module: compile each test on its own instead.
-      if (tests.length === 1) return [{ error: (e as Error).message.split('\n')[0]! }];
+      if (tests.length === 1) return [llcWhy((e as Error).message.split('\n')[0]!)];
       return pool(
         tests.map((t) => async () => (await llcCodes([t], ctx, llcPath))[0]!),
         2,
@@ -206,7 +210,7 @@ export async function llcCodes(
     const out: IsaInstr[][][] = [];
     for (let t = 0; t < test.threads.length; t++) {
       const regions = got.get(p.fns[t]!);
-      if (regions === undefined) return { error: `llc-22 output has no kernel for ${test.threads[t]!.name}` };
+      if (regions === undefined) return llcWhy(`llc-22 output has no kernel for ${test.threads[t]!.name}`);
       const seqs: IsaInstr[][] = [];
       for (const [k, instr] of test.threads[t]!.body.entries()) {
         const flat = 'ptr' in instr && instr.ptr.space === 'generic';
@@ -219,7 +223,13 @@ export async function llcCodes(
                 setM0(barrierM0(objectIds.get(instr.object) ?? 1, instr.count ?? 0))
               : isaOfNormal(line, flat);
           if (typeof i === 'string')
-            return { error: `${test.threads[t]!.name}: line ${instr.span.line}: ${i}` };
+            return {
+              error: diag('MC2001', instr.span, {
+                thread: test.threads[t]!.name,
+                line: String(instr.span.line),
+                why: i,
+              }),
+            };
           if (i !== null) seq.push(i);
           else if (instr.kind === 'load' && constant.has(instr.ptr.loc))
             // A scalar load of constant memory (scalar-constant-load): run as a vector load. Constant
@@ -233,4 +243,9 @@ export async function llcCodes(
     }
     return out;
   });
+}
+
+/** Why llc-22 gives a test no code (MC2007): not found, no backend for the target, a failed run. */
+function llcWhy(what: string): { error: Diagnostic } {
+  return { error: diag('MC2007', null, { what }) };
 }

@@ -5,6 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { diagnosticLine } from '../core/diagnostics.ts';
 import { runTestSync } from '../enumerate/verdict.ts';
 import { formatIsa } from '../lower/isa.ts';
 import { findLlc } from '../lower/llc.ts';
@@ -80,7 +81,7 @@ async function verdict(file: string, target: string, mode: WaveMode, hwText?: Hw
   const test = litmusFile(file);
   const ctx = ctxOf(target, mode);
   const code = await llcCode(test, ctx);
-  if ('error' in code) throw new Error(code.error);
+  if ('error' in code) throw new Error(diagnosticLine(code.error));
   return checkTest(test, runTestSync(test), code, ctx, 'llc', {
     ...TEST_BUDGET,
     trace: true,
@@ -139,7 +140,7 @@ describe.skipIf('reason' in llc)('llc-22 code on the machines', () => {
   it('each thread is one kernel: on GFX6–9 (no BackOffBarrier) llc-22 waits before s_barrier for the store issued earlier in the thread, and the code is sound', async () => {
     const test = litmusFile('litmus/MP+bar+fence.wg.litmus');
     const code = await llcCode(test, ctxOf('gfx900'));
-    if ('error' in code) throw new Error(code.error);
+    if ('error' in code) throw new Error(diagnosticLine(code.error));
     // P0: store; fence release workgroup; barrier — the barrier's code drains vmcnt for the store.
     expect(code[0]![2]!.map(formatIsa)).toEqual(['s_waitcnt vmcnt(0)', 's_barrier']);
     // P1 has issued nothing before its barrier: no wait.
@@ -150,7 +151,7 @@ describe.skipIf('reason' in llc)('llc-22 code on the machines', () => {
   it('the machine code of each instruction maps back to its IR instruction (the markers between them), named barriers with it', async () => {
     const test = litmusFile('litmus/barriers/NB-quorum.pass.litmus');
     const code = await llcCode(test, ctxOf('gfx1250'));
-    if ('error' in code) throw new Error(code.error);
+    if ('error' in code) throw new Error(diagnosticLine(code.error));
     expect(code[0]!.map((seq) => seq.map(formatIsa).join('; '))).toEqual([
       's_mov_b32 m0, 0x20001; s_barrier_init m0',
       's_barrier_signal -1; s_barrier_wait -1',

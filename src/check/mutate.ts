@@ -11,6 +11,7 @@
  */
 
 import * as z from 'zod';
+import { diagnosticLine } from '../core/diagnostics.ts';
 import type { Instr, Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { gridBlocks, gridColumns } from '../lower/grid.ts';
@@ -821,7 +822,9 @@ export async function mutationMatrix(
   const canonOf = (s: Subject, code: LoweredCode) =>
     configs.map((cfg) => {
       const c = compileProgram(s.test, code, cfg, mode);
-      return 'unsupported' in c ? `unsupported: ${c.unsupported}` : canonicalProgram(c.program, uncounted);
+      return 'unsupported' in c
+        ? `unsupported: ${diagnosticLine(c.unsupported)}`
+        : canonicalProgram(c.program, uncounted);
     });
   const canon = new Map<Subject, string[]>();
   const withoutChecks = new Map<string, boolean>();

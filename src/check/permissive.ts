@@ -12,6 +12,7 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { diagnosticLine } from '../core/diagnostics.ts';
 import type { Test } from '../core/types.ts';
 import { evalCond, termLabel } from '../enumerate/outcomes.ts';
 import type { TableFamily } from '../lower/targets.ts';
@@ -72,7 +73,7 @@ export async function reaches(
   hwText: HwText = 'seed',
 ): Promise<boolean> {
   const code = docCode(test, ctx);
-  if ('error' in code) throw new Error(code.error);
+  if ('error' in code) throw new Error(diagnosticLine(code.error));
   const fam = familyMachine(
     ctx.target.processor.table!,
     ctx.target.processor.generation,

@@ -2,15 +2,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE_DIR } from '../cli/demo.ts';
 import { litmusFilesIn } from '../cli/io.ts';
+import { DIAGNOSTICS, diagnosticLine, type SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Test } from '../core/types.ts';
 import { runTestSync } from '../enumerate/verdict.ts';
 import type { IsaInstr } from '../lower/isa.ts';
 import { type GridJson, gridJsonText } from '../lower/json.ts';
 import { findTarget, type Target } from '../lower/targets.ts';
 import type { LowerCtx, WaveMode } from '../lower/types.ts';
-import type { LoweredCode } from '../sim/program.ts';
+import type { CodeOrWhy, LoweredCode } from '../sim/program.ts';
 import { ctxOf, litmus, litmusFile, TEST_BUDGET } from '../sim/testutil.ts';
-import { DIAGNOSTICS, type Diagnostic } from '../syntax/diagnostics.ts';
 import { type CheckResult, checkTest, docCode } from './check.ts';
 import { columnLabel, readTableFile, type TableFile, tableCode } from './table-file.ts';
 import { CATALOGUE_RUNS } from './testutil.ts';
@@ -65,7 +65,7 @@ function placeOf(text: string, what: string, from = 0): { line: number; col: num
 const SEEN = new Set<string>();
 
 /** The diagnostics of a table text (recorded in SEEN). */
-function problems(text: string, want: Target | null = null): Diagnostic[] {
+function problems(text: string, want: Target | null = null): SourceDiagnostic[] {
   const ds = readTableFile(text, 'my-table.json', want).diagnostics;
   for (const d of ds) SEEN.add(d.code);
   return ds;
@@ -76,6 +76,11 @@ function diagnosticsOf(text: string, want: Target | null = null) {
 }
 
 const CATALOGUE = litmusFilesIn(CATALOGUE_DIR).map((f) => litmusFile(f));
+
+/** Why a table gives a test no code, on one line (`CODE message`), or null when it gives code. */
+function whyOf(c: CodeOrWhy): string | null {
+  return 'error' in c ? diagnosticLine(c.error) : null;
+}
 
 describe('an exported table reads back as the built-in table', () => {
   // Every target the catalogue is checked on: each table family, each Intel fence-lowering group.
@@ -126,8 +131,8 @@ describe('an exported table reads back as the built-in table', () => {
   /** The model's report and the machine's verdict with code from the table and from the built-in one. */
   async function both(test: Test, ctx: LowerCtx, table: TableFile): Promise<[CheckResult, CheckResult]> {
     const report = runTestSync(test);
-    const check = async (code: LoweredCode | { error: string }) => {
-      if ('error' in code) throw new Error(code.error);
+    const check = async (code: CodeOrWhy) => {
+      if ('error' in code) throw new Error(diagnosticLine(code.error));
       return checkTest(test, report, code, ctx, 'doc', { ...TEST_BUDGET, trace: false });
     };
     return [await check(tableCode(test, ctx, table)), await check(docCode(test, ctx))];
@@ -176,7 +181,7 @@ describe('a hand-edited table', () => {
 
   async function verdict(test: Test, ctx: LowerCtx, table: TableFile): Promise<CheckResult> {
     const code = tableCode(test, ctx, table);
-    if ('error' in code) throw new Error(code.error);
+    if ('error' in code) throw new Error(diagnosticLine(code.error));
     return checkTest(test, runTestSync(test), code, ctx, 'doc', { ...TEST_BUDGET, trace: true });
   }
 
@@ -270,10 +275,9 @@ exists (P0:%r0 == 0)
     const text = edited('gfx900', (g) => {
       g.cells = g.cells.filter((c) => c.key !== ACQ);
     });
-    expect(tableCode(MP, ctxOf('gfx900'), read(text))).toEqual({
-      error:
-        'P1: line 24: my-table.json has no cell "load acquire agent global" (nor "load acquire agent[-one-as] global", "load acquire agent global [*]", "load acquire agent[-one-as] global [*]")',
-    });
+    expect(whyOf(tableCode(MP, ctxOf('gfx900'), read(text)))).toBe(
+      'MC2003 P1: line 24: my-table.json has no cell "load acquire agent global" (nor "load acquire agent[-one-as] global", "load acquire agent global [*]", "load acquire agent[-one-as] global [*]")',
+    );
   });
 
   it('a column the file lacks, a cell without code in the column, a fence no table has a cell for', () => {
@@ -284,9 +288,9 @@ exists (P0:%r0 == 0)
     });
     const table = read(noWgp);
     expect(tableCode(MP, ctxOf('gfx1200', 'cu'), table)).not.toHaveProperty('error');
-    expect(tableCode(MP, ctxOf('gfx1200', 'wgp'), table)).toEqual({
-      error: 'my-table.json has no column wgp/hsa',
-    });
+    expect(whyOf(tableCode(MP, ctxOf('gfx1200', 'wgp'), table))).toBe(
+      'MC2002 my-table.json has no column wgp/hsa',
+    );
     expect(columnLabel(ctxOf('pvc'))).toBe('opencl');
     const both = litmus(`AMDGPU F
 P0 @ agent 0 {
@@ -296,10 +300,9 @@ P0 @ agent 0 {
 !1 = !{!"amdgpu-synchronize-as", !"global"}
 !2 = !{!"amdgpu-synchronize-as", !"local"}
 `);
-    expect(tableCode(both, ctxOf('gfx1200', 'cu'), table)).toEqual({
-      error:
-        'P0: line 3: a table has no cell for this instruction (fence release agent - !synchronize-as:global,local)',
-    });
+    expect(whyOf(tableCode(both, ctxOf('gfx1200', 'cu'), table))).toBe(
+      'MC2004 P0: line 3: a table has no cell for this instruction (fence release agent - !synchronize-as:global,local)',
+    );
   });
 
   it('Intel Xe: a generic access is read back from its branch lines; an edit of one branch is used', () => {

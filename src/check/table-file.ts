@@ -18,6 +18,7 @@
  */
 
 import * as z from 'zod';
+import { type DiagnosticCode, diag, type SourceDiagnostic } from '../core/diagnostics.ts';
 import { type JsonNode, nodeAt, readJson, spanMaker } from '../core/json-located.ts';
 import { nearestNames } from '../core/nearest.ts';
 import type { Span, Test } from '../core/types.ts';
@@ -37,8 +38,7 @@ import { normaliseAsm } from '../lower/llc-ir.ts';
 import { avCell, cellOf, lowerTest } from '../lower/lower.ts';
 import { findTarget, nearestTargetNames, type Target } from '../lower/targets.ts';
 import { type Cell, isLowered, isTableCell, type LowerCtx } from '../lower/types.ts';
-import type { LoweredCode } from '../sim/program.ts';
-import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
+import type { CodeOrWhy } from '../sim/program.ts';
 import { isaOfNormal } from './llc-code.ts';
 
 const GridCell = GridJsonSchema.shape.cells.element;
@@ -268,7 +268,7 @@ export function readTableFile(
   text: string,
   file: string,
   want: Target | null,
-): { table: TableFile; diagnostics: [] } | { table: null; diagnostics: Diagnostic[] } {
+): { table: TableFile; diagnostics: [] } | { table: null; diagnostics: SourceDiagnostic[] } {
   const spanOf = spanMaker(text, file);
   const json = readJson(text);
   if ('error' in json) {
@@ -291,7 +291,7 @@ export function readTableFile(
       ),
     };
   const t = parsed.data;
-  const ds: Diagnostic[] = [];
+  const ds: SourceDiagnostic[] = [];
   const raw = json.value as Record<string, unknown>;
   /** Each field given in `obj` that disagrees with what `expected` (the key's meaning) says. */
   const agree = (
@@ -443,20 +443,23 @@ export function readTableFile(
  * test cannot take it (a missing cell or column, a cell without code there). Instructions outside the
  * tables (barriers, arithmetic) keep gpumm's own lowering, as `gpumm lower --table` has no cells for them.
  */
-export function tableCode(test: Test, ctx: LowerCtx, table: TableFile): LoweredCode | { error: string } {
+export function tableCode(test: Test, ctx: LowerCtx, table: TableFile): CodeOrWhy {
   const label = columnLabel(ctx);
   const col = table.columns.indexOf(label);
-  if (col < 0) return { error: `${table.file} has no column ${label}` };
+  if (col < 0) return { error: diag('MC2002', null, { file: table.file, column: label }) };
   const out: IsaInstr[][][] = [];
   for (const th of lowerTest(test, ctx)) {
     const seqs: IsaInstr[][] = [];
     for (const { instr, result } of th.instrs) {
       const at = `${th.thread}: line ${instr.span.line}`;
+      const why = (code: DiagnosticCode, args: Record<string, string>) => ({
+        error: diag(code, instr.span, { at, ...args }),
+      });
       const cell =
         instr.kind === 'avload' || instr.kind === 'avstore' ? avCell(instr.kind, instr.scope) : cellOf(instr);
       if (cell === null) {
         if (!isLowered(result))
-          return { error: `${at}: ${result.diagnostic.code} ${result.diagnostic.message}` };
+          return why('MC2006', { code: result.diagnostic.code, what: result.diagnostic.message });
         seqs.push(result.seq);
         continue;
       }
@@ -464,22 +467,22 @@ export function tableCode(test: Test, ctx: LowerCtx, table: TableFile): LoweredC
       const key = keys.find((k) => table.cells.has(k));
       if (key === undefined) {
         const index = keyIndex();
-        return {
-          error: keys.some((k) => index.has(k))
-            ? `${at}: ${table.file} has no cell "${keys[0]}"${
+        return keys.some((k) => index.has(k))
+          ? why('MC2003', {
+              file: table.file,
+              key: keys[0]!,
+              nor:
                 keys.length > 1
                   ? ` (nor ${keys
                       .slice(1)
                       .map((k) => `"${k}"`)
                       .join(', ')})`
-                  : ''
-              }`
-            : `${at}: a table has no cell for this instruction (${keys[0]})`,
-        };
+                  : '',
+            })
+          : why('MC2004', { key: keys[0]! });
       }
       const code = table.cells.get(key)![col]!;
-      if ('none' in code)
-        return { error: `${at}: ${table.file} gives "${key}" no code in column ${label} (${code.none})` };
+      if ('none' in code) return why('MC2005', { file: table.file, key, column: label, none: code.none });
       // An atomicrmw cell stands for every operation (`lsc_atomic_<op>`): the instruction's own here.
       const op = instr.kind === 'rmw' ? LSC_OF_RMW[instr.op] : null;
       seqs.push(

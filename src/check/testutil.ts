@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE_DIR } from '../cli/demo.ts';
 import { litmusFilesIn } from '../cli/io.ts';
+import { diagnosticLine } from '../core/diagnostics.ts';
 import type { Test } from '../core/types.ts';
 import { modelDiagnostics, runTestSync } from '../enumerate/verdict.ts';
 import { findTarget } from '../lower/targets.ts';
@@ -64,7 +65,7 @@ export async function checkCatalogue(
   for (const [k, test] of tests.entries()) {
     const code = codes[k]!;
     if ('error' in code) {
-      out.unsupported.push(`${test.name}: ${code.error}`);
+      out.unsupported.push(`${test.name}: ${diagnosticLine(code.error)}`);
       continue;
     }
     const r = await checkTest(test, runTestSync(test), code, ctx, lowering, {

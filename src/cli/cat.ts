@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Model } from '../cat/ast.ts';
 import { loadModel } from '../cat/load.ts';
-import type { Diagnostic } from '../syntax/diagnostics.ts';
+import type { SourceDiagnostic } from '../core/diagnostics.ts';
 import { DEFAULT_ERROR_LIMIT, formatDiagnostics } from './format.ts';
 import { readSource, stderrPrinter } from './io.ts';
 import { CliExit } from './shared.ts';
@@ -29,7 +29,7 @@ const texts = new Map<string, string>();
  * Prints a cat model's diagnostics (each with the text of the file it is in: the model or one it
  * includes) and ends the command with status 2.
  */
-export function printAndExit(ds: readonly Diagnostic[], errorLimit: number): never {
+export function printAndExit(ds: readonly SourceDiagnostic[], errorLimit: number): never {
   const printer = stderrPrinter(errorLimit);
   for (const d of ds) printer.print([d], texts.get(d.span.file));
   printer.finish();

@@ -231,7 +231,7 @@ describe('gpumm check --table: a hand-edited code-sequence table', () => {
     const r = gpumm('check', MP, '--table', trimmed);
     expect(r.status).toBe(3);
     expect(r.stdout).toMatch(
-      /: unsupported\n {2}P1: line 24: \S*my-table\.json has no cell "load acquire agent global"/,
+      /: unsupported\n {2}MC2003 P1: line 24: \S*my-table\.json has no cell "load acquire agent global"/,
     );
   });
 

@@ -28,6 +28,7 @@ import { llcCodes } from '../check/llc-code.ts';
 import type { CheckPool } from '../check/pool.ts';
 import { readTableFile, type TableFile, tableCode } from '../check/table-file.ts';
 import { checkJob } from '../check/worker.ts';
+import { diagnosticLine } from '../core/diagnostics.ts';
 import { nearestNames } from '../core/nearest.ts';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
@@ -39,8 +40,7 @@ import { modelSpec } from '../run/registry.ts';
 import { Runner } from '../run/runner.ts';
 import { ASSUMPTION_IDS, isAssumptionId } from '../sim/assumptions.ts';
 import { HW_TEXTS, type HwText, type MachineSettings } from '../sim/config.ts';
-import type { LoweredCode } from '../sim/program.ts';
-import { printableModelDiagnostic } from './decidable.ts';
+import type { CodeOrWhy, LoweredCode } from '../sim/program.ts';
 import { type DiagnosticPrinter, escapeText } from './format.ts';
 import { loadTests, readSource, stderrPrinter } from './io.ts';
 import { contextFromOptions, fail } from './lower.ts';
@@ -266,10 +266,7 @@ export function registerCheck(program: Command): void {
         // A barrier operation the model cannot decide (MD004) is checked all the same: the check
         // then says the model is undecided.
         const md = model.diagnose(prepared);
-        printer.print(
-          md.map((d) => printableModelDiagnostic(d, file)),
-          text,
-        );
+        printer.print(md, text, file);
         if (md.some((d) => d.code !== 'MD004')) bad = true;
         else tests.push(test);
       }
@@ -285,8 +282,7 @@ export function registerCheck(program: Command): void {
       process.on('SIGINT', onSigint);
       // Every (test, target and mode) to check, in output order; targets of one family often lower a
       // test the same way, so each distinct machine run (machineKey) is checked once.
-      const planned: { test: Test; report: Report; ctx: LowerCtx; code: LoweredCode | { error: string } }[] =
-        [];
+      const planned: { test: Test; report: Report; ctx: LowerCtx; code: CodeOrWhy }[] = [];
       const slots: (CheckResult | undefined)[] = [];
       let pool: CheckPool | null = null;
       try {
@@ -332,7 +328,7 @@ export function registerCheck(program: Command): void {
         const runOne = (k: number): Promise<CheckResult> => {
           const { test, report, ctx, code } = planned[k]!;
           if ('error' in code)
-            return Promise.resolve(unsupportedCheck(test, report, ctx, lowering, code.error));
+            return Promise.resolve(unsupportedCheck(test, report, ctx, lowering, diagnosticLine(code.error)));
           if (pool)
             return pool
               .run(

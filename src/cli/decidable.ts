@@ -2,22 +2,9 @@
  * A model's own diagnostics of a test it is to run (an undecidable barrier operation, a test too
  * large for the model, …), printed the way every command that runs a model prints them.
  */
-import { MODEL_HINTS, UNDECIDED_CODES } from '../enumerate/verdict.ts';
-import type { ModelDiagnostic } from '../events/skeleton.ts';
+import { UNDECIDED_CODES } from '../enumerate/verdict.ts';
 import type { Prepared, Runner } from '../run/runner.ts';
-import type { DiagnosticPrinter, Printable } from './format.ts';
-import { fileSpan } from './io.ts';
-
-/** A model diagnostic in the shape the terminal formatter prints (a test-wide one points at line 1). */
-export function printableModelDiagnostic(d: ModelDiagnostic, file: string): Printable {
-  return {
-    code: d.code,
-    severity: 'error',
-    message: d.message,
-    hint: MODEL_HINTS[d.code],
-    span: d.span ?? fileSpan(file),
-  };
-}
+import type { DiagnosticPrinter } from './format.ts';
 
 /**
  * Whether `runner`'s model can decide `p` (read from `file`, whose text is `text`). Its diagnostics
@@ -32,10 +19,7 @@ export function decidable(
   printer: DiagnosticPrinter,
 ): 'ok' | 'bad' | 'undecidable' {
   const md = runner.diagnose(p);
-  printer.print(
-    md.map((d) => printableModelDiagnostic(d, file)),
-    text,
-  );
+  printer.print(md, text, file);
   if (md.some((d) => !UNDECIDED_CODES.includes(d.code))) return 'bad';
   return md.length > 0 ? 'undecidable' : 'ok';
 }

@@ -9,11 +9,11 @@
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { clipQuote } from '../core/diagnostics.ts';
 import { nearestNames } from '../core/nearest.ts';
 import type { Test } from '../core/types.ts';
 import type { Report } from '../enumerate/report.ts';
 import { DEFAULT_RUN, modelDiagnostics, runTestSync } from '../enumerate/verdict.ts';
-import { clipQuote } from '../syntax/diagnostics.ts';
 import { litmusFilesIn, loadTests, stderrPrinter } from './io.ts';
 import { CliExit, usageError } from './shared.ts';
 

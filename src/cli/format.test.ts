@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { diag } from '../syntax/diagnostics.ts';
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { diag } from '../core/diagnostics.ts';
+import type { Span } from '../core/types.ts';
 import { parse } from '../syntax/parser.ts';
-import { diagnosticPrinter, escapeText, formatDiagnostic, type Printable, SOURCE_WINDOW } from './format.ts';
+import { diagnosticPrinter, escapeText, formatDiagnostic, SOURCE_WINDOW } from './format.ts';
 
 const at = (offset: number, col: number, len: number, line = 1) => ({
   file: 'f.litmus',
@@ -31,7 +33,7 @@ describe('escapeText', () => {
 describe('formatDiagnostic', () => {
   it('escapes the file name, message, hint and source line; the caret stays under the escaped text', () => {
     const src = 'AMDGPU t\n@x\x1b[31m = 1\n';
-    const d: Printable = {
+    const d: Diagnostic & { span: Span } = {
       code: 'LT1002',
       severity: 'error',
       message: "unexpected character '\x1b'",
@@ -50,14 +52,14 @@ describe('formatDiagnostic', () => {
   it("bounds another stage's message and hint that quote a huge name", () => {
     const name = 'y'.repeat(1_000_000);
     const out = formatDiagnostic({
-      code: 'LW1001',
+      code: 'LW2001',
       severity: 'error',
       message: `@${name}`,
       hint: name,
       span: at(0, 1, 1),
     });
     expect(out.length).toBeLessThan(2200);
-    expect(out).toMatch(/^f\.litmus:1:1: error LW1001: @y+…y+\n {2}hint: y+…y+$/);
+    expect(out).toMatch(/^f\.litmus:1:1: error LW2001: @y+…y+\n {2}hint: y+…y+$/);
   });
 
   it('expands tabs and counts a character outside the BMP as one column', () => {
@@ -93,7 +95,7 @@ describe('diagnosticPrinter', () => {
   );
   const warning = diag('LT2011', at(0, 1, 1), { name: 'foo' });
 
-  function printed(limit: number, ds: Printable[]): string {
+  function printed(limit: number, ds: Diagnostic[]): string {
     let out = '';
     const p = diagnosticPrinter(limit, (t) => {
       out += t;

@@ -6,21 +6,10 @@
  * recolour or rewrite the screen), long source lines are shown as a window around the caret, and
  * `diagnosticPrinter` stops after an error limit, as compilers do.
  */
-import type { Span } from '../core/types.ts';
-import { clipQuote } from '../syntax/diagnostics.ts';
-import { isControlChar } from '../syntax/lexer.ts';
 
-/**
- * What the formatter needs of a diagnostic. Every stage's diagnostics fit: the litmus front end's
- * (LT…, CL…), the model's (MD…) and the lowering's (LW…).
- */
-export interface Printable {
-  code: string;
-  severity: 'error' | 'warning';
-  message: string;
-  hint?: string | undefined;
-  span: Span;
-}
+import { clipQuote, type Diagnostic, fileSpan } from '../core/diagnostics.ts';
+import type { Span } from '../core/types.ts';
+import { isControlChar } from '../syntax/lexer.ts';
 
 /** Columns of source shown under a diagnostic; a longer line is cut to a window around the caret. */
 export const SOURCE_WINDOW = 100;
@@ -169,13 +158,19 @@ function isLowSurrogate(c: number): boolean {
  */
 const MAX_PRINTED = 1000;
 
-export function formatDiagnostic(d: Printable, source?: string): string {
-  const { file, line, col } = d.span;
+/**
+ * A diagnostic as the terminal shows it: `file:line:col: severity CODE: message`, the source line
+ * with a caret under the span, and the hint. One about no place (a test-wide model diagnostic, a
+ * lowering option) points at the start of `file` (the command line when none is given).
+ */
+export function formatDiagnostic(d: Diagnostic, source?: string, file = '<command-line>'): string {
+  const span = d.span ?? fileSpan(file);
+  const { line, col } = span;
   const head = escapeText(
-    `${clipQuote(file, MAX_PRINTED)}:${line}:${col}: ${d.severity} ${d.code}: ${clipQuote(d.message, MAX_PRINTED)}`,
+    `${clipQuote(span.file, MAX_PRINTED)}:${line}:${col}: ${d.severity} ${d.code}: ${clipQuote(d.message, MAX_PRINTED)}`,
   );
   const lines = [head];
-  const excerpt = source === undefined ? null : sourceExcerpt(source, d.span);
+  const excerpt = source === undefined ? null : sourceExcerpt(source, span);
   if (excerpt) {
     const gutter = String(line).padStart(4);
     lines.push(`${gutter} | ${excerpt.text}`);
@@ -186,8 +181,8 @@ export function formatDiagnostic(d: Printable, source?: string): string {
 }
 
 /** Formats every diagnostic of one file, in order. */
-export function formatDiagnostics(ds: readonly Printable[], source?: string): string {
-  return ds.map((d) => formatDiagnostic(d, source)).join('\n');
+export function formatDiagnostics(ds: readonly Diagnostic[], source?: string, file?: string): string {
+  return ds.map((d) => formatDiagnostic(d, source, file)).join('\n');
 }
 
 /** clang's default -ferror-limit. */
@@ -195,8 +190,11 @@ export const DEFAULT_ERROR_LIMIT = 20;
 
 /** Writes diagnostics of a whole command, stopping after an error limit. */
 export interface DiagnosticPrinter {
-  /** Writes the diagnostics of one file (with its text, for the caret lines) while under the limit. */
-  print(ds: readonly Printable[], source?: string): void;
+  /**
+   * Writes the diagnostics of one file (with its text, for the caret lines; its name, for those of
+   * no place in it) while under the limit.
+   */
+  print(ds: readonly Diagnostic[], source?: string, file?: string): void;
   /** Says how many diagnostics the limit held back, if any; call once, at the end. */
   finish(): void;
 }
@@ -211,7 +209,7 @@ export function diagnosticPrinter(limit: number, write: (text: string) => void):
   let hiddenErrors = 0;
   let hiddenWarnings = 0;
   return {
-    print(ds, source) {
+    print(ds, source, file) {
       const shown: string[] = [];
       for (const d of ds) {
         if (limit > 0 && errors >= limit) {
@@ -220,7 +218,7 @@ export function diagnosticPrinter(limit: number, write: (text: string) => void):
           continue;
         }
         if (d.severity === 'error') errors++;
-        shown.push(formatDiagnostic(d, source));
+        shown.push(formatDiagnostic(d, source, file));
       }
       if (shown.length > 0) write(`${shown.join('\n')}\n`);
     },

@@ -5,8 +5,9 @@
  * the text it points at, messages stay short, nothing the terminal would act on is printed, and
  * the error limit is honoured.
  */
+
+import { hasErrors, type SourceDiagnostic } from '../core/diagnostics.ts';
 import { lineOfOffset, lineStarts } from '../core/lines.ts';
-import { type Diagnostic, hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
 import { diagnosticPrinter, escapeText, sourceExcerpt } from './format.ts';
 
@@ -27,7 +28,7 @@ const RAW =
  */
 export interface FrontEnd {
   file: string;
-  read(text: string, file: string): { diagnostics: Diagnostic[]; problems: string[] };
+  read(text: string, file: string): { diagnostics: SourceDiagnostic[]; problems: string[] };
 }
 
 /** The litmus front end: a test is returned exactly when there are no errors. */
@@ -48,7 +49,7 @@ export function frontEndViolations(
 ): string[] {
   const out: string[] = [];
   const file = front.file;
-  let ds: Diagnostic[];
+  let ds: SourceDiagnostic[];
   try {
     const r = front.read(text, file);
     ds = r.diagnostics;
@@ -102,7 +103,7 @@ export function frontEndViolations(
 }
 
 /** Why the caret under `d` is not under the character its span starts at, or null when it is. */
-function caretProblem(text: string, d: Diagnostic): string | null {
+function caretProblem(text: string, d: SourceDiagnostic): string | null {
   const ex = sourceExcerpt(text, d.span);
   if (!ex) return null;
   const at = ex.caret.indexOf('^');

@@ -3,16 +3,12 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { diag, fileSpan, hasErrors, type SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Span, Test } from '../core/types.ts';
 import { parseAnyTest, type Syntax } from '../run/syntaxes.ts';
-import { type Diagnostic, diag, hasErrors } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
 import type { AnyTest } from '../vulkan/ast.ts';
 import { DEFAULT_ERROR_LIMIT, type DiagnosticPrinter, diagnosticPrinter } from './format.ts';
-
-export function fileSpan(file: string): Span {
-  return { file, offset: 0, line: 1, col: 1, len: 0 };
-}
 
 /** Why a file operation failed, in words: those given for its error code, else `what (CODE)`. */
 export function failureWhy(e: unknown, words: Readonly<Record<string, string>>, what: string): string {
@@ -70,7 +66,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 export function readSource(
   file: string,
   kind: FileKind = 'litmus',
-): { text: string } | { diagnostic: Diagnostic; why: string; text?: string } {
+): { text: string } | { diagnostic: SourceDiagnostic; why: string; text?: string } {
   let bytes: Buffer;
   try {
     if (statSync(file).isDirectory()) {
@@ -133,7 +129,7 @@ export function stderrPrinter(limit = DEFAULT_ERROR_LIMIT): DiagnosticPrinter {
  * included) to `printer`. `ok` is false when some file could not be read or has errors; the caller
  * then exits 2 before writing anything (nothing half-written).
  */
-function loadWith<P extends { test: unknown; diagnostics: Diagnostic[] }, L>(
+function loadWith<P extends { test: unknown; diagnostics: SourceDiagnostic[] }, L>(
   files: readonly string[],
   printer: DiagnosticPrinter,
   parseFile: (text: string, file: string) => P,

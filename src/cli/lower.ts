@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
-import type { Instr, Span, Test } from '../core/types.ts';
+import { hasErrors } from '../core/diagnostics.ts';
+import type { Instr, Test } from '../core/types.ts';
 import { causeById } from '../lower/causes.ts';
 import {
   type DivergenceGroup,
@@ -40,9 +41,8 @@ import { describeCtx, lowerSideBySide, renderSideBySide, sideBySideJson } from '
 import { DEFAULT_TARGET, findTarget, nearestTargetNames, type Target } from '../lower/targets.ts';
 import { type LowerCtx, type LowerDiagnostic, type LowerResult, lowerDiag } from '../lower/types.ts';
 import { parseAnyTest } from '../run/syntaxes.ts';
-import { hasErrors } from '../syntax/diagnostics.ts';
 import { printInstr } from '../syntax/printer.ts';
-import { formatDiagnostics, type Printable } from './format.ts';
+import { formatDiagnostics } from './format.ts';
 import { readSource, stderrPrinter } from './io.ts';
 import { CliExit, commandLineSpan, commandLineText, errorLimitOption } from './shared.ts';
 
@@ -61,24 +61,10 @@ interface LowerOptions {
   deviceScope?: 'system' | 'agent';
 }
 
-/** The command line as a span, for diagnostics about options or a missing file (LW2011). */
-const COMMAND_LINE: Span = { file: '<command-line>', offset: 0, line: 1, col: 1, len: 0 };
-
-/** A lowering diagnostic in the shape the shared formatter prints (file:line:col, code, message, hint). */
-function printable(d: LowerDiagnostic): Printable {
-  return {
-    code: d.code,
-    severity: d.severity,
-    message: d.message,
-    hint: d.hint,
-    span: d.span ?? COMMAND_LINE,
-  };
-}
-
 /** Prints a lowering diagnostic and exits 2; one about the command line quotes it, as every command's do. */
 export function fail(d: LowerDiagnostic, source?: string): never {
-  const text = d.span === null || d.span.file === '<command-line>' ? commandLineText() : source;
-  process.stderr.write(`${formatDiagnostics([printable(d)], text)}\n`);
+  const text = d.span === undefined || d.span.file === '<command-line>' ? commandLineText() : source;
+  process.stderr.write(`${formatDiagnostics([d], text)}\n`);
   throw new CliExit(2);
 }
 
@@ -489,7 +475,7 @@ export function registerLower(program: Command): void {
         const found = dedupe(
           sbs.threads.flatMap((t) => t.instrs.flatMap((i) => i.results.flatMap(problemsOf))),
         );
-        printer.print(found.map(printable), src.text);
+        printer.print(found, src.text);
         printer.finish();
         if (found.some((d) => d.severity === 'error')) throw new CliExit(2);
         if (opts.json) {
@@ -513,7 +499,7 @@ export function registerLower(program: Command): void {
       }
       const threads = lowerTest(test, ctx);
       const found = threads.flatMap((t) => t.instrs.flatMap((i) => problemsOf(i.result)));
-      printer.print(found.map(printable), src.text);
+      printer.print(found, src.text);
       printer.finish();
       // Nothing half-written: any error means no output at all. Warnings (no table row, an annotation the
       // target gives no meaning) still lower.

@@ -5,11 +5,11 @@
  * with the text of the file each is in (exit 2).
  */
 import { join } from 'node:path';
+import type { SourceDiagnostic } from '../core/diagnostics.ts';
 import type { ModelOptions } from '../models/amdgpu.ts';
 import { DEFAULT_SETTINGS, type RunSettings } from '../run/engine.ts';
 import { type ModelSpec, modelSpec, userCatSpec } from '../run/registry.ts';
 import { type CatSource, type Prepared, Runner } from '../run/runner.ts';
-import type { Diagnostic } from '../syntax/diagnostics.ts';
 import type { AnyTest } from '../vulkan/ast.ts';
 import { DEFAULT_ERROR_LIMIT, formatDiagnostics } from './format.ts';
 import type { VulkanCliOptions } from './vulkan-options.ts';
@@ -28,7 +28,10 @@ export function cliCats(errorLimit?: number): CatSource {
 }
 
 /** Prints a cat model's diagnostics (with the text of the file each is in) and ends with status 2. */
-export async function catDiagnosticsExit(ds: readonly Diagnostic[], errorLimit?: number): Promise<never> {
+export async function catDiagnosticsExit(
+  ds: readonly SourceDiagnostic[],
+  errorLimit?: number,
+): Promise<never> {
   const { printAndExit } = await import('./cat.ts');
   return printAndExit(ds, errorLimit ?? DEFAULT_ERROR_LIMIT);
 }

@@ -7,6 +7,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { diag, fileSpan } from '../core/diagnostics.ts';
 import type { Test } from '../core/types.ts';
 import type { Enumeration } from '../enumerate/enumerate.ts';
 import { prepareVariant } from '../enumerate/enumerate.ts';
@@ -24,7 +25,6 @@ import { checkCandidate, DEFAULT_OPTIONS, type ModelOptions } from '../models/am
 import type { Interruptible, Spread } from '../run/engine.ts';
 import { languageOf, modelNames, modelSpec, userCatSpec } from '../run/registry.ts';
 import { type Prepared, Runner } from '../run/runner.ts';
-import { diag } from '../syntax/diagnostics.ts';
 import type { AnyTest } from '../vulkan/ast.ts';
 import {
   addBudgetOptions,
@@ -36,7 +36,7 @@ import {
 } from './budgets.ts';
 import { decidable } from './decidable.ts';
 import { formatDiagnostic } from './format.ts';
-import { failureWhy, fileSpan, loadAnyTests, stderrPrinter } from './io.ts';
+import { failureWhy, loadAnyTests, stderrPrinter } from './io.ts';
 import { catDiagnosticsExit, cliCats, compileOrExit, prepareOrSay, settingsOf } from './models.ts';
 import { roughDuration, startProgress } from './progress.ts';
 import { CliExit, errorLimitOption, optionValueDiagnostic, usageError } from './shared.ts';

@@ -4,6 +4,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIAGNOSTICS } from '../core/diagnostics.ts';
 import { findLlc } from '../lower/llc.ts';
 import {
   isLoopback,
@@ -229,6 +230,12 @@ describe('gpumm serve', () => {
       `POST /api/llc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi`,
     );
     expect(noJson.status).toBe(415);
+    // A refused API request's answer is the diagnostic: its message, code and hint.
+    expect(JSON.parse(noJson.body.slice(noJson.body.indexOf('{')))).toEqual({
+      error: 'send application/json',
+      code: 'SRV4001',
+      hint: DIAGNOSTICS.SRV4001.hint(),
+    });
     // This server runs no llc (llc: null): the endpoint says so.
     expect(JSON.parse((await get(port, '/api/llc')).body)).toMatchObject({ available: false });
     // Another site's name resolved to 127.0.0.1 (DNS rebinding) gets nothing.
@@ -275,6 +282,8 @@ describe('gpumm serve', () => {
       expect(tg.status).toBe(400);
       expect(await tg.json()).toEqual({
         error: 'TgSplit execution mode exists on gfx90a, gfx942 and gfx950',
+        code: 'SRV4001',
+        hint: DIAGNOSTICS.SRV4001.hint(),
       });
     } finally {
       await s.close();

@@ -15,6 +15,7 @@ import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
 import { freshBuild, WEB_DIR, WEB_MAIN, WEB_MANIFEST } from '../../bin/bundle.mjs';
+import { clipQuote, type Diagnostic, diag, fileSpan, hasErrors } from '../core/diagnostics.ts';
 import type { Test } from '../core/types.ts';
 import { causeById } from '../lower/causes.ts';
 import { compareWithLlc, findLlc } from '../lower/llc.ts';
@@ -22,11 +23,9 @@ import { findTarget } from '../lower/targets.ts';
 import type { LowerCtx } from '../lower/types.ts';
 import { inLanguage } from '../run/runner.ts';
 import { detectSyntax, parseAnyTest } from '../run/syntaxes.ts';
-import { clipQuote, diag, hasErrors } from '../syntax/diagnostics.ts';
 import { printInstr } from '../syntax/printer.ts';
 import { khronosTestName } from '../vulkan/khronos.ts';
 import { formatDiagnostic } from './format.ts';
-import { fileSpan } from './io.ts';
 import { CliExit } from './shared.ts';
 
 /** The package root (this file is src/cli/serve.ts, or dist/cli/… once bundled). */
@@ -226,13 +225,16 @@ export interface ServeOptions {
 }
 
 /** A bad request's status and message (the API answers JSON, the rest plain text). */
+/** A request refused (4xx: SRV4001) or not answered (5xx: SRV5001), with its diagnostic. */
 class HttpError extends Error {
+  readonly diagnostic: Diagnostic;
   constructor(
     readonly status: number,
-    message: string,
+    what: string,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(what);
+    this.diagnostic = diag(status >= 500 ? 'SRV5001' : 'SRV4001', null, { what });
   }
 }
 
@@ -434,7 +436,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
           return;
         }
         if ((req.url ?? '').startsWith('/api/'))
-          sendJson(res, err.status, { error: err.message }, err.headers);
+          sendJson(
+            res,
+            err.status,
+            { error: err.message, code: err.diagnostic.code, hint: err.diagnostic.hint },
+            err.headers,
+          );
         else
           send(res, err.status, 'text/plain; charset=utf-8', `${err.status} ${err.message}\n`, err.headers);
         // A body we stopped reading: close the connection rather than read the rest.

@@ -1,7 +1,7 @@
 /** Helpers shared by the subcommands: exit handling and command-line diagnostics. */
 import { type CommanderError, InvalidArgumentError, Option } from 'commander';
+import { clipQuote, type DiagnosticCode, diag } from '../core/diagnostics.ts';
 import type { Span } from '../core/types.ts';
-import { clipQuote, type DiagnosticCode, diag } from '../syntax/diagnostics.ts';
 import { DEFAULT_ERROR_LIMIT, formatDiagnostic } from './format.ts';
 
 /** Thrown by a subcommand to end with a status after it has printed what it had to say. */

@@ -4,7 +4,12 @@
  */
 
 import type { Test } from '../core/types.ts';
-import { buildSkeleton, type ModelDiagnostic, type ModelDiagnosticCode } from '../events/skeleton.ts';
+import {
+  buildSkeleton,
+  type ModelDiagnostic,
+  type ModelDiagnosticCode,
+  modelDiag,
+} from '../events/skeleton.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
 import { DEFAULT_ENUMERATE, Enumeration, estimateCandidates, prepareVariant } from './enumerate.ts';
 import { explainWitness } from './explain.ts';
@@ -42,16 +47,6 @@ export const DEFAULT_RUN: RunOptions = {
 /** Model diagnostics that mean "cannot decide yet" (exit 3) rather than bad input (exit 2). */
 export const UNDECIDED_CODES: readonly ModelDiagnosticCode[] = ['MD004', 'MD007'];
 
-/** The hint of each model diagnostic (the CLI and the explorer print them). */
-export const MODEL_HINTS: Record<ModelDiagnosticCode, string> = {
-  MD001: 'declare the location in the memory section before the threads, e.g. `@x = global i32 0`',
-  MD002: 'host threads share only system scope; keep LDS (addrspace(3)) locations to device threads',
-  MD004: 'docs/model.md (choice 7) lists the barrier operations the model decides',
-  MD005: 'assign the register in an earlier instruction of the same thread',
-  MD006: 'name the copy with a thread whose workgroup owns it, e.g. P0:@x',
-  MD007: `litmus tests of the model have at most ${MAX_MODEL_EVENTS} events: split the test into smaller ones (gpumm lower and gpumm parse take tests of any size)`,
-};
-
 /**
  * An upper bound of the events of `test` without building them: every instruction, and an initial
  * write per location, per thread for LDS and private memory (one copy per workgroup or thread).
@@ -69,24 +64,14 @@ export function modelDiagnostics(test: Test): ModelDiagnostic[] {
   // Refused before any relation is built: building them is what would take the memory and time.
   const size = eventBound(test);
   if (size > MAX_MODEL_EVENTS)
-    return [
-      {
-        code: 'MD007',
-        message: `the test has ${size} events (instructions and initial writes); the model decides tests of at most ${MAX_MODEL_EVENTS}`,
-        span: null,
-      },
-    ];
+    return [modelDiag('MD007', null, { size: String(size), max: String(MAX_MODEL_EVENTS) })];
   const sk = buildSkeleton(test);
   const errors: { message: string }[] = [];
   const { ws } = prepareVariant(test, 0);
   observables(sk, ws.evaluator.programs, errors);
   return [
     ...sk.diagnostics,
-    ...errors.map((e) => ({
-      code: 'MD006' as const,
-      message: e.message,
-      span: test.condition?.span ?? null,
-    })),
+    ...errors.map((e) => modelDiag('MD006', test.condition?.span ?? null, { what: e.message })),
   ];
 }
 

@@ -10,6 +10,7 @@
  * No Node APIs here: the web page imports this file.
  */
 
+import { type Diagnostic, type DiagnosticCode, diag } from '../core/diagnostics.ts';
 import {
   add,
   bitset,
@@ -110,21 +111,19 @@ export interface LocInstance {
 }
 
 /** A problem that keeps the model from deciding a test (unsupported feature, ill-formed reference). */
-export interface ModelDiagnostic {
-  code: ModelDiagnosticCode;
-  message: string;
-  span: Span | null;
-}
+export type ModelDiagnostic = Diagnostic & { code: ModelDiagnosticCode };
 
-export type ModelDiagnosticCode =
-  | 'MD001' // unknown location
-  | 'MD002' // LDS accessed from a host thread
-  // MD003 (a -one-as syncscope in a test touching several address spaces) is retired: the model
-  // now decides such tests (docs/model.md, choice 6). The code is not reused.
-  | 'MD004' // barrier operation the model cannot decide (trap/cluster ids, host threads, too many executions)
-  | 'MD005' // unknown register
-  | 'MD006' // ambiguous location in condition
-  | 'MD007'; // more events than the model decides (MAX_MODEL_EVENTS)
+/** The model's codes (their wording: src/core/diagnostics.ts). */
+export type ModelDiagnosticCode = Extract<DiagnosticCode, `MD${string}`>;
+
+/** A model diagnostic at `span` (null: the whole test). */
+export function modelDiag(
+  code: ModelDiagnosticCode,
+  span: Span | null,
+  args: Record<string, string>,
+): ModelDiagnostic {
+  return { ...diag(code, span, args), code };
+}
 
 export interface Skeleton {
   test: Test;
@@ -369,15 +368,11 @@ function build(test: Test, casSuccess: readonly boolean[], barrierVariant: numbe
       if (acc) {
         const l = declared.get(acc.loc);
         if (!l || l.barrier) {
-          diagnostics.push({ code: 'MD001', message: `unknown location @${acc.loc}`, span: ins.span });
+          diagnostics.push(modelDiag('MD001', ins.span, { loc: acc.loc }));
           return;
         }
         if (l.space === 'local' && th.placement.kind === 'host') {
-          diagnostics.push({
-            code: 'MD002',
-            message: `host thread ${th.name} cannot access LDS location @${acc.loc}`,
-            span: ins.span,
-          });
+          diagnostics.push(modelDiag('MD002', ins.span, { thread: th.name, loc: acc.loc }));
           return;
         }
         locId = ensureLoc(acc.loc, t);
@@ -467,7 +462,7 @@ function build(test: Test, casSuccess: readonly boolean[], barrierVariant: numbe
           // The barrier execution model (src/events/barriers.ts) reports what it cannot model.
           const u = barriers.unsupported.find((x) => x.thread === t && x.instr === k);
           if (u && diagnostics.every((d) => d.code !== 'MD004'))
-            diagnostics.push({ code: 'MD004', message: u.message, span: ins.span });
+            diagnostics.push(modelDiag('MD004', ins.span, { what: u.message }));
           break;
         }
         case 'bin':
@@ -529,7 +524,7 @@ function build(test: Test, casSuccess: readonly boolean[], barrierVariant: numbe
   }
   for (let k = 0; k < po.bits.length; k++) hbBase.bits[k]! |= po.bits[k]!;
   if (barriers.unsupported.length > 0 && diagnostics.every((d) => d.code !== 'MD004'))
-    diagnostics.push({ code: 'MD004', message: barriers.unsupported[0]!.message, span: null });
+    diagnostics.push(modelDiag('MD004', null, { what: barriers.unsupported[0]!.message }));
 
   // -one-as (docs/model.md, choice 6): with accesses in several address-space classes and some
   // -one-as operation, hb is one relation per class; otherwise a -one-as scope acts as its plain form.

@@ -4,6 +4,7 @@
  * when a model of it runs. No Node APIs here.
  */
 import type { Model } from '../cat/ast.ts';
+import type { SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Test } from '../core/types.ts';
 import type { Collector } from '../enumerate/collector.ts';
 import type { ObserveMode } from '../enumerate/outcomes.ts';
@@ -11,7 +12,6 @@ import type { Report } from '../enumerate/report.ts';
 import type { RunOptions, SearchProgress } from '../enumerate/verdict.ts';
 import type { ModelDiagnostic } from '../events/skeleton.ts';
 import { DEFAULT_OPTIONS, type ModelOptions } from '../models/amdgpu.ts';
-import type { Diagnostic } from '../syntax/diagnostics.ts';
 import type { AnyTest } from '../vulkan/ast.ts';
 import { DEFAULT_UNROLL } from '../vulkan/paths.ts';
 
@@ -105,7 +105,7 @@ export interface Engine {
   /** What keeps the engine from deciding `test` (MD004/MD007: undecided; any other: bad input). */
   diagnose(test: AnyTest): ModelDiagnostic[];
   /** The diagnostics of compiling `cat` against the primitives of `test`. */
-  compile(cat: Model, test: AnyTest, s: RunSettings): Diagnostic[];
+  compile(cat: Model, test: AnyTest, s: RunSettings): SourceDiagnostic[];
   /**
    * Runs `test` in slices within `budgets`. `cat`: the cat model a cat engine runs, or the one a
    * fast search's explanations come from (null: none asked for). `spread`: the fast AMDGPU search

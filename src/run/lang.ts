@@ -3,8 +3,9 @@
  * registry (src/run/registry.ts) loads them when a test meets a model of another language.
  * No Node APIs here.
  */
+
+import type { SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Cond } from '../core/types.ts';
-import type { Diagnostic } from '../syntax/diagnostics.ts';
 import type { AnyTest } from '../vulkan/ast.ts';
 import type { DeviceScope } from '../vulkan/translate.ts';
 
@@ -17,7 +18,7 @@ export interface TranslateOptions {
 /** A translation: the test (null when it cannot be said), its diagnostics, what it assumes of a final state. */
 export interface Translated {
   test: AnyTest | null;
-  diagnostics: Diagnostic[];
+  diagnostics: SourceDiagnostic[];
   /**
    * What a final state of the translated test must satisfy to be one of the original's (the
    * assumptions an await loop's exit adds, src/vulkan/translate.ts); null when there is none.

@@ -15,14 +15,14 @@
  * page has them bundled). No Node APIs here.
  */
 import type { Model } from '../cat/ast.ts';
+import type { SourceDiagnostic } from '../core/diagnostics.ts';
 import type { ModelDiagnostic } from '../events/skeleton.ts';
-import type { Diagnostic } from '../syntax/diagnostics.ts';
 import type { AnyTest } from '../vulkan/ast.ts';
 import type { Budgets, Engine, ModelRun, RunHooks, RunSettings, Spread } from './engine.ts';
 import type { Translated, TranslateOptions } from './lang.ts';
 import { type CatRef, type LanguageId, language, languageOf, type ModelSpec } from './registry.ts';
 
-export type CatLoaded = { model: Model } | { diagnostics: Diagnostic[] };
+export type CatLoaded = { model: Model } | { diagnostics: SourceDiagnostic[] };
 
 /** Where the cat files come from. */
 export interface CatSource {
@@ -48,7 +48,7 @@ export async function inLanguage(
   test: AnyTest,
   lang: LanguageId,
   o: TranslateOptions,
-): Promise<{ prepared: Prepared | null; diagnostics: Diagnostic[] }> {
+): Promise<{ prepared: Prepared | null; diagnostics: SourceDiagnostic[] }> {
   if (languageOf(test).id === lang)
     return { prepared: { test, original: test, translation: null }, diagnostics: [] };
   const tr = (await language(lang).tools()).translate(test, o);
@@ -87,7 +87,7 @@ export class Runner {
     settings: RunSettings,
     cats: CatSource,
     explained = settings.explain,
-  ): Promise<Runner | { diagnostics: Diagnostic[] }> {
+  ): Promise<Runner | { diagnostics: SourceDiagnostic[] }> {
     const r = await Runner.open(spec, settings, explained);
     const ds = await r.loadCat(cats);
     return ds.length > 0 ? { diagnostics: ds } : r;
@@ -99,7 +99,7 @@ export class Runner {
   }
 
   /** Reads the model's cat file (see `open`); the diagnostics of one that cannot be read or parsed. */
-  async loadCat(cats: CatSource): Promise<Diagnostic[]> {
+  async loadCat(cats: CatSource): Promise<SourceDiagnostic[]> {
     const ref = this.catRef;
     if (ref && !this.catLoaded) {
       const loaded = await cats.load(ref);
@@ -134,7 +134,7 @@ export class Runner {
   prepare(
     test: AnyTest,
     o: TranslateOptions,
-  ): Promise<{ prepared: Prepared | null; diagnostics: Diagnostic[] }> {
+  ): Promise<{ prepared: Prepared | null; diagnostics: SourceDiagnostic[] }> {
     return inLanguage(test, this.spec.language, o);
   }
 
@@ -144,7 +144,7 @@ export class Runner {
   }
 
   /** The diagnostics of compiling the model's cat file (if any) against the test's primitives. */
-  compile(p: Prepared): Diagnostic[] {
+  compile(p: Prepared): SourceDiagnostic[] {
     const cat = this.cat;
     return cat ? this.engine.compile(cat, p.test, this.settings) : [];
   }

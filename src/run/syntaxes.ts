@@ -7,8 +7,9 @@
  * one entry here (and its language's, src/run/registry.ts).
  * No Node APIs here: the web page imports this file.
  */
+
+import type { SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Test } from '../core/types.ts';
-import type { Diagnostic } from '../syntax/diagnostics.ts';
 import { parse } from '../syntax/parser.ts';
 import { print } from '../syntax/printer.ts';
 import type { AnyTest, VulkanTest } from '../vulkan/ast.ts';
@@ -20,7 +21,7 @@ import type { LanguageId } from './registry.ts';
 /** What a printer gives: the text, or null with the diagnostics of what the syntax cannot say. */
 export interface Printed {
   text: string | null;
-  diagnostics: Diagnostic[];
+  diagnostics: SourceDiagnostic[];
 }
 
 /** The syntaxes' names (one per entry of SYNTAXES). */
@@ -34,7 +35,7 @@ export interface SyntaxEntry<T extends AnyTest = AnyTest> {
   extension: string | null;
   /** The first line that is neither empty nor a `//` comment marks a file of this syntax. */
   firstLine: RegExp | null;
-  parse(text: string, file: string): { test: T | null; diagnostics: Diagnostic[] };
+  parse(text: string, file: string): { test: T | null; diagnostics: SourceDiagnostic[] };
   print(test: T): Printed;
 }
 
@@ -91,7 +92,7 @@ export function detectSyntax(text: string, file: string): Syntax {
 export function parseAnyTest(
   text: string,
   file: string,
-): { test: AnyTest | null; diagnostics: Diagnostic[]; syntax: Syntax } {
+): { test: AnyTest | null; diagnostics: SourceDiagnostic[]; syntax: Syntax } {
   const syntax = detectSyntax(text, file);
   return { ...syntaxEntry(syntax).parse(text, file), syntax };
 }

@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { diagnosticLine } from '../core/diagnostics.ts';
 import { xeGroups } from '../lower/intel.ts';
 import type { IsaInstr } from '../lower/isa.ts';
 import type { LscFenceInstr } from '../lower/isa-xe.ts';
@@ -271,7 +272,7 @@ P0 @ agent 0, workgroup 0, wavefront 0 {
     const ctx = ctxOf('pvc');
     const fam = familyMachine('xe', 'Xe-HPC')!;
     const c = compileProgram(test, docOf(test, ctx), fam.configs('cu')[0]!);
-    if (!('program' in c)) throw new Error(c.unsupported);
+    if (!('program' in c)) throw new Error(diagnosticLine(c.unsupported));
     expect(c.program.threads[0]!.instrs.map((i) => i.text)).toEqual([
       'lsc_store.ugm',
       'lsc_fence.ugm.evict.gpu',
@@ -284,7 +285,7 @@ P0 @ agent 0, workgroup 0, wavefront 0 {
       ),
     );
     const d = compileProgram(lds, docOf(lds, ctx), fam.configs('cu')[0]!);
-    if (!('program' in d)) throw new Error(d.unsupported);
+    if (!('program' in d)) throw new Error(diagnosticLine(d.unsupported));
     expect(d.program.threads[0]!.instrs[0]!.text).toBe('lsc_store.slm');
   });
 
@@ -324,7 +325,7 @@ P0 @ agent 0, workgroup 0, wavefront 0 {
         replace: as(change),
       });
       const c = compileProgram(test, code, cfg);
-      expect('unsupported' in c ? c.unsupported : '').toMatch(/never emit|no lowering emits/);
+      expect('unsupported' in c ? diagnosticLine(c.unsupported) : '').toMatch(/^MC1012 .*(never emit|no lowering emits)/);
     }
   });
 });

@@ -7,7 +7,8 @@
  * No Node APIs here.
  */
 
-import type { BinOp, IcmpPred, Operand, RmwOp, Test } from '../core/types.ts';
+import { type Diagnostic, diag } from '../core/diagnostics.ts';
+import type { BinOp, IcmpPred, Operand, RmwOp, Span, Test } from '../core/types.ts';
 import { widthOf } from '../core/values.ts';
 import type { BarrierIsaInstr, Counter, IsaInstr, VmemInstr } from '../lower/isa.ts';
 import { formatIsa } from '../lower/isa.ts';
@@ -147,15 +148,22 @@ export interface MProgram {
 /** Per thread, per IR instruction: its machine code (from `gpumm lower` or from llc-22). */
 export type LoweredCode = readonly (readonly (readonly IsaInstr[])[])[];
 
+/** A test's code, or why it has none (a lowering refusal, an instruction llc-22 fails on, a table without the cell). */
+export type CodeOrWhy = LoweredCode | { error: Diagnostic };
+
+/** MC1010 for instruction `text` of `thread`. */
+function notImplemented(thread: string, text: string, family: string, span: Span): Diagnostic {
+  return diag('MC1010', span, { thread, instr: text, family });
+}
+
 /** Per thread, per IR instruction, the documents' machine code; or why the test does not lower. */
-export function docCode(test: Test, ctx: LowerCtx): LoweredCode | { error: string } {
+export function docCode(test: Test, ctx: LowerCtx): CodeOrWhy {
   const lowered = lowerTest(test, ctx);
   const out: IsaInstr[][][] = [];
   for (const th of lowered) {
     const seqs: IsaInstr[][] = [];
     for (const li of th.instrs) {
-      if (!isLowered(li.result))
-        return { error: `${li.result.diagnostic.code} ${li.result.diagnostic.message}` };
+      if (!isLowered(li.result)) return { error: li.result.diagnostic };
       seqs.push(li.result.seq);
     }
     out.push(seqs);
@@ -169,7 +177,7 @@ export function compileProgram(
   code: LoweredCode,
   cfg: FamilyConfig,
   mode: MachineMode = 'cu',
-): { program: MProgram } | { unsupported: string } {
+): { program: MProgram } | { unsupported: Diagnostic } {
   const locs: MLoc[] = [];
   const locIndex = (name: string, t: number): number => {
     const decl = test.locations.find((l) => l.name === name);
@@ -253,10 +261,7 @@ export function compileProgram(
   const threads: MThread[] = [];
   for (let t = 0; t < test.threads.length; t++) {
     const th = test.threads[t]!;
-    if (th.placement.kind === 'host')
-      return {
-        unsupported: `${th.name} is a host thread: the documents give no code sequences for host code and describe the CPU only as a cache the GPU's probes keep coherent, so no machine runs it (docs/hardware.md, "Host threads")`,
-      };
+    if (th.placement.kind === 'host') return { unsupported: diag('MC1001', null, { thread: th.name }) };
     /** `m0` as the thread's `s_mov_b32 m0` instructions set it (straight-line code). */
     let m0 = 0;
     const regs: string[] = [];
@@ -332,7 +337,7 @@ export function compileProgram(
         // location is declared in (constant memory is global memory the kernel does not write).
         const decl = 'ptr' in ir ? test.locations.find((l) => l.name === ir.ptr.loc) : undefined;
         if (!decl)
-          return { unsupported: `${th.name}: line ${ir.span.line} dispatches on an unknown location` };
+          return { unsupported: diag('MC1002', ir.span, { thread: th.name, line: String(ir.span.line) }) };
         const space: XeGenericSpace = decl.space === 'constant' ? 'global' : (decl.space as XeGenericSpace);
         const flat: IsaInstr[] = [];
         for (const i of seq) {
@@ -340,7 +345,9 @@ export function compileProgram(
           else {
             const branch = i.branches.find((b) => b.spaces.includes(space));
             if (!branch)
-              return { unsupported: `${th.name}: line ${ir.span.line} has no branch for ${space} memory` };
+              return {
+                unsupported: diag('MC1003', ir.span, { thread: th.name, line: String(ir.span.line), space }),
+              };
             flat.push(...branch.seq);
           }
         }
@@ -375,10 +382,16 @@ export function compileProgram(
       }
       if (isAccess && accesses.length !== 1)
         return {
-          unsupported: `${th.name}: ${ir.kind} at line ${ir.span.line} became ${accesses.length} memory instructions (${seq.map(formatIsa).join('; ')})`,
+          unsupported: diag('MC1004', ir.span, {
+            thread: th.name,
+            kind: ir.kind,
+            line: String(ir.span.line),
+            count: String(accesses.length),
+            seq: seq.map(formatIsa).join('; '),
+          }),
         };
       if (!isAccess && accesses.length > 0)
-        return { unsupported: `${th.name}: line ${ir.span.line} has memory instructions but no access` };
+        return { unsupported: diag('MC1005', ir.span, { thread: th.name, line: String(ir.span.line) }) };
       for (const i of seq) {
         const text = formatIsa(i);
         switch (i.kind) {
@@ -387,24 +400,29 @@ export function compileProgram(
           case 'lsc': {
             if (!isAccess) throw new Error('unreachable');
             const loc = locIndex(ir.ptr.loc, t);
-            if (loc < 0) return { unsupported: `${th.name}: unknown location @${ir.ptr.loc}` };
+            if (loc < 0)
+              return { unsupported: diag('MC1006', ir.span, { thread: th.name, loc: ir.ptr.loc }) };
             const space = locs[loc]!.space;
             const path: Path = space === 'local' ? 'lds' : space === 'private' ? 'private' : 'vmem';
             if (path === 'lds' && mode === 'tgsplit')
               // AMDGPUUsage "Memory Model GFX90A"/"GFX942": "The exception is when in tgsplit execution
               // mode when no LDS is allocated as wavefronts of the same work-group can be in different CUs."
               return {
-                unsupported: `${th.name}: @${ir.ptr.loc} is LDS, and in TgSplit execution mode no LDS is allocated`,
+                unsupported: diag('MC1007', ir.span, { thread: th.name, loc: ir.ptr.loc }),
               };
             if ((i.kind === 'lds' || (i.kind === 'lsc' && i.sfid === 'slm')) && path !== 'lds')
-              return { unsupported: `${th.name}: ${text} on non-LDS location @${ir.ptr.loc}` };
+              return {
+                unsupported: diag('MC1008', ir.span, { thread: th.name, instr: text, loc: ir.ptr.loc }),
+              };
             if (
               ((i.kind === 'vmem' && i.enc !== 'flat') || (i.kind === 'lsc' && i.sfid === 'ugm')) &&
               path === 'lds'
             )
-              return { unsupported: `${th.name}: ${text} cannot reach LDS location @${ir.ptr.loc}` };
+              return {
+                unsupported: diag('MC1009', ir.span, { thread: th.name, instr: text, loc: ir.ptr.loc }),
+              };
             if (i.kind === 'lsc' && !cfg.lsc)
-              return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
+              return { unsupported: notImplemented(th.name, text, cfg.family, ir.span) };
             // An atomic returns its value only with the family's return bit (config.ts `returns`): without
             // it the register is never written, and the atomic is counted as one that does not return.
             const vm: VmemInstr | null =
@@ -470,7 +488,12 @@ export function compileProgram(
             const unknown = i.counters.filter((c) => !cfg.knownCounters.includes(c));
             if (unknown.length > 0)
               return {
-                unsupported: `${th.name}: ${text} waits on ${unknown.join(', ')}, which ${cfg.family} does not have`,
+                unsupported: diag('MC1011', ir.span, {
+                  thread: th.name,
+                  instr: text,
+                  counters: unknown.join(', '),
+                  family: cfg.family,
+                }),
               };
             const counts = i.counters.map((_, n) => i.counts?.[n] ?? 0);
             const excused: number[] = [];
@@ -499,21 +522,22 @@ export function compileProgram(
           }
           case 'inv': {
             const s = cfg.inv(i);
-            if (!s)
-              return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
+            if (!s) return { unsupported: notImplemented(th.name, text, cfg.family, ir.span) };
             emit({ k: 'inv', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
             break;
           }
           case 'wb': {
             const s = cfg.wb(i);
-            if (!s)
-              return { unsupported: `${th.name}: ${text} is not implemented by the ${cfg.family} machine` };
+            if (!s) return { unsupported: notImplemented(th.name, text, cfg.family, ir.span) };
             emit({ k: 'wb', text, from: s.from, below: s.below, counters: s.counters, cite: s.cite });
             break;
           }
           case 'lsc_fence': {
             const f = cfg.lsc?.fence(i) ?? `is not implemented by the ${cfg.family} machine`;
-            if (typeof f === 'string') return { unsupported: `${th.name}: ${text}: ${f}` };
+            if (typeof f === 'string')
+              return {
+                unsupported: diag('MC1012', ir.span, { thread: th.name, instr: text, sep: ': ', why: f }),
+              };
             emit({ k: 'fence', text, port: f.port, op: f.op, levels: f.levels, cite: f.cite });
             break;
           }
@@ -528,12 +552,13 @@ export function compileProgram(
             const isfirst =
               ir.kind === 'barrier' && ir.op === 'signal_isfirst' && ir.dst !== null ? reg(ir.dst) : -1;
             const ops = barrierOps(i, text, m0, isfirst, cfg.barrierIds, (kind, id) => barrier(kind, t, id));
-            if (typeof ops === 'string') return { unsupported: `${th.name}: ${text} ${ops}` };
+            if (typeof ops === 'string')
+              return { unsupported: diag('MC1012', ir.span, { thread: th.name, instr: text, why: ops }) };
             emit(...ops);
             break;
           }
           default:
-            return { unsupported: `${th.name}: unknown instruction` };
+            return { unsupported: diag('MC1013', ir.span, { thread: th.name }) };
         }
       }
     }

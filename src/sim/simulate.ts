@@ -6,6 +6,7 @@
  * No Node APIs here.
  */
 
+import { diagnosticLine } from '../core/diagnostics.ts';
 import type { Test } from '../core/types.ts';
 import type { AssumptionId } from './assumptions.ts';
 import type { FamilyConfig, FamilyMachine, MachineMode } from './config.ts';
@@ -260,7 +261,7 @@ export function machinesOf(
   for (const cfg of fam.configs(mode)) {
     if (r3 ? cfg.multiAgentOnly : cfg.singleAgentOnly) continue;
     const c = compileProgram(test, code, cfg, mode);
-    if ('unsupported' in c) return { kind: 'unsupported', reason: c.unsupported };
+    if ('unsupported' in c) return { kind: 'unsupported', reason: diagnosticLine(c.unsupported) };
     program ??= c.program;
     // Every placement, also with the reductions on: R2 (maximal placements only) is withdrawn, since
     // a cache shared by two workgroups gives runs separate caches do not (docs/hardware.md, R2). R5:

@@ -5,6 +5,7 @@
  */
 
 import { readFileSync } from 'node:fs';
+import { diagnosticLine } from '../core/diagnostics.ts';
 import type { Test } from '../core/types.ts';
 import type { IsaInstr } from '../lower/isa.ts';
 import { findTarget } from '../lower/targets.ts';
@@ -40,7 +41,7 @@ export function ctxOf(target: string, mode: WaveMode | 'tgsplit' = 'cu'): LowerC
 /** The documents' code for a test (throws when it does not lower). */
 export function docOf(test: Test, ctx: LowerCtx): LoweredCode {
   const c = docCode(test, ctx);
-  if ('error' in c) throw new Error(c.error);
+  if ('error' in c) throw new Error(diagnosticLine(c.error));
   return c;
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSTICS } from './diagnostics.ts';
+import { DIAGNOSTICS } from '../core/diagnostics.ts';
 import { parse } from './parser.ts';
 
 const DOC = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'litmus.md'), 'utf8');
@@ -15,7 +15,14 @@ describe('docs/litmus.md', () => {
   });
 
   it('lists every diagnostic code', () => {
-    const missing = Object.keys(DIAGNOSTICS).filter((c) => !DOC.includes(`| ${c} |`));
+    // The lowering's codes are one row here; docs/targets/README.md lists each with its wording.
+    const targets = readFileSync(
+      join(import.meta.dirname, '..', '..', 'docs', 'targets', 'README.md'),
+      'utf8',
+    );
+    const missing = Object.keys(DIAGNOSTICS).filter((c) =>
+      c.startsWith('LW') ? !targets.includes(`| ${c} |`) : !DOC.includes(`| ${c} |`),
+    );
     expect(missing).toEqual([]);
   });
 });

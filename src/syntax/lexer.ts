@@ -2,8 +2,9 @@
  * Line-oriented lexer for litmus files. A litmus file is a sequence of lines; each line is lexed on
  * its own so that the parser can recover at the next line after an error.
  */
+
+import { diag, type SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Span } from '../core/types.ts';
-import { type Diagnostic, diag } from './diagnostics.ts';
 
 export type TokenKind =
   | 'ident' // load, i32, P0, agent, race-free
@@ -73,9 +74,9 @@ const DIGIT = /[0-9]/;
 const PUNCT = '(){}[],=:<>@*~#';
 
 /** Splits `text` into lines and lexes each; lexical errors are reported and the rest of the line skipped. */
-export function lex(text: string, file: string): { lines: Line[]; diagnostics: Diagnostic[] } {
+export function lex(text: string, file: string): { lines: Line[]; diagnostics: SourceDiagnostic[] } {
   const lines: Line[] = [];
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: SourceDiagnostic[] = [];
   let offset = 0;
   let lineNo = 1;
   while (offset <= text.length) {
@@ -97,7 +98,7 @@ export function lex(text: string, file: string): { lines: Line[]; diagnostics: D
 /** `AMDGPU <name>`: the name is free text (herd names such as `2+2W` start with a digit). */
 const HEADER = /^\s*AMDGPU\s/;
 
-function lexHeader(s: string, base: number, line: number, file: string, out: Diagnostic[]): Token[] {
+function lexHeader(s: string, base: number, line: number, file: string, out: SourceDiagnostic[]): Token[] {
   const at = s.indexOf('AMDGPU');
   const toks: Token[] = [
     { kind: 'ident', text: 'AMDGPU', span: { file, offset: base + at, line, col: at + 1, len: 6 } },
@@ -122,7 +123,7 @@ function lexHeader(s: string, base: number, line: number, file: string, out: Dia
   return toks;
 }
 
-function lexLine(s: string, base: number, line: number, file: string, out: Diagnostic[]): Token[] {
+function lexLine(s: string, base: number, line: number, file: string, out: SourceDiagnostic[]): Token[] {
   const toks: Token[] = [];
   const span = (start: number, len: number): Span => ({
     file,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipQuote, DIAGNOSTICS, type DiagnosticCode, MAX_QUOTE } from './diagnostics.ts';
+import { clipQuote, DIAGNOSTICS, type DiagnosticCode, MAX_QUOTE } from '../core/diagnostics.ts';
 import { parse } from './parser.ts';
 import { print, printInstr } from './printer.ts';
 import { stripSpans } from './testing.ts';

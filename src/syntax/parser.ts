@@ -3,6 +3,8 @@
  * never throws on bad input: each line is parsed on its own and an error skips to the next line,
  * so an editor shows every error in a file at once. `test` is null when any error was found.
  */
+
+import { diag, hasErrors, type SourceDiagnostic } from '../core/diagnostics.ts';
 import {
   type AddressSpace,
   type BarrierInstr,
@@ -36,18 +38,17 @@ import {
   type Test,
   type Thread,
 } from '../core/types.ts';
-import { type Diagnostic, diag, hasErrors } from './diagnostics.ts';
 import { type Line, lex, type Token } from './lexer.ts';
 import { checkTest, type LocUse } from './validate.ts';
 
 export interface ParseResult {
   test: Test | null;
-  diagnostics: Diagnostic[];
+  diagnostics: SourceDiagnostic[];
 }
 
 /** Thrown inside one line's parse to abandon that line; never escapes `parse`. */
 class LineError {
-  constructor(readonly diagnostic: Diagnostic) {}
+  constructor(readonly diagnostic: SourceDiagnostic) {}
 }
 
 /**
@@ -129,7 +130,7 @@ export function parse(text: string, file = '<input>'): ParseResult {
 }
 
 class Parser {
-  private readonly diagnostics: Diagnostic[] = [];
+  private readonly diagnostics: SourceDiagnostic[] = [];
   private readonly lines: Line[];
   private name = '';
   private description = '';

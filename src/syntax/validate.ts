@@ -3,9 +3,10 @@
  * pointers of a fitting address space, LDS stays within one agent, constant memory is not written,
  * named-barrier objects are used only by barrier intrinsics, and the condition names what exists.
  */
+
+import { diag, type SourceDiagnostic } from '../core/diagnostics.ts';
 import { nearestNames } from '../core/nearest.ts';
 import type { AddressSpace, Cond, CondTerm, Location, Span, Test, Thread } from '../core/types.ts';
-import { type Diagnostic, diag } from './diagnostics.ts';
 
 /** One use of a location by an instruction, recorded by the parser with its position. */
 export interface LocUse {
@@ -35,8 +36,8 @@ export function checkTest(
   eof: Span,
   brokenRegs: ReadonlySet<string> = new Set(),
   brokenLocs: ReadonlySet<string> = new Set(),
-): Diagnostic[] {
-  const out: Diagnostic[] = [];
+): SourceDiagnostic[] {
+  const out: SourceDiagnostic[] = [];
   if (test.threads.length === 0) out.push(diag('LT3020', eof));
   const locs = new Map(test.locations.map((l) => [l.name, l]));
   const threads = new Map(test.threads.map((t) => [t.name, t]));
@@ -101,7 +102,7 @@ export function checkTest(
  * within a wave, and thus can only be performed in wave-uniform control flow" — so every lane of a
  * wavefront must perform the same barrier operations (docs/model.md, choice 35).
  */
-function checkWaveBarriers(test: Test, out: Diagnostic[]): void {
+function checkWaveBarriers(test: Test, out: SourceDiagnostic[]): void {
   const first = new Map<string, Thread>();
   const ops = (t: Thread) =>
     t.body.flatMap((i) =>
@@ -134,7 +135,7 @@ function nearHint(name: string, known: string[]): string {
   return near.length > 0 ? `, or did you mean ${near.map((n) => `@${n}`).join(', ')}?` : '';
 }
 
-function checkSpace(u: LocUse, loc: Location, out: Diagnostic[]): boolean {
+function checkSpace(u: LocUse, loc: Location, out: SourceDiagnostic[]): boolean {
   for (const s of [u.space, u.declaredVia]) {
     if (s === null || s === 'generic' || s === loc.space) continue;
     out.push(
@@ -154,7 +155,7 @@ function checkLocalAgent(
   u: LocUse,
   thread: Thread,
   seen: Map<string, { agent: number; span: Span }>,
-  out: Diagnostic[],
+  out: SourceDiagnostic[],
 ): void {
   const p = thread.placement;
   if (p.kind === 'host') {
@@ -189,7 +190,7 @@ function checkCond(
   regs: Map<string, ReadonlySet<string>>,
   copies: Map<string, Set<string>>,
   broken: Broken,
-  out: Diagnostic[],
+  out: SourceDiagnostic[],
 ): void {
   switch (c.kind) {
     case 'true':
@@ -214,7 +215,7 @@ function checkTerm(
   regsOf: Map<string, ReadonlySet<string>>,
   copies: Map<string, Set<string>>,
   broken: Broken,
-  out: Diagnostic[],
+  out: SourceDiagnostic[],
 ): void {
   const thread = t.thread === null ? null : threads.get(t.thread);
   if (t.thread !== null && !thread) {

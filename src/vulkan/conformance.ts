@@ -4,8 +4,9 @@
  * callers read the files (the test in src/vulkan/conformance.test.ts, the script
  * scripts/vulkan-conformance.ts, the benchmark bench/vulkan.ts); no Node APIs here.
  */
+
+import type { SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Report } from '../enumerate/report.ts';
-import type { Diagnostic } from '../syntax/diagnostics.ts';
 import { parseDat3m } from './dat3m.ts';
 import { DEFAULT_VK_RUN, runVulkan, type VkRunOptions } from './run.ts';
 
@@ -52,7 +53,7 @@ export function conformanceRow(
   text: string,
   expected: { condition: Map<string, Bit>; raceFree: Map<string, Bit> },
   options: Partial<VkRunOptions> = {},
-): { row: ConformanceRow; report: Report } | { diagnostics: Diagnostic[] } {
+): { row: ConformanceRow; report: Report } | { diagnostics: SourceDiagnostic[] } {
   // The suite is written in Dartagnan's syntax.
   const parsed = parseDat3m(text, test);
   if (!parsed.test) return { diagnostics: parsed.diagnostics };

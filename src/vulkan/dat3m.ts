@@ -18,8 +18,9 @@
  * between the header and the `{` (Dartagnan skips that text, so the file stays readable by it).
  * No Node APIs here: the web page imports this file.
  */
+
+import { diag, hasErrors, type SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Expectation, Quantifier, Span } from '../core/types.ts';
-import { type Diagnostic, diag, hasErrors } from '../syntax/diagnostics.ts';
 import { EXPECTATIONS } from '../syntax/parser.ts';
 import type {
   VkBranchCond,
@@ -65,7 +66,7 @@ const ALLOWED: Record<string, string> = {
 export function parseDat3m(
   text: string,
   file: string,
-): { test: VulkanTest | null; diagnostics: Diagnostic[] } {
+): { test: VulkanTest | null; diagnostics: SourceDiagnostic[] } {
   return new Dat3mParser(text, file).parse();
 }
 
@@ -73,7 +74,7 @@ class Dat3mParser {
   private readonly pos: Positions;
   private toks: VkTok[] = [];
   private i = 0;
-  private readonly diagnostics: Diagnostic[] = [];
+  private readonly diagnostics: SourceDiagnostic[] = [];
   private name = '';
   private readonly description: string[] = [];
   private readonly expects: Expectation[] = [];
@@ -136,7 +137,7 @@ class Dat3mParser {
     }
   }
 
-  parse(): { test: VulkanTest | null; diagnostics: Diagnostic[] } {
+  parse(): { test: VulkanTest | null; diagnostics: SourceDiagnostic[] } {
     const start = this.header();
     if (start < 0) return { test: null, diagnostics: this.diagnostics };
     const lexed = lexVulkan(this.pos, start);

@@ -8,15 +8,16 @@
  * operation's semantics naming it. Wavefront → subgroup, workgroup → workgroup, agent → queue
  * family, system → device. What Vulkan cannot say gets VK4008. No Node APIs here.
  */
+
+import { diag, type SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Cond, Operand, Ordering, Scope, Span, Test } from '../core/types.ts';
-import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
 import type { VkCond, VkInstr, VkLocalOp, VkScope, VkThread, VkValue, VulkanTest } from './ast.ts';
 
 const LOCAL_OPS: readonly string[] = ['add', 'sub', 'mul', 'and', 'or', 'xor'];
 
 /** The Vulkan test an AMDGPU test means, or diagnostics for what Vulkan cannot say. */
-export function amdgpuToVulkan(t: Test): { test: VulkanTest | null; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
+export function amdgpuToVulkan(t: Test): { test: VulkanTest | null; diagnostics: SourceDiagnostic[] } {
+  const diagnostics: SourceDiagnostic[] = [];
   const no = (what: string, span: Span, fix?: string) =>
     diagnostics.push(diag('VK4008', span, { what, format: 'Vulkan', fix }));
   const scope = (s: Scope, span: Span): VkScope => {

@@ -22,8 +22,9 @@
  * a value of its own that no valued load reads, as in the Alloy model (its rf edges are fixed by
  * matching values). Line-oriented: an error skips its line. No Node APIs here.
  */
+
+import { diag, hasErrors, type SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Span } from '../core/types.ts';
-import { type Diagnostic, diag, hasErrors } from '../syntax/diagnostics.ts';
 import type {
   KhronosAssertion,
   KhronosPred,
@@ -51,8 +52,8 @@ export function khronosTestName(file: string): string {
 export function parseKhronos(
   text: string,
   file: string,
-): { test: VulkanTest | null; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
+): { test: VulkanTest | null; diagnostics: SourceDiagnostic[] } {
+  const diagnostics: SourceDiagnostic[] = [];
   const lines = text.split('\n');
   const description: string[] = [];
   const threads: VkThread[] = [];
@@ -266,7 +267,7 @@ export function parseKhronos(
   return { test: hasErrors(diagnostics) ? null : test, diagnostics };
 }
 
-function failAt(ds: Diagnostic[], d: Diagnostic): Skip {
+function failAt(ds: SourceDiagnostic[], d: SourceDiagnostic): Skip {
   ds.push(d);
   return new Skip();
 }
@@ -282,7 +283,7 @@ function parseInstr(
   words: string[],
   wordSpan: (w: number) => Span,
   whole: Span,
-  diagnostics: Diagnostic[],
+  diagnostics: SourceDiagnostic[],
 ): Parsed | null {
   const head = words[0]!;
   const headSpan = wordSpan(0);
@@ -485,7 +486,7 @@ function parseInstr(
 function parsePred(
   text: string,
   at: (col: number, len: number) => Span,
-  diagnostics: Diagnostic[],
+  diagnostics: SourceDiagnostic[],
 ): KhronosPred {
   const toks: { text: string; col: number }[] = [];
   const re =

@@ -5,8 +5,9 @@
  * character skipped, so every error of a file is reported at once.
  * No Node APIs here: the web page imports this file.
  */
+
+import { diag, type SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Span } from '../core/types.ts';
-import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
 import { isControlChar } from '../syntax/lexer.ts';
 
 export type VkTokKind = 'word' | 'int' | 'string' | 'punct' | 'op' | 'eof';
@@ -62,10 +63,13 @@ export class Positions {
 }
 
 /** Lexes `text[from…]`. */
-export function lexVulkan(pos: Positions, from: number): { tokens: VkTok[]; diagnostics: Diagnostic[] } {
+export function lexVulkan(
+  pos: Positions,
+  from: number,
+): { tokens: VkTok[]; diagnostics: SourceDiagnostic[] } {
   const text = pos.text;
   const tokens: VkTok[] = [];
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: SourceDiagnostic[] = [];
   let i = from;
   const push = (kind: VkTokKind, start: number, end: number, t = text.slice(start, end)) =>
     tokens.push({ kind, text: t, span: pos.span(start, end - start) });

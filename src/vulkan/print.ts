@@ -5,8 +5,9 @@
  * Khronos format, a quorum barrier, …) prints nothing: each feature missing gets a VK4008
  * diagnostic instead. No Node APIs here.
  */
+
+import { diag, type SourceDiagnostic } from '../core/diagnostics.ts';
 import { assertNever, type Span } from '../core/types.ts';
-import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
 import type {
   KhronosPred,
   VkCond,
@@ -107,8 +108,8 @@ function startOf(t: VulkanTest): Span {
 }
 
 /** The test in Dartagnan's syntax (every test can be written in it). */
-export function printDat3m(t: VulkanTest): { text: string | null; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
+export function printDat3m(t: VulkanTest): { text: string | null; diagnostics: SourceDiagnostic[] } {
+  const diagnostics: SourceDiagnostic[] = [];
   const out: string[] = [`VULKAN ${t.name}`];
   if (t.description.some((d) => d.includes('"')))
     diagnostics.push(
@@ -209,8 +210,8 @@ function scopeTok(s: string): string {
  * Dartagnan `exists`/`~exists` over such equalities becomes the values plus `SATISFIABLE` /
  * `NOSOLUTION consistent[X]`.
  */
-export function printKhronos(t: VulkanTest): { text: string | null; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
+export function printKhronos(t: VulkanTest): { text: string | null; diagnostics: SourceDiagnostic[] } {
+  const diagnostics: SourceDiagnostic[] = [];
   const no = (what: string, span: Span, fix?: string) =>
     diagnostics.push(diag('VK4008', span, { what, format: 'Khronos .test', fix }));
   const values = equalities(t.filter);

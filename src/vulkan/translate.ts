@@ -15,6 +15,8 @@
  * acq_rel with one of .semav/.semvis gets both) the doc says so, and the last is a warning (VK4009).
  * No Node APIs here.
  */
+
+import { diag, type SourceDiagnostic } from '../core/diagnostics.ts';
 import type {
   AddressSpace,
   BinOp,
@@ -30,7 +32,6 @@ import type {
   Test,
   Thread,
 } from '../core/types.ts';
-import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
 import {
   BRANCH_PRED,
   CMP_PRED,
@@ -84,8 +85,8 @@ type Report = (what: string, span: Span, fix?: string) => void;
 export function vulkanToAmdgpu(
   t: VulkanTest,
   deviceScope: DeviceScope = 'system',
-): { test: Test | null; diagnostics: Diagnostic[]; assumption: Cond | null } {
-  const diagnostics: Diagnostic[] = [];
+): { test: Test | null; diagnostics: SourceDiagnostic[]; assumption: Cond | null } {
+  const diagnostics: SourceDiagnostic[] = [];
   const no: Report = (what, span, fix) =>
     diagnostics.push(diag('VK4008', span, { what, format: 'AMDGPU (gpumm)', fix }));
   const warn = (what: string, span: Span, how: string) =>

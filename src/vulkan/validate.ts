@@ -4,9 +4,10 @@
  * and the condition's terms). Detection only: the wording is in the diagnostics table.
  * No Node APIs here: the web page imports this file.
  */
+
+import { diag, type SourceDiagnostic } from '../core/diagnostics.ts';
 import { nearestNames } from '../core/nearest.ts';
 import type { Span } from '../core/types.ts';
-import { type Diagnostic, diag } from '../syntax/diagnostics.ts';
 import {
   forEachVkTerm,
   type VkCond,
@@ -72,8 +73,8 @@ export function checkMods(
   m: Mods,
   at: (name: string) => Span,
   whole: Span,
-): Diagnostic[] {
-  const out: Diagnostic[] = [];
+): SourceDiagnostic[] {
+  const out: SourceDiagnostic[] = [];
   const access = op === 'ld' || op === 'st' || op === 'rmw';
   const atomic = m.atomic || op === 'rmw';
   if (access && m.sc < 0) out.push(diag('VK3001', whole, { op }));
@@ -137,8 +138,8 @@ export function accessedLocations(t: VulkanTest): string[] {
 }
 
 /** Cross-instruction checks of a parsed test. */
-export function checkTest(t: VulkanTest): Diagnostic[] {
-  const out: Diagnostic[] = [];
+export function checkTest(t: VulkanTest): SourceDiagnostic[] {
+  const out: SourceDiagnostic[] = [];
   const threadNames = t.threads.map((th) => th.name);
   const threadRef = (name: string, span: Span): boolean => {
     if (threadNames.includes(name)) return true;

@@ -18,10 +18,7 @@ describe("the page's list of the test's problems", () => {
 
   it("adds the Run's model diagnostics for the same text only", () => {
     const good = BAD.replace('agnet', 'agent');
-    const md = editorDiagnostic(
-      { code: 'MD004', severity: 'warning', message: 'not decided', span: null },
-      'test',
-    );
+    const md = editorDiagnostic({ code: 'MD004', severity: 'warning', message: 'not decided' }, 'test');
     expect(shownDiagnostics(good, { text: good, test: [md] }).map((d) => d.code)).toEqual(['MD004']);
     // Once the text changes, the Run's findings are about another test.
     expect(shownDiagnostics(`${good}\n`, { text: good, test: [md] })).toEqual([]);

@@ -5,25 +5,16 @@
  * first word `VULKAN`) or the Khronos `.test` format (a first directive `NEWQF`, `NEWWG`, `NEWSG` or
  * `NEWTHREAD`).
  */
-import type { Span } from '../../../src/core/types.ts';
+
+import { type Diagnostic, fileSpan, hasErrors } from '../../../src/core/diagnostics.ts';
 import { type AnyTest, parseAnyTest, type Syntax } from '../../../src/run/syntaxes.ts';
-import { hasErrors } from '../../../src/syntax/diagnostics.ts';
 import type { EditorDiagnostic } from './protocol.ts';
 
 /** The file name diagnostics of the edited test carry. */
 export const TEST_FILE = 'test.litmus';
 /** A diagnostic of the test (or of a pasted cat file) as the editor places it. */
-export function editorDiagnostic(
-  d: {
-    code: string;
-    severity: 'error' | 'warning';
-    message: string;
-    hint?: string | undefined;
-    span: Span | null;
-  },
-  source: 'test' | 'cat',
-): EditorDiagnostic {
-  const span = d.span ?? { file: '', offset: 0, line: 1, col: 1, len: 0 };
+export function editorDiagnostic(d: Diagnostic, source: 'test' | 'cat'): EditorDiagnostic {
+  const span = d.span ?? fileSpan('');
   return {
     code: d.code,
     severity: d.severity,

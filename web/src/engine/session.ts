@@ -19,6 +19,7 @@ import {
   idleWaits as idleWaitsOf,
   unsupportedCheck,
 } from '../../../src/check/check.ts';
+import { diagnosticLine } from '../../../src/core/diagnostics.ts';
 import type { Test } from '../../../src/core/types.ts';
 import { DEFAULT_ENUMERATE, Enumeration, prepareVariant } from '../../../src/enumerate/enumerate.ts';
 import { explainWitness } from '../../../src/enumerate/explain.ts';
@@ -41,7 +42,7 @@ import {
   termWidth,
 } from '../../../src/enumerate/outcomes.ts';
 import { stateText } from '../../../src/enumerate/report.ts';
-import { MODEL_HINTS, modelDiagnostics, runTest, UNDECIDED_CODES } from '../../../src/enumerate/verdict.ts';
+import { modelDiagnostics, runTest, UNDECIDED_CODES } from '../../../src/enumerate/verdict.ts';
 import { codeLines, describeCtx, lowerSideBySide } from '../../../src/lower/side-by-side.ts';
 import { findTarget, nearestTargetNames } from '../../../src/lower/targets.ts';
 import { type LowerCtx, lowerDiag } from '../../../src/lower/types.ts';
@@ -217,13 +218,9 @@ export class Session {
       return fail(
         md.map((d) =>
           editorDiagnostic(
-            {
-              code: d.code,
-              severity: undecided ? 'warning' : 'error',
-              message: undecided ? `${d.message} (the model cannot decide this test yet)` : d.message,
-              hint: MODEL_HINTS[d.code],
-              span: d.span,
-            },
+            undecided
+              ? { ...d, severity: 'warning', message: `${d.message} (the model cannot decide this test yet)` }
+              : d,
             'test',
           ),
         ),
@@ -375,9 +372,7 @@ export class Session {
     const md = modelDiagnostics(test).filter((d) => !UNDECIDED_CODES.includes(d.code));
     if (md.length > 0)
       return {
-        diagnostics: md.map((d) =>
-          editorDiagnostic({ ...d, severity: 'error', hint: MODEL_HINTS[d.code] }, 'test'),
-        ),
+        diagnostics: md.map((d) => editorDiagnostic(d, 'test')),
       };
     const deadline = performance.now() + timeoutMs;
     const report = await runTest(test, {
@@ -390,7 +385,7 @@ export class Session {
     const code = docCode(test, ctx);
     const key = checkKey(choice);
     this.sims.delete(key);
-    if ('error' in code) return unsupportedCheck(test, report, ctx, 'doc', code.error);
+    if ('error' in code) return unsupportedCheck(test, report, ctx, 'doc', diagnosticLine(code.error));
     return checkTest(test, report, code, ctx, 'doc', {
       reduce: true,
       maxStates: CHECK_MAX_STATES,

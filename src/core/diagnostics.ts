@@ -1,18 +1,36 @@
 /**
- * Diagnostics as data. Detection code reports a stable code, a span and arguments; the wording
- * (message and hint) lives only in the table below, so tests assert codes and positions, never
- * prose. Only the edge (CLI, web) turns a diagnostic into text (see `src/cli/format.ts`).
+ * Diagnostics as data, for every stage: the front ends (litmus LT, Vulkan VK, cat CAT, tables TBL),
+ * the command line (CL), lowering (LW), the model (MD), the machines (MC) and the explorer's server
+ * (SRV). Detection code reports a stable code, where (a span, when the input has a place) and
+ * arguments; the wording (message and hint) lives only in the one table below, so tests assert codes
+ * and positions, never prose. Only the edges turn a diagnostic into text: the terminal's formatter
+ * (src/cli/format.ts) and the editor's markers (web/src/engine/diagnostics.ts). One object literal
+ * holds every code, so a code given twice does not compile; diagnostics.test.ts checks that every
+ * code the sources name is in it. docs/litmus.md lists them all.
  */
-import type { Span } from '../core/types.ts';
+import type { Span } from './types.ts';
 
 export type Severity = 'error' | 'warning';
 
+/** One problem found by any stage. */
 export interface Diagnostic {
   code: DiagnosticCode;
   severity: Severity;
   message: string;
-  hint: string;
-  span: Span;
+  /** What to do about it. */
+  hint?: string;
+  /** Where in the input; absent when the whole input, a command or a request is at fault. */
+  span?: Span;
+  /** The spec text that makes it a problem (a lowering refusal cites its table's row). */
+  cite?: string;
+}
+
+/** A diagnostic of a file's text: the front ends always say where, and what to do. */
+export type SourceDiagnostic = Diagnostic & { span: Span; hint: string };
+
+/** The span of a whole file (or of `<command-line>`): its first character, for file-wide problems. */
+export function fileSpan(file: string): Span {
+  return { file, offset: 0, line: 1, col: 1, len: 0 };
 }
 
 type Args = Record<string, string | undefined>;
@@ -33,7 +51,7 @@ const SCOPES_TEXT =
   '"" (system, also written by omitting syncscope), "agent", "cluster", "workgroup", "wavefront", "singlethread", ' +
   'and each with "-one-as" ("one-as" alone is system)';
 
-/** Every diagnostic gpumm's litmus front end can report, keyed by a stable code. */
+/** Every diagnostic gpumm reports, of every stage, keyed by a stable code. */
 export const DIAGNOSTICS = {
   // Lexical
   LT1001: {
@@ -701,6 +719,252 @@ export const DIAGNOSTICS = {
         ? 'write one instruction per string as gpumm lower --table prints it: lsc_fence.ugm.evict.gpu, lsc_load.ugm, "local: lsc_load.slm"'
         : 'write one instruction per string as gpumm lower --table prints it (global_load glc=1, s_waitcnt vmcnt(0), global_inv scope:SCOPE_DEV) or as llc-22 does',
   },
+  // Lowering (src/lower/): `gpumm lower`, `check`'s documents' code. Arguments are positional.
+  LW2001: {
+    severity: 'error',
+    message: (a) => `unknown target "${a[0]}"`,
+    hint: (a) => `nearest known names: ${a[1]}`,
+    prose: ['1'],
+  },
+  LW2002: {
+    severity: 'error',
+    message: (a) => `${a[0]} cannot have ${a[1]} ordering`,
+    hint: (a) => `use one of: ${a[2]}`,
+    prose: ['2'],
+  },
+  LW2003: {
+    severity: 'error',
+    message: (a) => `${a[0]} to the constant address space is not allowed`,
+    hint: () =>
+      'the constant address space cannot change during a kernel dispatch; only plain loads are allowed',
+  },
+  LW2004: {
+    severity: 'error',
+    message: (a) => `the generic (flat) address space does not exist on ${a[0]}`,
+    hint: () => 'use a global, local or private pointer, or a GFX7+ target',
+  },
+  LW2005: {
+    severity: 'error',
+    message: (a) => `no memory-model code-sequence table for ${a[0]} (${a[1]})`,
+    hint: () =>
+      'tables exist for GFX6–GFX9 (gfx600…gfx903), GFX90A, GFX942/GFX950, GFX10–11 (gfx1010, gfx1030, gfx1100), GFX12 (gfx1200, gfx1201) and GFX12.5 (gfx1250, gfx1251)',
+  },
+  LW2006: {
+    severity: 'error',
+    message: (a) => `barrier operation "${a[0]}" is not available on ${a[1]}`,
+    hint: (a) => a[2] ?? '',
+    prose: ['2'],
+  },
+  LW2007: {
+    severity: 'error',
+    message: (a) => `barrier id ${a[0]} is not available to ${a[1]} on ${a[2]}`,
+    hint: (a) => a[3] ?? '',
+    prose: ['3'],
+  },
+  LW2008: {
+    severity: 'warning',
+    message: (a) => `${a[0]} has no lowering on ${a[1]}`,
+    hint: () =>
+      "Intel's graphics compiler has no such intrinsic, and the AMDGPU rule (the monotonic atomic access of the scope, 128 bits wide) has no Xe counterpart: Xe's monotonic atomics are LSC atomics, whose data sizes end at 64 bits",
+  },
+  LW2009: {
+    severity: 'error',
+    message: (a) => `option ${a[0]} does not apply to ${a[1]}`,
+    hint: (a) => a[2] ?? '',
+    prose: ['2'],
+  },
+  LW2010: {
+    severity: 'error',
+    message: (a) => `cmpxchg failure ordering ${a[0]} is not allowed`,
+    hint: () => 'use monotonic, acquire or seq_cst',
+  },
+  LW2011: {
+    severity: 'error',
+    message: () => 'no litmus file given',
+    hint: () =>
+      'gpumm lower FILE --target <name>, or gpumm lower --table --target <name> for the whole table',
+  },
+  LW2012: {
+    severity: 'error',
+    message: (a) => `the local address space cannot be used in TgSplit execution mode (${a[0]})`,
+    hint: () => 'drop --tgsplit, or use a global pointer: in TgSplit mode no LDS is allocated',
+  },
+  LW2013: {
+    severity: 'error',
+    message: (a) => `barrier member count ${a[0]} does not fit the 7 bits m0[22:16] of ${a[1]}`,
+    hint: () => 'a named barrier counts at most 127 members',
+  },
+  LW2014: {
+    severity: 'warning',
+    message: (a) => `${a[0]} has no meaning on ${a[1]}`,
+    hint: (a) => a[2] ?? '',
+    prose: ['2'],
+  },
+  LW2015: {
+    severity: 'error',
+    message: (a) => `processor ${a[0]} is listed more than once (as ${a[1]})`,
+    hint: () =>
+      'list each processor once: an alias (fiji for gfx803, bmg-g21 for bmg) is the same processor and lowers alike; --target gfx942,pvc',
+  },
+  LW2016: {
+    severity: 'error',
+    message: (a) => `the --target list "${a[0]}" has an empty name`,
+    hint: () => 'separate target names by single commas, with none at either end: --target gfx942,pvc',
+  },
+  // The model (src/events/skeleton.ts, src/enumerate/verdict.ts): what keeps it from deciding a test.
+  // MD003 (a -one-as syncscope in a test touching several address spaces) and MD005 (an unknown
+  // register, which the front end refuses first) are retired; their codes are not reused.
+  MD001: {
+    severity: 'error',
+    message: (a) => `unknown location @${a.loc}`,
+    hint: () => 'declare the location in the memory section before the threads, e.g. `@x = global i32 0`',
+  },
+  MD002: {
+    severity: 'error',
+    message: (a) => `host thread ${a.thread} cannot access LDS location @${a.loc}`,
+    hint: () => 'host threads share only system scope; keep LDS (addrspace(3)) locations to device threads',
+  },
+  MD004: {
+    severity: 'error',
+    message: (a) => a.what ?? '',
+    hint: () => 'docs/model.md (choice 7) lists the barrier operations the model decides',
+    prose: ['what'],
+  },
+  MD006: {
+    severity: 'error',
+    message: (a) => a.what ?? '',
+    hint: () => 'name the copy with a thread whose workgroup owns it, e.g. P0:@x',
+    prose: ['what'],
+  },
+  MD007: {
+    severity: 'error',
+    message: (a) =>
+      `the test has ${a.size} events (instructions and initial writes); the model decides tests of at most ${a.max}`,
+    hint: (a) =>
+      `litmus tests of the model have at most ${a.max} events: split the test into smaller ones (gpumm lower and gpumm parse take tests of any size)`,
+  },
+  // The machines (src/sim/program.ts) and the code they run (src/check/): why a check runs no machine.
+  MC1001: {
+    severity: 'error',
+    message: (a) =>
+      `${a.thread} is a host thread: the documents give no code sequences for host code and describe the CPU only as a cache the GPU's probes keep coherent, so no machine runs it (docs/hardware.md, "Host threads")`,
+    hint: () => 'check the device threads in a test of their own',
+  },
+  MC1002: {
+    severity: 'error',
+    message: (a) => `${a.thread}: line ${a.line} dispatches on an unknown location`,
+    hint: () => 'a generic access is lowered once per address space its location can be in',
+  },
+  MC1003: {
+    severity: 'error',
+    message: (a) => `${a.thread}: line ${a.line} has no branch for ${a.space} memory`,
+    hint: () => 'the code of a generic access needs a branch for each address space it may reach',
+  },
+  MC1004: {
+    severity: 'error',
+    message: (a) =>
+      `${a.thread}: ${a.kind} at line ${a.line} became ${a.count} memory instructions (${a.seq})`,
+    hint: () => 'a machine runs one memory instruction per access of the test',
+  },
+  MC1005: {
+    severity: 'error',
+    message: (a) => `${a.thread}: line ${a.line} has memory instructions but no access`,
+    hint: () => 'only loads, stores and atomics of the test lower to memory instructions',
+  },
+  MC1006: {
+    severity: 'error',
+    message: (a) => `${a.thread}: unknown location @${a.loc}`,
+    hint: () => 'declare the location in the memory section before the threads',
+  },
+  MC1007: {
+    severity: 'error',
+    message: (a) => `${a.thread}: @${a.loc} is LDS, and in TgSplit execution mode no LDS is allocated`,
+    hint: () => 'check the test without --tgsplit, or put the location in global memory',
+  },
+  MC1008: {
+    severity: 'error',
+    message: (a) => `${a.thread}: ${a.instr} on non-LDS location @${a.loc}`,
+    hint: () => 'LDS instructions (ds_*) reach addrspace(3) locations only',
+  },
+  MC1009: {
+    severity: 'error',
+    message: (a) => `${a.thread}: ${a.instr} cannot reach LDS location @${a.loc}`,
+    hint: () => 'LDS locations are reached by LDS instructions (ds_*) or flat ones',
+  },
+  MC1010: {
+    severity: 'error',
+    message: (a) => `${a.thread}: ${a.instr}${a.sep ?? ' '}is not implemented by the ${a.family} machine`,
+    hint: () => 'docs/hardware.md lists the instructions each machine runs',
+  },
+  MC1011: {
+    severity: 'error',
+    message: (a) => `${a.thread}: ${a.instr} waits on ${a.counters}, which ${a.family} does not have`,
+    hint: () => 'docs/hardware.md lists the counters of each family',
+  },
+  MC1012: {
+    severity: 'error',
+    message: (a) => `${a.thread}: ${a.instr}${a.sep ?? ' '}${a.why}`,
+    hint: () => 'docs/hardware.md says what each machine runs of the instruction',
+    prose: ['why'],
+  },
+  MC1013: {
+    severity: 'error',
+    message: (a) => `${a.thread}: unknown instruction`,
+    hint: () => 'docs/hardware.md lists the instructions each machine runs',
+  },
+  MC2001: {
+    severity: 'error',
+    message: (a) => `${a.thread}: line ${a.line}: ${a.why}`,
+    hint: () =>
+      'llc-22 compiles the whole test as one module: check this test against the documents’ code only',
+    prose: ['why'],
+  },
+  MC2007: {
+    severity: 'error',
+    message: (a) => a.what ?? '',
+    hint: () => 'check the test against the documents’ code (--lowering doc), which needs no llc-22',
+    prose: ['what'],
+  },
+  MC2002: {
+    severity: 'error',
+    message: (a) => `${a.file} has no column ${a.column}`,
+    hint: () => 'a table file has one column per target, mode and language it was written for',
+  },
+  MC2003: {
+    severity: 'error',
+    message: (a) => `${a.at}: ${a.file} has no cell "${a.key}"${a.nor ?? ''}`,
+    hint: () => 'add the cell to the table file, or check tests that need only the cells it has',
+    prose: ['nor'],
+  },
+  MC2004: {
+    severity: 'error',
+    message: (a) => `${a.at}: a table has no cell for this instruction (${a.key})`,
+    hint: () => 'instructions outside the tables keep gpumm’s own lowering; this one has none',
+  },
+  MC2005: {
+    severity: 'error',
+    message: (a) => `${a.at}: ${a.file} gives "${a.key}" no code in column ${a.column} (${a.none})`,
+    hint: () => 'give the cell code in that column, or check the test in another context',
+  },
+  MC2006: {
+    severity: 'error',
+    message: (a) => `${a.at}: ${a.code} ${a.what}`,
+    hint: () => 'the documents have no code sequence for the instruction in this context',
+    prose: ['what'],
+  },
+  // The explorer's server (gpumm serve): answers to requests it refuses.
+  SRV4001: {
+    severity: 'error',
+    message: (a) => a.what ?? '',
+    hint: () => 'the explorer sends what its own page needs; docs/explorer.md describes the endpoints',
+    prose: ['what'],
+  },
+  SRV5001: {
+    severity: 'error',
+    message: (a) => a.what ?? '',
+    hint: () => 'try again; if it persists, run the test with gpumm on the command line',
+    prose: ['what'],
+  },
 } satisfies Record<string, Entry>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;
@@ -734,15 +998,32 @@ function isLowSurrogate(c: number): boolean {
 }
 
 /** Builds a diagnostic from its code, where it is, and the values its wording needs. */
-export function diag(code: DiagnosticCode, span: Span, args: Args = {}): Diagnostic {
+export function diag(code: DiagnosticCode, span: Span, args?: Args): SourceDiagnostic;
+/** A diagnostic of no place in the input (`span` null): the whole input, a command or a request. */
+export function diag(code: DiagnosticCode, span: Span | null, args?: Args): Diagnostic;
+export function diag(code: DiagnosticCode, span: Span | null, args: Args = {}): Diagnostic {
   const e: Entry = DIAGNOSTICS[code];
   const clipped: Args = {};
   for (const [k, v] of Object.entries(args))
     clipped[k] = v === undefined || e.prose?.includes(k) ? v : clipQuote(v);
-  return { code, severity: e.severity, message: e.message(clipped), hint: e.hint(clipped), span };
+  const d: Diagnostic = { code, severity: e.severity, message: e.message(clipped) };
+  const hint = e.hint(clipped);
+  if (span) {
+    d.hint = hint;
+    d.span = span;
+  } else if (hint !== '') d.hint = hint;
+  return d;
+}
+
+/**
+ * A diagnostic on one line, `CODE message`: where it becomes part of a verdict (a check's reason for
+ * running no machine) rather than a report of its own.
+ */
+export function diagnosticLine(d: Pick<Diagnostic, 'code' | 'message'>): string {
+  return `${d.code} ${d.message}`;
 }
 
 /** True when any diagnostic is an error (warnings do not stop a test from being used). */
-export function hasErrors(ds: readonly Diagnostic[]): boolean {
+export function hasErrors(ds: readonly Pick<Diagnostic, 'severity'>[]): boolean {
   return ds.some((d) => d.severity === 'error');
 }
