@@ -325,7 +325,9 @@ P0 @ agent 0, workgroup 0, wavefront 0 {
         replace: as(change),
       });
       const c = compileProgram(test, code, cfg);
-      expect('unsupported' in c ? diagnosticLine(c.unsupported) : '').toMatch(/^MC1012 .*(never emit|no lowering emits)/);
+      expect('unsupported' in c ? diagnosticLine(c.unsupported) : '').toMatch(
+        /^MC1012 .*(never emit|no lowering emits)/,
+      );
     }
   });
 });
