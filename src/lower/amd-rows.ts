@@ -28,6 +28,11 @@ export interface Family {
   op: (k: RowKey, env: RowEnv) => IsaInstr;
   /** The family's whole table, for "Same as corresponding …" rows (read when a row is built). */
   table: () => readonly TableRow[];
+  /**
+   * Waits every row puts before an atomic store or atomicrmw (GFX12.5 `s_wait_xcnt 0x0` on flat and
+   * global ones); absent: none.
+   */
+  atomicWriteWaits?: (k: RowKey) => IsaInstr[];
 }
 
 /** The encoding of an address space from GFX90A on: flat for generic, scratch for private, else global. */
@@ -131,17 +136,17 @@ export function sharedRows(f: Family) {
       ),
     /**
      * "load atomic acquire, store atomic release, atomicrmw acquire/release/acq_rel singlethread/wavefront
-     * global/local/generic" — buffer/global/ds/flat_load, _store, _atomic: nothing else.
+     * global/local/generic" — buffer/global/ds/flat_load, _store, _atomic: nothing else (but the
+     * family's `atomicWriteWaits`).
      */
-    singlethread: (instr: 'load' | 'store' | 'rmw', ordering: Ordering): TableRow =>
-      instrOnly(
-        f,
-        `${INSTR_TEXT[instr]} ${ordering} ${scopeText(ST_WF)} global/local/generic`,
-        instr,
-        ordering,
-        ST_WF,
-        ['global', 'local', 'generic'],
-      ),
+    singlethread: (instr: 'load' | 'store' | 'rmw', ordering: Ordering): TableRow => ({
+      row: `${INSTR_TEXT[instr]} ${ordering} ${scopeText(ST_WF)} global/local/generic`,
+      instr: [instr],
+      orderings: [ordering],
+      scopes: ST_WF,
+      spaces: ['global', 'local', 'generic'],
+      build: (k, env) => [...(instr === 'load' ? [] : (f.atomicWriteWaits?.(k) ?? [])), f.op(k, env)],
+    }),
     /** "fence acquire/release/acq_rel singlethread/wavefront none" — none. */
     fenceNone: (ordering: Ordering): TableRow => ({
       row: `fence ${ordering} ${scopeText(ST_WF)} none`,

@@ -6,16 +6,12 @@
  * if atomic with return and vscnt(0) if atomic with no-return").
  */
 
-import type { Counter, IsaInstr, VmemEncoding } from './isa.ts';
+import type { Family } from './amd-rows.ts';
+import { asHsa, encoding, sharedRows, waitcnt } from './amd-rows.ts';
+import type { Counter, IsaInstr } from './isa.ts';
 import { glInv, lds, vmem, wait } from './isa.ts';
-import type { Built, RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
-import { AG_SYS, ANY_SCOPE, memOp, ST_WF, ST_WF_WG, sameAsHsa, WG } from './table.ts';
-
-const FAMILY = 'GFX10-11';
-
-function encoding(space: RowSpace): VmemEncoding {
-  return space === 'generic' ? 'flat' : space === 'private' ? 'scratch' : 'global';
-}
+import type { RowEnv, RowKey, TableRow } from './table.ts';
+import { AG_SYS, ANY_SCOPE, memOp, ST_WF, WG } from './table.ts';
 
 const cu = (env: RowEnv): boolean => env.mode === 'cu';
 const ocl = (env: RowEnv): boolean => env.lang === 'opencl';
@@ -29,11 +25,9 @@ function op(k: RowKey, bits: { glc?: boolean; slc?: boolean; dlc?: boolean } = {
   return vmem(o, encoding(k.space), { ...bits, glc: (bits.glc ?? false) || returns, returns });
 }
 
-/** One `s_waitcnt` on the counters that survive the row's omissions (nothing when none do). */
-function waitcnt(counters: Counter[], drop: Counter[] = []): IsaInstr[] {
-  const cs = counters.filter((c) => !drop.includes(c));
-  return cs.length === 0 ? [] : [wait(...cs)];
-}
+/** GFX10–11 as the shared rows (amd-rows.ts) see it. */
+const F: Family = { name: 'GFX10-11', anyScope: ANY_SCOPE, op: (k) => op(k), table: () => GFX10_11_TABLE };
+const s = sharedRows(F);
 
 /** `vmcnt(0)` for atomics with return, `vscnt(0)` without. */
 const VM = (k: RowKey): Counter => (k.returns ? 'vmcnt' : 'vscnt');
@@ -50,10 +44,6 @@ function allWaits(env: RowEnv, openclOmitsLgkm: boolean): IsaInstr[] {
 /** "s_waitcnt vmcnt(0) & vscnt(0)" of the local release rows: CU mode or OpenCL omit. */
 function vmVsWaits(env: RowEnv): IsaInstr[] {
   return cu(env) || ocl(env) ? [] : [wait('vmcnt', 'vscnt')];
-}
-
-function asHsa(k: RowKey, ordering: RowKey['ordering'], env: RowEnv, lookup: (k: RowKey) => Built): Built {
-  return sameAsHsa(GFX10_11_TABLE, FAMILY, k, ordering, env, lookup);
 }
 
 /** The GFX10–GFX11 table, in the document's order. */
@@ -74,15 +64,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
       return [op(k)];
     },
   },
-  {
-    // spec: GFX10-11 table, "load none none local" — ds_load.
-    row: 'load none none local',
-    instr: ['load'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE,
-    spaces: ['local'],
-    build: (k) => [op(k)],
-  },
+  s.loadLocal,
   {
     // spec: GFX10-11 table, "store none none global/generic/private/constant" — !volatile &
     // !nontemporal: buffer/global/flat_store; !volatile & nontemporal: … glc=1 slc=1 dlc=1 (GFX10: omit
@@ -98,29 +80,8 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
       return [op(k)];
     },
   },
-  {
-    // spec: GFX10-11 table, "store none none local" — ds_store.
-    row: 'store none none local',
-    instr: ['store'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE,
-    spaces: ['local'],
-    build: (k) => [op(k)],
-  },
-  {
-    // spec: Memory Model text, private "all accesses are treated as non-atomic": an atomicrmw is its
-    // plain load and store, each lowered by the non-atomic private rows.
-    row: 'atomicrmw private (Memory Model text: treated as non-atomic)',
-    instr: ['rmw'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE,
-    spaces: ['private'],
-    build: (k, _env, lookup) => {
-      const ld = lookup({ ...k, instr: 'load' });
-      const st = lookup({ ...k, instr: 'store' });
-      return { seq: [...ld.seq, ...st.seq], rows: [...ld.rows, ...st.rows] };
-    },
-  },
+  s.storeLocal,
+  s.rmwPrivate,
   // ---- Monotonic Atomic --------------------------------------------------------------------
   {
     // spec: GFX10-11 table, "load atomic monotonic singlethread/wavefront global/generic" —
@@ -142,15 +103,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [op(k, { glc: !cu(env) })],
   },
-  {
-    // spec: GFX10-11 table, "load atomic monotonic singlethread/wavefront/workgroup local" — ds_load.
-    row: 'load atomic monotonic singlethread/wavefront/workgroup local',
-    instr: ['load'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['local'],
-    build: (k) => [op(k)],
-  },
+  s.monotonicLocal('load'),
   {
     // spec: GFX10-11 table, "load atomic monotonic agent/system global/generic" — buffer/global/flat_load
     // glc=1 dlc=1 (GFX11: omit dlc=1).
@@ -170,15 +123,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k) => [op(k)],
   },
-  {
-    // spec: GFX10-11 table, "store atomic monotonic singlethread/wavefront/workgroup local" — ds_store.
-    row: 'store atomic monotonic singlethread/wavefront/workgroup local',
-    instr: ['store'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['local'],
-    build: (k) => [op(k)],
-  },
+  s.monotonicLocal('store'),
   {
     // spec: GFX10-11 table, "atomicrmw monotonic <any scope> global/generic" — buffer/global/flat_atomic.
     row: 'atomicrmw monotonic singlethread/wavefront/workgroup/agent/system global/generic',
@@ -188,26 +133,9 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k) => [op(k)],
   },
-  {
-    // spec: GFX10-11 table, "atomicrmw monotonic singlethread/wavefront/workgroup local" — ds_atomic.
-    row: 'atomicrmw monotonic singlethread/wavefront/workgroup local',
-    instr: ['rmw'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['local'],
-    build: (k) => [op(k)],
-  },
+  s.monotonicLocal('rmw'),
   // ---- Acquire Atomic ------------------------------------------------------------------------
-  {
-    // spec: GFX10-11 table, "load atomic acquire singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_load.
-    row: 'load atomic acquire singlethread/wavefront global/local/generic',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k) => [op(k)],
-  },
+  s.singlethread('load', 'acquire'),
   {
     // spec: GFX10-11 table, "load atomic acquire workgroup global" — 1. buffer/global_load glc=1 (CU
     // mode: omit glc=1); 2. s_waitcnt vmcnt(0) (CU mode: omit); 3. buffer_gl0_inv (CU mode: omit).
@@ -275,16 +203,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
       ...GL1_GL0,
     ],
   },
-  {
-    // spec: GFX10-11 table, "atomicrmw acquire singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_atomic.
-    row: 'atomicrmw acquire singlethread/wavefront global/local/generic',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k) => [op(k)],
-  },
+  s.singlethread('rmw', 'acquire'),
   {
     // spec: GFX10-11 table, "atomicrmw acquire workgroup global" — 1. buffer/global_atomic; 2. s_waitcnt
     // vm/vscnt(0) (CU mode: omit); 3. buffer_gl0_inv (CU mode: omit).
@@ -349,15 +268,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
     spaces: ['generic'],
     build: (k, env) => [op(k), ...waitcnt([VM(k), 'lgkmcnt'], ocl(env) ? ['lgkmcnt'] : []), ...GL1_GL0],
   },
-  {
-    // spec: GFX10-11 table, "fence acquire singlethread/wavefront none" — none.
-    row: 'fence acquire singlethread/wavefront none',
-    instr: ['fence'],
-    orderings: ['acquire'],
-    scopes: ST_WF,
-    spaces: ['none'],
-    build: () => [],
-  },
+  s.fenceNone('acquire'),
   {
     // spec: GFX10-11 table, "fence acquire workgroup none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
     // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); the OpenCL omissions need an address space on the
@@ -380,16 +291,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
     build: () => [wait('vmcnt', 'lgkmcnt', 'vscnt'), ...GL1_GL0],
   },
   // ---- Release Atomic ------------------------------------------------------------------------
-  {
-    // spec: GFX10-11 table, "store atomic release singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_store.
-    row: 'store atomic release singlethread/wavefront global/local/generic',
-    instr: ['store'],
-    orderings: ['release'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k) => [op(k)],
-  },
+  s.singlethread('store', 'release'),
   {
     // spec: GFX10-11 table, "store atomic release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &
     // vmcnt(0) & vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0));
@@ -425,16 +327,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
       op(k),
     ],
   },
-  {
-    // spec: GFX10-11 table, "atomicrmw release singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_atomic.
-    row: 'atomicrmw release singlethread/wavefront global/local/generic',
-    instr: ['rmw'],
-    orderings: ['release'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k) => [op(k)],
-  },
+  s.singlethread('rmw', 'release'),
   {
     // spec: GFX10-11 table, "atomicrmw release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &
     // vmcnt(0) & vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0));
@@ -466,15 +359,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) ? ['lgkmcnt'] : []), op(k)],
   },
-  {
-    // spec: GFX10-11 table, "fence release singlethread/wavefront none" — none.
-    row: 'fence release singlethread/wavefront none',
-    instr: ['fence'],
-    orderings: ['release'],
-    scopes: ST_WF,
-    spaces: ['none'],
-    build: () => [],
-  },
+  s.fenceNone('release'),
   {
     // spec: GFX10-11 table, "fence release workgroup none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
     // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL omissions need a fence address space:
@@ -497,16 +382,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
     build: () => [wait('vmcnt', 'lgkmcnt', 'vscnt')],
   },
   // ---- Acquire-Release Atomic ----------------------------------------------------------------
-  {
-    // spec: GFX10-11 table, "atomicrmw acq_rel singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_atomic.
-    row: 'atomicrmw acq_rel singlethread/wavefront global/local/generic',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k) => [op(k)],
-  },
+  s.singlethread('rmw', 'acq_rel'),
   {
     // spec: GFX10-11 table, "atomicrmw acq_rel workgroup global" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
     // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0)); 2. buffer/global_atomic;
@@ -582,15 +458,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
       ...GL1_GL0,
     ],
   },
-  {
-    // spec: GFX10-11 table, "fence acq_rel singlethread/wavefront none" — none.
-    row: 'fence acq_rel singlethread/wavefront none',
-    instr: ['fence'],
-    orderings: ['acq_rel'],
-    scopes: ST_WF,
-    spaces: ['none'],
-    build: () => [],
-  },
+  s.fenceNone('acq_rel'),
   {
     // spec: GFX10-11 table, "fence acq_rel workgroup none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
     // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); always generated otherwise); 3. buffer_gl0_inv (CU
@@ -613,16 +481,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
     build: () => [wait('vmcnt', 'lgkmcnt', 'vscnt'), ...GL1_GL0],
   },
   // ---- Sequential Consistent Atomic ----------------------------------------------------------
-  {
-    // spec: GFX10-11 table, "load atomic seq_cst singlethread/wavefront global/local/generic" — "Same as
-    // corresponding load atomic acquire, except must generate all instructions even for OpenCL."
-    row: 'load atomic seq_cst singlethread/wavefront global/local/generic',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env, lookup) => asHsa(k, 'acquire', env, lookup),
-  },
+  s.seqCstLoadSinglethread,
   {
     // spec: GFX10-11 table, "load atomic seq_cst workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &
     // vmcnt(0) & vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0)); 2. same as load atomic acquire, all
@@ -633,7 +492,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
     scopes: WG,
     spaces: ['global', 'generic'],
     build: (k, env, lookup) => {
-      const acq = asHsa(k, 'acquire', env, lookup);
+      const acq = asHsa(F, k, 'acquire', env, lookup);
       return { seq: [...allWaits(env, false), ...acq.seq], rows: acq.rows };
     },
   },
@@ -646,7 +505,7 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
     scopes: WG,
     spaces: ['local'],
     build: (k, env, lookup) => {
-      const acq = asHsa(k, 'acquire', env, lookup);
+      const acq = asHsa(F, k, 'acquire', env, lookup);
       return { seq: [...(cu(env) ? [] : [wait('vmcnt', 'vscnt')]), ...acq.seq], rows: acq.rows };
     },
   },
@@ -659,38 +518,9 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
     scopes: AG_SYS,
     spaces: ['global', 'generic'],
     build: (k, env, lookup) => {
-      const acq = asHsa(k, 'acquire', env, lookup);
+      const acq = asHsa(F, k, 'acquire', env, lookup);
       return { seq: [wait('vmcnt', 'lgkmcnt', 'vscnt'), ...acq.seq], rows: acq.rows };
     },
   },
-  {
-    // spec: GFX10-11 table, "store atomic seq_cst <any scope> global/local/generic" — "Same as
-    // corresponding store atomic release, except must generate all instructions even for OpenCL."
-    row: 'store atomic seq_cst singlethread/wavefront/workgroup/agent/system global/local/generic',
-    instr: ['store'],
-    orderings: ['seq_cst'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env, lookup) => asHsa(k, 'release', env, lookup),
-  },
-  {
-    // spec: GFX10-11 table, "atomicrmw seq_cst <any scope> global/local/generic" — "Same as
-    // corresponding atomicrmw acq_rel, except must generate all instructions even for OpenCL."
-    row: 'atomicrmw seq_cst singlethread/wavefront/workgroup/agent/system global/local/generic',
-    instr: ['rmw'],
-    orderings: ['seq_cst'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env, lookup) => asHsa(k, 'acq_rel', env, lookup),
-  },
-  {
-    // spec: GFX10-11 table, "fence seq_cst <any scope> none" — "Same as corresponding fence acq_rel,
-    // except must generate all instructions even for OpenCL."
-    row: 'fence seq_cst singlethread/wavefront/workgroup/agent/system none',
-    instr: ['fence'],
-    orderings: ['seq_cst'],
-    scopes: ANY_SCOPE,
-    spaces: ['none'],
-    build: (k, env, lookup) => asHsa(k, 'acq_rel', env, lookup),
-  },
+  ...s.seqCstAnyScope,
 ];

@@ -9,10 +9,12 @@
  */
 
 import type { Scope } from '../core/types.ts';
-import type { CacheScope, Counter, IsaInstr, VmemEncoding } from './isa.ts';
+import type { Family } from './amd-rows.ts';
+import { asHsa, encoding, prefix, sharedRows, waits } from './amd-rows.ts';
+import type { CacheScope, Counter, IsaInstr } from './isa.ts';
 import { globalInv, globalWb, lds, vmem, wait } from './isa.ts';
-import type { Built, RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
-import { AG_SYS, ANY_SCOPE, memOp, ST_WF, ST_WF_WG, sameAsHsa, WG } from './table.ts';
+import type { RowEnv, RowKey, TableRow } from './table.ts';
+import { AG_SYS, ANY_SCOPE, memOp, WG } from './table.ts';
 
 /**
  * spec: GFX12 "Instruction Scopes" table — system/agent/workgroup/wavefront/singlethread (and their
@@ -30,10 +32,6 @@ export function instructionScope(scope: Scope, env: RowEnv): CacheScope | null {
     default:
       return null; // spec: GFX12 Instruction Scopes, "wavefront", "singlethread": none
   }
-}
-
-function encoding(space: RowSpace): VmemEncoding {
-  return space === 'generic' ? 'flat' : space === 'private' ? 'scratch' : 'global';
 }
 
 const wgp = (env: RowEnv): boolean => env.mode === 'wgp';
@@ -55,10 +53,14 @@ function op(k: RowKey, env: RowEnv, applyScopes: boolean): IsaInstr {
   });
 }
 
-/** One `s_wait_<counter> 0x0` per counter, in the order the spec lists them. */
-function waits(counters: readonly Counter[], drop: readonly Counter[] = []): IsaInstr[] {
-  return counters.filter((c) => !drop.includes(c)).map((c) => wait(c));
-}
+/** GFX12 as the shared rows (amd-rows.ts) see it. */
+const F: Family = {
+  name: 'GFX12',
+  anyScope: ANY_SCOPE,
+  op: (k, env) => op(k, env, false),
+  table: () => GFX12_TABLE,
+};
+const s = sharedRows(F);
 
 /** The five-wait list of the release rows: bvh, sample, store, load, ds. */
 const ALL: readonly Counter[] = ['bvhcnt', 'samplecnt', 'storecnt', 'loadcnt', 'dscnt'];
@@ -93,15 +95,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
       return [vmem('load', enc, { th: k.nontemporal ? 'TH_LOAD_NT' : null })];
     },
   },
-  {
-    // spec: GFX12 table, "load none none local" — ds_load.
-    row: 'load none none local',
-    instr: ['load'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE,
-    spaces: ['local'],
-    build: () => [lds('load')],
-  },
+  s.loadLocal,
   {
     // spec: GFX12 table, "store none none global/generic/private/constant" — !volatile & !nontemporal:
     // buffer/global/flat_store; !volatile & nontemporal: … th:TH_STORE_NT; volatile: 1. …
@@ -117,30 +111,8 @@ export const GFX12_TABLE: readonly TableRow[] = [
       return [vmem('store', enc, { th: k.nontemporal ? 'TH_STORE_NT' : null })];
     },
   },
-  {
-    // spec: GFX12 table, "store none none local" — ds_store.
-    row: 'store none none local',
-    instr: ['store'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE,
-    spaces: ['local'],
-    build: () => [lds('store')],
-  },
-  {
-    // spec: amdgpu-usage-2018.rst Memory Model text, private "all accesses are treated as non-atomic";
-    // an atomicrmw is its plain load and store, each lowered by the GFX12 "load/store none none
-    // private" rows.
-    row: 'atomicrmw private (Memory Model text: treated as non-atomic)',
-    instr: ['rmw'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE,
-    spaces: ['private'],
-    build: (k, _env, lookup) => {
-      const ld = lookup({ ...k, instr: 'load' });
-      const st = lookup({ ...k, instr: 'store' });
-      return { seq: [...ld.seq, ...st.seq], rows: [...ld.rows, ...st.rows] };
-    },
-  },
+  s.storeLocal,
+  s.rmwPrivate,
   // ---- Monotonic Atomic --------------------------------------------------------------------
   {
     // spec: GFX12 table, "load atomic monotonic singlethread/…/system global/generic" —
@@ -152,15 +124,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [op(k, env, true)],
   },
-  {
-    // spec: GFX12 table, "load atomic monotonic singlethread/wavefront/workgroup local" — ds_load.
-    row: 'load atomic monotonic singlethread/wavefront/workgroup local',
-    instr: ['load'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['local'],
-    build: (k, env) => [op(k, env, false)],
-  },
+  s.monotonicLocal('load'),
   {
     // spec: GFX12 table, "store atomic monotonic singlethread/…/system global/generic" —
     // buffer/global/flat_store, Apply Instruction Scopes.
@@ -171,15 +135,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [op(k, env, true)],
   },
-  {
-    // spec: GFX12 table, "store atomic monotonic singlethread/wavefront/workgroup local" — ds_store.
-    row: 'store atomic monotonic singlethread/wavefront/workgroup local',
-    instr: ['store'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['local'],
-    build: (k, env) => [op(k, env, false)],
-  },
+  s.monotonicLocal('store'),
   {
     // spec: GFX12 table, "atomicrmw monotonic singlethread/…/system global/generic" —
     // buffer/global/flat_atomic, Apply Instruction Scopes.
@@ -190,26 +146,9 @@ export const GFX12_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [op(k, env, true)],
   },
-  {
-    // spec: GFX12 table, "atomicrmw monotonic singlethread/wavefront/workgroup local" — ds_atomic.
-    row: 'atomicrmw monotonic singlethread/wavefront/workgroup local',
-    instr: ['rmw'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['local'],
-    build: (k, env) => [op(k, env, false)],
-  },
+  s.monotonicLocal('rmw'),
   // ---- Acquire Atomic ------------------------------------------------------------------------
-  {
-    // spec: GFX12 table, "load atomic acquire singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_load.
-    row: 'load atomic acquire singlethread/wavefront global/local/generic',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env) => [op(k, env, false)],
-  },
+  s.singlethread('load', 'acquire'),
   {
     // spec: GFX12 table, "load atomic acquire workgroup global" — 1. buffer/global_load scope:SCOPE_SE,
     // Apply Instruction Scopes (read: the scopes table decides, so CU mode has no scope operand);
@@ -274,16 +213,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
       globalInv(instructionScope(k.scope, env)),
     ],
   },
-  {
-    // spec: GFX12 table, "atomicrmw acquire singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_atomic.
-    row: 'atomicrmw acquire singlethread/wavefront global/local/generic',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env) => [op(k, env, false)],
-  },
+  s.singlethread('rmw', 'acquire'),
   {
     // spec: GFX12 table, "atomicrmw acquire workgroup global" — 1. buffer/global_atomic, Apply, with
     // return th:TH_ATOMIC_RETURN; 2. with return s_wait_loadcnt 0x0 / without s_wait_storecnt 0x0
@@ -365,15 +295,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
       globalInv(instructionScope(k.scope, env)),
     ],
   },
-  {
-    // spec: GFX12 table, "fence acquire singlethread/wavefront none" — none.
-    row: 'fence acquire singlethread/wavefront none',
-    instr: ['fence'],
-    orderings: ['acquire'],
-    scopes: ST_WF,
-    spaces: ['none'],
-    build: () => [],
-  },
+  s.fenceNone('acquire'),
   {
     // spec: GFX12 table, "fence acquire workgroup none" — 1. s_wait_bvhcnt, samplecnt, storecnt,
     // loadcnt, dscnt / CU mode: s_wait_dscnt (OpenCL: omit dscnt); 2. global_inv scope:SCOPE_SE
@@ -396,16 +318,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
     build: (k, env) => [...waits(ALL_C, hsa(env) ? [] : DS), globalInv(instructionScope(k.scope, env))],
   },
   // ---- Release Atomic ------------------------------------------------------------------------
-  {
-    // spec: GFX12 table, "store atomic release singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_store.
-    row: 'store atomic release singlethread/wavefront global/local/generic',
-    instr: ['store'],
-    orderings: ['release'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env) => [op(k, env, false)],
-  },
+  s.singlethread('store', 'release'),
   {
     // spec: GFX12 table, "store atomic release workgroup global" — 1. global_wb scope:SCOPE_SE (CU mode:
     // omit); 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt (OpenCL: omit dscnt); 3.
@@ -451,16 +364,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
       op(k, env, true),
     ],
   },
-  {
-    // spec: GFX12 table, "atomicrmw release singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_atomic.
-    row: 'atomicrmw release singlethread/wavefront global/local/generic',
-    instr: ['rmw'],
-    orderings: ['release'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env) => [op(k, env, false)],
-  },
+  s.singlethread('rmw', 'release'),
   {
     // spec: GFX12 table, "atomicrmw release workgroup global/generic" — 1. global_wb scope:SCOPE_SE (CU
     // mode: omit); 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt (OpenCL: omit dscnt; OpenCL and
@@ -506,15 +410,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
       op(k, env, true),
     ],
   },
-  {
-    // spec: GFX12 table, "fence release singlethread/wavefront none" — none.
-    row: 'fence release singlethread/wavefront none',
-    instr: ['fence'],
-    orderings: ['release'],
-    scopes: ST_WF,
-    spaces: ['none'],
-    build: () => [],
-  },
+  s.fenceNone('release'),
   {
     // spec: GFX12 table, "fence release workgroup none" — 1. global_wb scope:SCOPE_SE (CU mode: omit);
     // 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt (OpenCL: omit dscnt).
@@ -536,16 +432,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
     build: (k, env) => [globalWb(instructionScope(k.scope, env)), ...waits(ALL_C, hsa(env) ? [] : DS)],
   },
   // ---- Acquire-Release Atomic ----------------------------------------------------------------
-  {
-    // spec: GFX12 table, "atomicrmw acq_rel singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_atomic.
-    row: 'atomicrmw acq_rel singlethread/wavefront global/local/generic',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env) => [op(k, env, false)],
-  },
+  s.singlethread('rmw', 'acq_rel'),
   {
     // spec: GFX12 table, "atomicrmw acq_rel workgroup global" — 1. global_wb scope:SCOPE_SE (CU mode:
     // omit); 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt (OpenCL: omit dscnt); 3.
@@ -646,15 +533,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
       globalInv(instructionScope(k.scope, env)),
     ],
   },
-  {
-    // spec: GFX12 table, "fence acq_rel singlethread/wavefront none" — none.
-    row: 'fence acq_rel singlethread/wavefront none',
-    instr: ['fence'],
-    orderings: ['acq_rel'],
-    scopes: ST_WF,
-    spaces: ['none'],
-    build: () => [],
-  },
+  s.fenceNone('acq_rel'),
   {
     // spec: GFX12 table, "fence acq_rel workgroup none" — 1. global_wb scope:SCOPE_SE (CU mode: omit);
     // 2. s_wait_bvhcnt … dscnt / CU mode: s_wait_dscnt ("If OpenCL and address space is not generic,
@@ -687,16 +566,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
     ],
   },
   // ---- Sequential Consistent Atomic ----------------------------------------------------------
-  {
-    // spec: GFX12 table, "load atomic seq_cst singlethread/wavefront global/local/generic" — "Same as
-    // corresponding load atomic acquire, except must generate all instructions even for OpenCL."
-    row: 'load atomic seq_cst singlethread/wavefront global/local/generic',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env, lookup) => acquireAsHsa(k, env, lookup),
-  },
+  s.seqCstLoadSinglethread,
   {
     // spec: GFX12 table, "load atomic seq_cst workgroup global/generic" — 1. s_wait_bvhcnt … dscnt /
     // CU mode: s_wait_dscnt (OpenCL: omit dscnt); 2. "Following instructions same as corresponding
@@ -706,7 +576,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
     orderings: ['seq_cst'],
     scopes: WG,
     spaces: ['global', 'generic'],
-    build: (k, env, lookup) => prefix(releaseWaits(env, DS), acquireAsHsa(k, env, lookup)),
+    build: (k, env, lookup) => prefix(releaseWaits(env, DS), asHsa(F, k, 'acquire', env, lookup)),
   },
   {
     // spec: GFX12 table, "load atomic seq_cst workgroup local" — 1. s_wait_bvhcnt … dscnt / CU mode:
@@ -717,7 +587,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
     orderings: ['seq_cst'],
     scopes: WG,
     spaces: ['local'],
-    build: (k, env, lookup) => prefix(releaseWaits(env, ALL_C), acquireAsHsa(k, env, lookup)),
+    build: (k, env, lookup) => prefix(releaseWaits(env, ALL_C), asHsa(F, k, 'acquire', env, lookup)),
   },
   {
     // spec: GFX12 table, "load atomic seq_cst agent/system global/generic" — 1. s_wait_bvhcnt … dscnt
@@ -727,48 +597,7 @@ export const GFX12_TABLE: readonly TableRow[] = [
     orderings: ['seq_cst'],
     scopes: AG_SYS,
     spaces: ['global', 'generic'],
-    build: (k, env, lookup) => prefix(waits(ALL_C, hsa(env) ? [] : DS), acquireAsHsa(k, env, lookup)),
+    build: (k, env, lookup) => prefix(waits(ALL_C, hsa(env) ? [] : DS), asHsa(F, k, 'acquire', env, lookup)),
   },
-  {
-    // spec: GFX12 table, "store atomic seq_cst <any scope> global/local/generic" — "Same as
-    // corresponding store atomic release, except must generate all instructions even for OpenCL."
-    row: 'store atomic seq_cst singlethread/wavefront/workgroup/agent/system global/local/generic',
-    instr: ['store'],
-    orderings: ['seq_cst'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env, lookup) => asHsa(k, 'release', env, lookup),
-  },
-  {
-    // spec: GFX12 table, "atomicrmw seq_cst <any scope> global/local/generic" — "Same as corresponding
-    // atomicrmw acq_rel, except must generate all instructions even for OpenCL."
-    row: 'atomicrmw seq_cst singlethread/wavefront/workgroup/agent/system global/local/generic',
-    instr: ['rmw'],
-    orderings: ['seq_cst'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env, lookup) => asHsa(k, 'acq_rel', env, lookup),
-  },
-  {
-    // spec: GFX12 table, "fence seq_cst <any scope> none" — "Same as corresponding fence acq_rel,
-    // except must generate all instructions even for OpenCL."
-    row: 'fence seq_cst singlethread/wavefront/workgroup/agent/system none',
-    instr: ['fence'],
-    orderings: ['seq_cst'],
-    scopes: ANY_SCOPE,
-    spaces: ['none'],
-    build: (k, env, lookup) => asHsa(k, 'acq_rel', env, lookup),
-  },
+  ...s.seqCstAnyScope,
 ];
-
-function asHsa(k: RowKey, ordering: RowKey['ordering'], env: RowEnv, lookup: (k: RowKey) => Built): Built {
-  return sameAsHsa(GFX12_TABLE, 'GFX12', k, ordering, env, lookup);
-}
-
-function acquireAsHsa(k: RowKey, env: RowEnv, lookup: (k: RowKey) => Built): Built {
-  return asHsa(k, 'acquire', env, lookup);
-}
-
-function prefix(pre: IsaInstr[], b: Built): Built {
-  return { seq: [...pre, ...b.seq], rows: b.rows };
-}

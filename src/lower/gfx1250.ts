@@ -13,10 +13,12 @@
  */
 
 import type { Scope } from '../core/types.ts';
-import type { CacheScope, Counter, IsaInstr, VmemEncoding } from './isa.ts';
+import type { Family } from './amd-rows.ts';
+import { asHsa, encoding, prefix, sharedRows, waits } from './amd-rows.ts';
+import type { CacheScope, Counter, IsaInstr } from './isa.ts';
 import { globalInv, globalWb, lds, vmem, wait } from './isa.ts';
-import type { Built, RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
-import { AG_SYS, ANY_SCOPE_CL, CL, memOp, ST_WF, ST_WF_WG, sameAsHsa, WG, WG_CL } from './table.ts';
+import type { RowEnv, RowKey, TableRow } from './table.ts';
+import { AG_SYS, ANY_SCOPE_CL, CL, memOp, WG, WG_CL } from './table.ts';
 
 /**
  * spec: GFX125x "Instruction Scopes" table — none, one-as, system → SCOPE_SYS, agent → SCOPE_DEV,
@@ -34,10 +36,6 @@ export function instructionScope125(scope: Scope): CacheScope | null {
     default:
       return null;
   }
-}
-
-function encoding(space: RowSpace): VmemEncoding {
-  return space === 'generic' ? 'flat' : space === 'private' ? 'scratch' : 'global';
 }
 
 const hsa = (env: RowEnv): boolean => env.lang === 'hsa';
@@ -67,10 +65,15 @@ function xcnt(k: RowKey): IsaInstr[] {
   return k.space === 'global' || k.space === 'generic' ? [wait('xcnt')] : [];
 }
 
-/** One `s_wait_<counter> 0x0` per counter, in the order the spec lists them. */
-function waits(counters: readonly Counter[], drop: readonly Counter[] = []): IsaInstr[] {
-  return counters.filter((c) => !drop.includes(c)).map((c) => wait(c));
-}
+/** GFX12.5 as the shared rows (amd-rows.ts) see it. */
+const F: Family = {
+  name: 'GFX125x',
+  anyScope: ANY_SCOPE_CL,
+  op: (k) => op(k, false),
+  table: () => GFX1250_TABLE,
+  atomicWriteWaits: xcnt,
+};
+const s = sharedRows(F);
 
 const DS: readonly Counter[] = ['dscnt'];
 /** The release wait group: store, load, ds. */
@@ -107,15 +110,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
       return [vmem('load', enc, { th: k.nontemporal ? 'TH_LOAD_NT' : null })];
     },
   },
-  {
-    // spec: GFX125x table, "load none none local" — ds_load.
-    row: 'load none none local',
-    instr: ['load'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE_CL,
-    spaces: ['local'],
-    build: () => [lds('load')],
-  },
+  s.loadLocal,
   {
     // spec: GFX125x table, "store none none global/generic/private/constant" — !volatile &
     // !nontemporal: buffer/global/flat_store; !volatile & nontemporal: … th:TH_STORE_NT; volatile:
@@ -131,15 +126,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
       return [vmem('store', enc, { th: k.nontemporal ? 'TH_STORE_NT' : null })];
     },
   },
-  {
-    // spec: GFX125x table, "store none none local" — ds_store.
-    row: 'store none none local',
-    instr: ['store'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE_CL,
-    spaces: ['local'],
-    build: () => [lds('store')],
-  },
+  s.storeLocal,
   // ---- Monotonic Atomic --------------------------------------------------------------------
   {
     // spec: GFX125x table, "load atomic monotonic singlethread/…/cluster/agent/system global/generic" —
@@ -151,15 +138,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k) => [op(k, true)],
   },
-  {
-    // spec: GFX125x table, "load atomic monotonic singlethread/wavefront/workgroup local" — ds_load.
-    row: 'load atomic monotonic singlethread/wavefront/workgroup local',
-    instr: ['load'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['local'],
-    build: (k) => [op(k, false)],
-  },
+  s.monotonicLocal('load'),
   {
     // spec: GFX125x table, "store atomic monotonic singlethread/…/system global/generic" —
     // 1. s_wait_xcnt 0x0; 2. buffer/global/flat_store, Apply Instruction Scopes.
@@ -170,15 +149,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k) => [...xcnt(k), op(k, true)],
   },
-  {
-    // spec: GFX125x table, "store atomic monotonic singlethread/wavefront/workgroup local" — ds_store.
-    row: 'store atomic monotonic singlethread/wavefront/workgroup local',
-    instr: ['store'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['local'],
-    build: (k) => [op(k, false)],
-  },
+  s.monotonicLocal('store'),
   {
     // spec: GFX125x table, "atomicrmw monotonic singlethread/…/system global/generic" —
     // 1. s_wait_xcnt 0x0; 2. buffer/global/flat_atomic, Apply Instruction Scopes.
@@ -189,26 +160,9 @@ export const GFX1250_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k) => [...xcnt(k), op(k, true)],
   },
-  {
-    // spec: GFX125x table, "atomicrmw monotonic singlethread/wavefront/workgroup local" — ds_atomic.
-    row: 'atomicrmw monotonic singlethread/wavefront/workgroup local',
-    instr: ['rmw'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['local'],
-    build: (k) => [op(k, false)],
-  },
+  s.monotonicLocal('rmw'),
   // ---- Acquire Atomic ------------------------------------------------------------------------
-  {
-    // spec: GFX125x table, "load atomic acquire singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_load.
-    row: 'load atomic acquire singlethread/wavefront global/local/generic',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k) => [op(k, false)],
-  },
+  s.singlethread('load', 'acquire'),
   {
     // spec: GFX125x table, "load atomic acquire workgroup global" — 1. buffer/global_load, Apply;
     // 2. s_wait_loadcnt 0x0.
@@ -291,16 +245,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
       wait('loadcnt'),
     ],
   },
-  {
-    // spec: GFX125x table, "atomicrmw acquire singlethread/wavefront global/local/generic" —
-    // 1. s_wait_xcnt 0x0 (flat and global only); 2. buffer/global/ds/flat_atomic.
-    row: 'atomicrmw acquire singlethread/wavefront global/local/generic',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k) => [...xcnt(k), op(k, false)],
-  },
+  s.singlethread('rmw', 'acquire'),
   {
     // spec: GFX125x table, "atomicrmw acquire workgroup global" — 1. s_wait_xcnt 0x0;
     // 2. buffer/global_atomic, Apply, with return th:TH_ATOMIC_RETURN; 3. with return
@@ -395,15 +340,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
       wait('loadcnt'),
     ],
   },
-  {
-    // spec: GFX125x table, "fence acquire singlethread/wavefront none" — none.
-    row: 'fence acquire singlethread/wavefront none',
-    instr: ['fence'],
-    orderings: ['acquire'],
-    scopes: ST_WF,
-    spaces: ['none'],
-    build: () => [],
-  },
+  s.fenceNone('acquire'),
   {
     // spec: GFX125x table, "fence acquire workgroup none" — 1. s_wait_storecnt, s_wait_loadcnt,
     // s_wait_dscnt ("If OpenCL, omit s_wait_dscnt 0x0"; "If OpenCL and address space is local, omit
@@ -440,16 +377,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
     ],
   },
   // ---- Release Atomic ------------------------------------------------------------------------
-  {
-    // spec: GFX125x table, "store atomic release singlethread/wavefront global/local/generic" —
-    // 1. s_wait_xcnt 0x0 (flat and global only); 2. buffer/global/ds/flat_store.
-    row: 'store atomic release singlethread/wavefront global/local/generic',
-    instr: ['store'],
-    orderings: ['release'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k) => [...xcnt(k), op(k, false)],
-  },
+  s.singlethread('store', 'release'),
   {
     // spec: GFX125x table, "store atomic release workgroup/cluster global/generic" — 1. s_wait_storecnt,
     // s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. s_wait_xcnt 0x0; 3. buffer/global/flat_store,
@@ -482,16 +410,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [...releaseAgent(k, DS, env), ...xcnt(k), op(k, true)],
   },
-  {
-    // spec: GFX125x table, "atomicrmw release singlethread/wavefront global/local/generic" —
-    // 1. s_wait_xcnt 0x0 (flat and global only); 2. buffer/global/ds/flat_atomic.
-    row: 'atomicrmw release singlethread/wavefront global/local/generic',
-    instr: ['rmw'],
-    orderings: ['release'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k) => [...xcnt(k), op(k, false)],
-  },
+  s.singlethread('rmw', 'release'),
   {
     // spec: GFX125x table, "atomicrmw release workgroup/cluster global/generic" — 1. s_wait_storecnt,
     // s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. s_wait_xcnt 0x0; 3.
@@ -524,15 +443,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [...releaseAgent(k, DS, env), ...xcnt(k), op(k, true)],
   },
-  {
-    // spec: GFX125x table, "fence release singlethread/wavefront none" — none.
-    row: 'fence release singlethread/wavefront none',
-    instr: ['fence'],
-    orderings: ['release'],
-    scopes: ST_WF,
-    spaces: ['none'],
-    build: () => [],
-  },
+  s.fenceNone('release'),
   {
     // spec: GFX125x table, "fence release workgroup/cluster none" — 1. s_wait_storecnt,
     // s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt; "OpenCL and address space is local": needs a
@@ -556,16 +467,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
     build: (k, env) => releaseAgent(k, DS, env),
   },
   // ---- Acquire-Release Atomic ----------------------------------------------------------------
-  {
-    // spec: GFX125x table, "atomicrmw acq_rel singlethread/wavefront global/local/generic" —
-    // 1. s_wait_xcnt 0x0 (flat and global only); 2. buffer/global/ds/flat_atomic.
-    row: 'atomicrmw acq_rel singlethread/wavefront global/local/generic',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k) => [...xcnt(k), op(k, false)],
-  },
+  s.singlethread('rmw', 'acq_rel'),
   {
     // spec: GFX125x table, "atomicrmw acq_rel workgroup/cluster global" — 1. s_wait_storecnt,
     // s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. s_wait_xcnt 0x0; 3. buffer/global_atomic,
@@ -659,15 +561,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
       wait('loadcnt'),
     ],
   },
-  {
-    // spec: GFX125x table, "fence acq_rel singlethread/wavefront none" — none.
-    row: 'fence acq_rel singlethread/wavefront none',
-    instr: ['fence'],
-    orderings: ['acq_rel'],
-    scopes: ST_WF,
-    spaces: ['none'],
-    build: () => [],
-  },
+  s.fenceNone('acq_rel'),
   {
     // spec: GFX125x table, "fence acq_rel workgroup/cluster none" — 1. s_wait_storecnt,
     // s_wait_loadcnt, s_wait_dscnt ("If OpenCL and address space is not generic, omit
@@ -696,16 +590,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
     ],
   },
   // ---- Sequential Consistent Atomic ----------------------------------------------------------
-  {
-    // spec: GFX125x table, "load atomic seq_cst singlethread/wavefront global/local/generic" — "Same
-    // as corresponding load atomic acquire, except must generate all instructions even for OpenCL."
-    row: 'load atomic seq_cst singlethread/wavefront global/local/generic',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env, lookup) => asHsa(k, 'acquire', env, lookup),
-  },
+  s.seqCstLoadSinglethread,
   {
     // spec: GFX125x table, "load atomic seq_cst workgroup global/generic" — 1. s_wait_storecnt,
     // s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. same as load atomic acquire, all
@@ -715,7 +600,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
     orderings: ['seq_cst'],
     scopes: WG,
     spaces: ['global', 'generic'],
-    build: (k, env, lookup) => prefix(waits(SLD, hsa(env) ? [] : DS), asHsa(k, 'acquire', env, lookup)),
+    build: (k, env, lookup) => prefix(waits(SLD, hsa(env) ? [] : DS), asHsa(F, k, 'acquire', env, lookup)),
   },
   {
     // spec: GFX125x table, "load atomic seq_cst workgroup local" — 1. s_wait_storecnt, s_wait_loadcnt,
@@ -726,7 +611,7 @@ export const GFX1250_TABLE: readonly TableRow[] = [
     orderings: ['seq_cst'],
     scopes: WG,
     spaces: ['local'],
-    build: (k, env, lookup) => prefix(hsa(env) ? waits(SLD) : [], asHsa(k, 'acquire', env, lookup)),
+    build: (k, env, lookup) => prefix(hsa(env) ? waits(SLD) : [], asHsa(F, k, 'acquire', env, lookup)),
   },
   {
     // spec: GFX125x table, "load atomic seq_cst cluster/agent/system global/generic" —
@@ -737,49 +622,12 @@ export const GFX1250_TABLE: readonly TableRow[] = [
     orderings: ['seq_cst'],
     scopes: ['cluster', ...AG_SYS],
     spaces: ['global', 'generic'],
-    build: (k, env, lookup) => prefix(waits(SLD, hsa(env) ? [] : DS), asHsa(k, 'acquire', env, lookup)),
+    build: (k, env, lookup) => prefix(waits(SLD, hsa(env) ? [] : DS), asHsa(F, k, 'acquire', env, lookup)),
   },
-  {
-    // spec: GFX125x table, "store atomic seq_cst <any scope> global/local/generic" — "Same as
-    // corresponding store atomic release, except must generate all instructions even for OpenCL."
-    row: 'store atomic seq_cst singlethread/wavefront/workgroup/cluster/agent/system global/local/generic',
-    instr: ['store'],
-    orderings: ['seq_cst'],
-    scopes: ANY_SCOPE_CL,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env, lookup) => asHsa(k, 'release', env, lookup),
-  },
-  {
-    // spec: GFX125x table, "atomicrmw seq_cst <any scope> global/local/generic" — "Same as
-    // corresponding atomicrmw acq_rel, except must generate all instructions even for OpenCL."
-    row: 'atomicrmw seq_cst singlethread/wavefront/workgroup/cluster/agent/system global/local/generic',
-    instr: ['rmw'],
-    orderings: ['seq_cst'],
-    scopes: ANY_SCOPE_CL,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env, lookup) => asHsa(k, 'acq_rel', env, lookup),
-  },
-  {
-    // spec: GFX125x table, "fence seq_cst <any scope> none" — "Same as corresponding fence acq_rel,
-    // except must generate all instructions even for OpenCL."
-    row: 'fence seq_cst singlethread/wavefront/workgroup/cluster/agent/system none',
-    instr: ['fence'],
-    orderings: ['seq_cst'],
-    scopes: ANY_SCOPE_CL,
-    spaces: ['none'],
-    build: (k, env, lookup) => asHsa(k, 'acq_rel', env, lookup),
-  },
+  ...s.seqCstAnyScope,
 ];
 
 /** The acquire cluster rows' `global_inv scope:SCOPE_SE`, for the acq_rel rows shared with workgroup. */
 function clusterInv(k: RowKey): IsaInstr[] {
   return k.scope === 'cluster' ? [globalInv(instructionScope125(k.scope))] : [];
-}
-
-function asHsa(k: RowKey, ordering: RowKey['ordering'], env: RowEnv, lookup: (k: RowKey) => Built): Built {
-  return sameAsHsa(GFX1250_TABLE, 'GFX125x', k, ordering, env, lookup);
-}
-
-function prefix(pre: IsaInstr[], b: Built): Built {
-  return { seq: [...pre, ...b.seq], rows: b.rows };
 }

@@ -8,10 +8,12 @@
  * llc-22 does instead).
  */
 
+import type { Family } from './amd-rows.ts';
+import { sharedRows } from './amd-rows.ts';
 import type { Counter, IsaInstr, VmemEncoding } from './isa.ts';
 import { lds, vmem, wait, wbinvl1Vol } from './isa.ts';
 import type { RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
-import { AG_SYS, ANY_SCOPE, memOp, ST_WF, ST_WF_WG, WG } from './table.ts';
+import { AG_SYS, ANY_SCOPE, memOp, ST_WF_WG, WG } from './table.ts';
 
 /** Encoding a GFX6–9 processor uses for an address space ("buffer/global/flat"). */
 function encoding(space: RowSpace, env: RowEnv): VmemEncoding {
@@ -45,6 +47,15 @@ function waitcnt(env: RowEnv, counters: Counter[], openclOmitsLgkm: boolean): Is
 
 const hsa = (env: RowEnv): boolean => env.lang === 'hsa';
 
+/** GFX6–9 as the shared rows (amd-rows.ts) see it. */
+const F: Family = {
+  name: 'GFX6-9',
+  anyScope: ANY_SCOPE,
+  op: (k, env) => op(k, env),
+  table: () => GFX6_9_TABLE,
+};
+const s = sharedRows(F);
+
 /** The GFX6–GFX9 table, in the spec's order. */
 export const GFX6_9_TABLE: readonly TableRow[] = [
   // ---- Non-Atomic --------------------------------------------------------------------------
@@ -58,15 +69,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [op(k, env, k.volatile)],
   },
-  {
-    // spec: GFX6-9 table, "load none none local" — ds_load.
-    row: 'load none none local',
-    instr: ['load'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE,
-    spaces: ['local'],
-    build: (k, env) => [op(k, env)],
-  },
+  s.loadLocal,
   {
     // spec: GFX6-9 table, "store none none global/generic" — buffer/global/flat_store.
     row: 'store none none global/generic',
@@ -76,15 +79,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [op(k, env)],
   },
-  {
-    // spec: GFX6-9 table, "store none none local" — ds_store.
-    row: 'store none none local',
-    instr: ['store'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE,
-    spaces: ['local'],
-    build: (k, env) => [op(k, env)],
-  },
+  s.storeLocal,
   {
     // spec: Memory Model text, "Private address space uses buffer_load/store ... (GFX6-8), or
     // scratch_load/store (GFX9) ... all accesses are treated as non-atomic." An atomicrmw becomes the
@@ -120,15 +115,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [op(k, env)],
   },
-  {
-    // spec: GFX6-9 table, "load atomic monotonic singlethread/wavefront/workgroup local" — ds_load.
-    row: 'load atomic monotonic singlethread/wavefront/workgroup local',
-    instr: ['load'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['local'],
-    build: (k, env) => [op(k, env)],
-  },
+  s.monotonicLocal('load'),
   {
     // spec: GFX6-9 table, "load atomic monotonic agent/system global/generic" — buffer/global/flat_load glc=1.
     row: 'load atomic monotonic agent/system global/generic',
@@ -148,15 +135,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [op(k, env)],
   },
-  {
-    // spec: GFX6-9 table, "store atomic monotonic singlethread/wavefront/workgroup local" — ds_store.
-    row: 'store atomic monotonic singlethread/wavefront/workgroup local',
-    instr: ['store'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['local'],
-    build: (k, env) => [op(k, env)],
-  },
+  s.monotonicLocal('store'),
   {
     // spec: GFX6-9 table, "atomicrmw monotonic singlethread/.../system global/generic" — buffer/global/flat_atomic.
     row: 'atomicrmw monotonic singlethread/wavefront/workgroup/agent/system global/generic',
@@ -166,26 +145,9 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [op(k, env)],
   },
-  {
-    // spec: GFX6-9 table, "atomicrmw monotonic singlethread/wavefront/workgroup local" — ds_atomic.
-    row: 'atomicrmw monotonic singlethread/wavefront/workgroup local',
-    instr: ['rmw'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['local'],
-    build: (k, env) => [op(k, env)],
-  },
+  s.monotonicLocal('rmw'),
   // ---- Acquire Atomic ------------------------------------------------------------------------
-  {
-    // spec: GFX6-9 table, "load atomic acquire singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_load.
-    row: 'load atomic acquire singlethread/wavefront global/local/generic',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env) => [op(k, env)],
-  },
+  s.singlethread('load', 'acquire'),
   {
     // spec: GFX6-9 table, "load atomic acquire workgroup global" — buffer/global_load.
     row: 'load atomic acquire workgroup global',
@@ -225,16 +187,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     spaces: ['generic'],
     build: (k, env) => [op(k, env, true), ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true), wbinvl1Vol()],
   },
-  {
-    // spec: GFX6-9 table, "atomicrmw acquire singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_atomic.
-    row: 'atomicrmw acquire singlethread/wavefront global/local/generic',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env) => [op(k, env)],
-  },
+  s.singlethread('rmw', 'acquire'),
   {
     // spec: GFX6-9 table, "atomicrmw acquire workgroup global" — buffer/global_atomic.
     row: 'atomicrmw acquire workgroup global',
@@ -274,15 +227,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     spaces: ['generic'],
     build: (k, env) => [op(k, env), ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true), wbinvl1Vol()],
   },
-  {
-    // spec: GFX6-9 table, "fence acquire singlethread/wavefront none" — none.
-    row: 'fence acquire singlethread/wavefront none',
-    instr: ['fence'],
-    orderings: ['acquire'],
-    scopes: ST_WF,
-    spaces: ['none'],
-    build: () => [],
-  },
+  s.fenceNone('acquire'),
   {
     // spec: GFX6-9 table, "fence acquire workgroup none" — 1. s_waitcnt lgkmcnt(0) ("If OpenCL and
     // address space is not generic, omit waitcnt. However, since LLVM currently has no address space
@@ -305,16 +250,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     build: () => [wait('vmcnt', 'lgkmcnt'), wbinvl1Vol()],
   },
   // ---- Release Atomic ------------------------------------------------------------------------
-  {
-    // spec: GFX6-9 table, "store atomic release singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_store.
-    row: 'store atomic release singlethread/wavefront global/local/generic',
-    instr: ['store'],
-    orderings: ['release'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env) => [op(k, env)],
-  },
+  s.singlethread('store', 'release'),
   {
     // spec: GFX6-9 table, "store atomic release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0)
     // ("If OpenCL, omit waitcnt"); 2. buffer/global/flat_store.
@@ -325,15 +261,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [...(hsa(env) ? [wait('lgkmcnt')] : []), op(k, env)],
   },
-  {
-    // spec: GFX6-9 table, "store atomic release workgroup local" — ds_store.
-    row: 'store atomic release workgroup local',
-    instr: ['store'],
-    orderings: ['release'],
-    scopes: WG,
-    spaces: ['local'],
-    build: (k, env) => [op(k, env)],
-  },
+  s.localRelease('store'),
   {
     // spec: GFX6-9 table, "store atomic release agent/system global/generic" — 1. s_waitcnt vmcnt(0) &
     // lgkmcnt(0) ("If OpenCL, omit lgkmcnt(0)"); 2. buffer/global/ds/flat_store.
@@ -344,16 +272,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [...waitcnt(env, ['vmcnt', 'lgkmcnt'], true), op(k, env)],
   },
-  {
-    // spec: GFX6-9 table, "atomicrmw release singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_atomic.
-    row: 'atomicrmw release singlethread/wavefront global/local/generic',
-    instr: ['rmw'],
-    orderings: ['release'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env) => [op(k, env)],
-  },
+  s.singlethread('rmw', 'release'),
   {
     // spec: GFX6-9 table, "atomicrmw release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0)
     // ("If OpenCL, omit waitcnt"); 2. buffer/global/flat_atomic.
@@ -364,15 +283,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [...(hsa(env) ? [wait('lgkmcnt')] : []), op(k, env)],
   },
-  {
-    // spec: GFX6-9 table, "atomicrmw release workgroup local" — ds_atomic.
-    row: 'atomicrmw release workgroup local',
-    instr: ['rmw'],
-    orderings: ['release'],
-    scopes: WG,
-    spaces: ['local'],
-    build: (k, env) => [op(k, env)],
-  },
+  s.localRelease('rmw'),
   {
     // spec: GFX6-9 table, "atomicrmw release agent/system global/generic" — 1. s_waitcnt vmcnt(0) &
     // lgkmcnt(0) ("If OpenCL, omit lgkmcnt(0)"); 2. buffer/global/ds/flat_atomic.
@@ -383,15 +294,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     spaces: ['global', 'generic'],
     build: (k, env) => [...waitcnt(env, ['vmcnt', 'lgkmcnt'], true), op(k, env)],
   },
-  {
-    // spec: GFX6-9 table, "fence release singlethread/wavefront none" — none.
-    row: 'fence release singlethread/wavefront none',
-    instr: ['fence'],
-    orderings: ['release'],
-    scopes: ST_WF,
-    spaces: ['none'],
-    build: () => [],
-  },
+  s.fenceNone('release'),
   {
     // spec: GFX6-9 table, "fence release workgroup none" — 1. s_waitcnt lgkmcnt(0) (always generated:
     // LLVM fences carry no address space).
@@ -413,16 +316,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     build: () => [wait('vmcnt', 'lgkmcnt')],
   },
   // ---- Acquire-Release Atomic ----------------------------------------------------------------
-  {
-    // spec: GFX6-9 table, "atomicrmw acq_rel singlethread/wavefront global/local/generic" —
-    // buffer/global/ds/flat_atomic.
-    row: 'atomicrmw acq_rel singlethread/wavefront global/local/generic',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: ST_WF,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, env) => [op(k, env)],
-  },
+  s.singlethread('rmw', 'acq_rel'),
   {
     // spec: GFX6-9 table, "atomicrmw acq_rel workgroup global" — 1. s_waitcnt lgkmcnt(0) ("If OpenCL,
     // omit waitcnt"); 2. buffer/global_atomic.
@@ -480,15 +374,7 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
       wbinvl1Vol(),
     ],
   },
-  {
-    // spec: GFX6-9 table, "fence acq_rel singlethread/wavefront none" — none.
-    row: 'fence acq_rel singlethread/wavefront none',
-    instr: ['fence'],
-    orderings: ['acq_rel'],
-    scopes: ST_WF,
-    spaces: ['none'],
-    build: () => [],
-  },
+  s.fenceNone('acq_rel'),
   {
     // spec: GFX6-9 table, "fence acq_rel workgroup none" — 1. s_waitcnt lgkmcnt(0) (always generated).
     row: 'fence acq_rel workgroup none',
