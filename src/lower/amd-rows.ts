@@ -33,6 +33,12 @@ export interface Family {
    * global ones); absent: none.
    */
   atomicWriteWaits?: (k: RowKey) => IsaInstr[];
+  /**
+   * The sequence of a volatile or nontemporal non-atomic global/generic/private/constant load or
+   * store (the key says which; volatile wins), as LLVM's `enableVolatileAndOrNonTemporal` says per
+   * generation. Absent on GFX6–9, whose document has no such rows.
+   */
+  volatileOrNontemporal?: (k: RowKey, env: RowEnv) => IsaInstr[];
 }
 
 /** The encoding of an address space from GFX90A on: flat for generic, scratch for private, else global. */
@@ -115,6 +121,23 @@ export function sharedRows(f: Family) {
     build: (k, env, lookup) => asHsa(f, k, 'acquire', env, lookup),
   };
   return {
+    /**
+     * "load none none global/generic/private/constant", "store none none global/generic/private/constant"
+     * — !volatile & !nontemporal: buffer/global/flat_load, _store; otherwise the family's
+     * `volatileOrNontemporal`. Stores to the constant address space are rejected before lookup.
+     */
+    nonAtomic: (instr: 'load' | 'store'): TableRow => ({
+      row: `${instr} none none global/generic/private/constant`,
+      instr: [instr],
+      orderings: ['notatomic'],
+      scopes: f.anyScope,
+      spaces:
+        instr === 'load' ? ['global', 'generic', 'private', 'constant'] : ['global', 'generic', 'private'],
+      build: (k, env) =>
+        (k.volatile || k.nontemporal) && f.volatileOrNontemporal
+          ? f.volatileOrNontemporal(k, env)
+          : [f.op(k, env)],
+    }),
     /** "load none none local" — ds_load. */
     loadLocal: instrOnly(f, 'load none none local', 'load', 'notatomic', f.anyScope, ['local']),
     /** "store none none local" — ds_store. */
@@ -171,6 +194,23 @@ export function sharedRows(f: Family) {
      * atomic acquire, except must generate all instructions even for OpenCL."
      */
     seqCstLoadSinglethread,
+    /**
+     * "load atomic seq_cst <scopes> <spaces>" — 1. the row's waits (`pre`, the family's); 2. "Following
+     * instructions same as corresponding load atomic acquire, except must generate all instructions
+     * even for OpenCL."
+     */
+    seqCstLoad: (
+      scopes: readonly RowScope[],
+      spaces: readonly RowSpace[],
+      pre: (k: RowKey, env: RowEnv) => IsaInstr[],
+    ): TableRow => ({
+      row: `load atomic seq_cst ${scopeText(scopes)} ${spaces.join('/')}`,
+      instr: ['load'],
+      orderings: ['seq_cst'],
+      scopes,
+      spaces,
+      build: (k, env, lookup) => prefix(pre(k, env), asHsa(f, k, 'acquire', env, lookup)),
+    }),
     /**
      * "store atomic seq_cst <any scope> global/local/generic", "atomicrmw seq_cst <any scope>
      * global/local/generic", "fence seq_cst <any scope> none" — "Same as corresponding store atomic

@@ -7,7 +7,7 @@
  */
 
 import type { Family } from './amd-rows.ts';
-import { asHsa, encoding, sharedRows, waitcnt } from './amd-rows.ts';
+import { encoding, sharedRows, waitcnt } from './amd-rows.ts';
 import type { Counter, IsaInstr } from './isa.ts';
 import { glInv, lds, vmem, wait } from './isa.ts';
 import type { RowEnv, RowKey, TableRow } from './table.ts';
@@ -25,8 +25,27 @@ function op(k: RowKey, bits: { glc?: boolean; slc?: boolean; dlc?: boolean } = {
   return vmem(o, encoding(k.space), { ...bits, glc: (bits.glc ?? false) || returns, returns });
 }
 
+/**
+ * "load none none …" — volatile: 1. … glc=1 dlc=1 2. s_waitcnt vmcnt(0); nontemporal: … slc=1 dlc=1
+ * (GFX10: omit dlc=1). "store none none …" — volatile: 1. … dlc=1 (GFX10: omit dlc=1) 2. s_waitcnt
+ * vscnt(0); nontemporal: … glc=1 slc=1 dlc=1 (GFX10: omit dlc=1).
+ */
+function volatileOrNontemporal(k: RowKey, env: RowEnv): IsaInstr[] {
+  const dlc = !gfx10(env);
+  if (k.instr === 'load') {
+    return k.volatile ? [op(k, { glc: true, dlc: true }), wait('vmcnt')] : [op(k, { slc: true, dlc })];
+  }
+  return k.volatile ? [op(k, { dlc }), wait('vscnt')] : [op(k, { glc: true, slc: true, dlc })];
+}
+
 /** GFX10–11 as the shared rows (amd-rows.ts) see it. */
-const F: Family = { name: 'GFX10-11', anyScope: ANY_SCOPE, op: (k) => op(k), table: () => GFX10_11_TABLE };
+const F: Family = {
+  name: 'GFX10-11',
+  anyScope: ANY_SCOPE,
+  op: (k) => op(k),
+  table: () => GFX10_11_TABLE,
+  volatileOrNontemporal,
+};
 const s = sharedRows(F);
 
 /** `vmcnt(0)` for atomics with return, `vscnt(0)` without. */
@@ -49,37 +68,15 @@ function vmVsWaits(env: RowEnv): IsaInstr[] {
 /** The GFX10–GFX11 table, in the document's order. */
 export const GFX10_11_TABLE: readonly TableRow[] = [
   // ---- Non-Atomic --------------------------------------------------------------------------
-  {
-    // spec: GFX10-11 table, "load none none global/generic/private/constant" — !volatile & !nontemporal:
-    // buffer/global/flat_load; !volatile & nontemporal: … slc=1 dlc=1 (GFX10: omit dlc=1); volatile:
-    // 1. … glc=1 dlc=1 2. s_waitcnt vmcnt(0).
-    row: 'load none none global/generic/private/constant',
-    instr: ['load'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'generic', 'private', 'constant'],
-    build: (k, env) => {
-      if (k.volatile) return [op(k, { glc: true, dlc: true }), wait('vmcnt')];
-      if (k.nontemporal) return [op(k, { slc: true, dlc: !gfx10(env) })];
-      return [op(k)];
-    },
-  },
+  // spec: GFX10-11 table, "load none none global/generic/private/constant" — !volatile & !nontemporal:
+  // buffer/global/flat_load; !volatile & nontemporal: … slc=1 dlc=1 (GFX10: omit dlc=1); volatile:
+  // 1. … glc=1 dlc=1 2. s_waitcnt vmcnt(0).
+  s.nonAtomic('load'),
   s.loadLocal,
-  {
-    // spec: GFX10-11 table, "store none none global/generic/private/constant" — !volatile &
-    // !nontemporal: buffer/global/flat_store; !volatile & nontemporal: … glc=1 slc=1 dlc=1 (GFX10: omit
-    // dlc=1); volatile: 1. … dlc=1 (GFX10: omit dlc=1) 2. s_waitcnt vscnt(0).
-    row: 'store none none global/generic/private/constant',
-    instr: ['store'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'generic', 'private'],
-    build: (k, env) => {
-      if (k.volatile) return [op(k, { dlc: !gfx10(env) }), wait('vscnt')];
-      if (k.nontemporal) return [op(k, { glc: true, slc: true, dlc: !gfx10(env) })];
-      return [op(k)];
-    },
-  },
+  // spec: GFX10-11 table, "store none none global/generic/private/constant" — !volatile &
+  // !nontemporal: buffer/global/flat_store; !volatile & nontemporal: … glc=1 slc=1 dlc=1 (GFX10: omit
+  // dlc=1); volatile: 1. … dlc=1 (GFX10: omit dlc=1) 2. s_waitcnt vscnt(0).
+  s.nonAtomic('store'),
   s.storeLocal,
   s.rmwPrivate,
   // ---- Monotonic Atomic --------------------------------------------------------------------
@@ -482,45 +479,15 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
   },
   // ---- Sequential Consistent Atomic ----------------------------------------------------------
   s.seqCstLoadSinglethread,
-  {
-    // spec: GFX10-11 table, "load atomic seq_cst workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &
-    // vmcnt(0) & vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0)); 2. same as load atomic acquire, all
-    // instructions even for OpenCL.
-    row: 'load atomic seq_cst workgroup global/generic',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: WG,
-    spaces: ['global', 'generic'],
-    build: (k, env, lookup) => {
-      const acq = asHsa(F, k, 'acquire', env, lookup);
-      return { seq: [...allWaits(env, false), ...acq.seq], rows: acq.rows };
-    },
-  },
-  {
-    // spec: GFX10-11 table, "load atomic seq_cst workgroup local" — 1. s_waitcnt vmcnt(0) & vscnt(0) (CU
-    // mode: omit); 2. same as load atomic acquire, all instructions even for OpenCL.
-    row: 'load atomic seq_cst workgroup local',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: WG,
-    spaces: ['local'],
-    build: (k, env, lookup) => {
-      const acq = asHsa(F, k, 'acquire', env, lookup);
-      return { seq: [...(cu(env) ? [] : [wait('vmcnt', 'vscnt')]), ...acq.seq], rows: acq.rows };
-    },
-  },
-  {
-    // spec: GFX10-11 table, "load atomic seq_cst agent/system global/generic" — 1. s_waitcnt lgkmcnt(0)
-    // & vmcnt(0) & vscnt(0); 2. same as load atomic acquire, all instructions even for OpenCL.
-    row: 'load atomic seq_cst agent/system global/generic',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: AG_SYS,
-    spaces: ['global', 'generic'],
-    build: (k, env, lookup) => {
-      const acq = asHsa(F, k, 'acquire', env, lookup);
-      return { seq: [wait('vmcnt', 'lgkmcnt', 'vscnt'), ...acq.seq], rows: acq.rows };
-    },
-  },
+  // spec: GFX10-11 table, "load atomic seq_cst workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &
+  // vmcnt(0) & vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0)); 2. same as load atomic acquire, all
+  // instructions even for OpenCL.
+  s.seqCstLoad(WG, ['global', 'generic'], (_k, env) => allWaits(env, false)),
+  // spec: GFX10-11 table, "load atomic seq_cst workgroup local" — 1. s_waitcnt vmcnt(0) & vscnt(0) (CU
+  // mode: omit); 2. same as load atomic acquire, all instructions even for OpenCL.
+  s.seqCstLoad(WG, ['local'], (_k, env) => (cu(env) ? [] : [wait('vmcnt', 'vscnt')])),
+  // spec: GFX10-11 table, "load atomic seq_cst agent/system global/generic" — 1. s_waitcnt lgkmcnt(0)
+  // & vmcnt(0) & vscnt(0); 2. same as load atomic acquire, all instructions even for OpenCL.
+  s.seqCstLoad(AG_SYS, ['global', 'generic'], () => [wait('vmcnt', 'lgkmcnt', 'vscnt')]),
   ...s.seqCstAnyScope,
 ];

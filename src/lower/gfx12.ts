@@ -10,7 +10,7 @@
 
 import type { Scope } from '../core/types.ts';
 import type { Family } from './amd-rows.ts';
-import { asHsa, encoding, prefix, sharedRows, waits } from './amd-rows.ts';
+import { encoding, sharedRows, waits } from './amd-rows.ts';
 import type { CacheScope, Counter, IsaInstr } from './isa.ts';
 import { globalInv, globalWb, lds, vmem, wait } from './isa.ts';
 import type { RowEnv, RowKey, TableRow } from './table.ts';
@@ -53,12 +53,26 @@ function op(k: RowKey, env: RowEnv, applyScopes: boolean): IsaInstr {
   });
 }
 
+/**
+ * "load none none …" — volatile: 1. … scope:SCOPE_SYS 2. s_wait_loadcnt 0x0; nontemporal: …
+ * th:TH_LOAD_NT. "store none none …" — volatile: 1. … scope:SCOPE_SYS 2. s_wait_storecnt 0x0;
+ * nontemporal: … th:TH_STORE_NT. GFX12.5 says the same.
+ */
+export function volatileOrNontemporal12(k: RowKey): IsaInstr[] {
+  const load = k.instr === 'load';
+  const o = load ? 'load' : 'store';
+  if (k.volatile)
+    return [vmem(o, encoding(k.space), { scope: 'SCOPE_SYS' }), wait(load ? 'loadcnt' : 'storecnt')];
+  return [vmem(o, encoding(k.space), { th: load ? 'TH_LOAD_NT' : 'TH_STORE_NT' })];
+}
+
 /** GFX12 as the shared rows (amd-rows.ts) see it. */
 const F: Family = {
   name: 'GFX12',
   anyScope: ANY_SCOPE,
   op: (k, env) => op(k, env, false),
   table: () => GFX12_TABLE,
+  volatileOrNontemporal: volatileOrNontemporal12,
 };
 const s = sharedRows(F);
 
@@ -80,37 +94,15 @@ const ALL_C: readonly Counter[] = ALL;
 /** The GFX12 table, in the spec's order. */
 export const GFX12_TABLE: readonly TableRow[] = [
   // ---- Non-Atomic --------------------------------------------------------------------------
-  {
-    // spec: GFX12 table, "load none none global/generic/private/constant" — !volatile & !nontemporal:
-    // buffer/global/flat_load; !volatile & nontemporal: … th:TH_LOAD_NT; volatile: 1. … scope:SCOPE_SYS
-    // 2. s_wait_loadcnt 0x0.
-    row: 'load none none global/generic/private/constant',
-    instr: ['load'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'generic', 'private', 'constant'],
-    build: (k) => {
-      const enc = encoding(k.space);
-      if (k.volatile) return [vmem('load', enc, { scope: 'SCOPE_SYS' }), wait('loadcnt')];
-      return [vmem('load', enc, { th: k.nontemporal ? 'TH_LOAD_NT' : null })];
-    },
-  },
+  // spec: GFX12 table, "load none none global/generic/private/constant" — !volatile & !nontemporal:
+  // buffer/global/flat_load; !volatile & nontemporal: … th:TH_LOAD_NT; volatile: 1. … scope:SCOPE_SYS
+  // 2. s_wait_loadcnt 0x0.
+  s.nonAtomic('load'),
   s.loadLocal,
-  {
-    // spec: GFX12 table, "store none none global/generic/private/constant" — !volatile & !nontemporal:
-    // buffer/global/flat_store; !volatile & nontemporal: … th:TH_STORE_NT; volatile: 1. …
-    // scope:SCOPE_SYS 2. s_wait_storecnt 0x0. (Constant stores are rejected before lookup.)
-    row: 'store none none global/generic/private/constant',
-    instr: ['store'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'generic', 'private'],
-    build: (k) => {
-      const enc = encoding(k.space);
-      if (k.volatile) return [vmem('store', enc, { scope: 'SCOPE_SYS' }), wait('storecnt')];
-      return [vmem('store', enc, { th: k.nontemporal ? 'TH_STORE_NT' : null })];
-    },
-  },
+  // spec: GFX12 table, "store none none global/generic/private/constant" — !volatile & !nontemporal:
+  // buffer/global/flat_store; !volatile & nontemporal: … th:TH_STORE_NT; volatile: 1. …
+  // scope:SCOPE_SYS 2. s_wait_storecnt 0x0. (Constant stores are rejected before lookup.)
+  s.nonAtomic('store'),
   s.storeLocal,
   s.rmwPrivate,
   // ---- Monotonic Atomic --------------------------------------------------------------------
@@ -567,37 +559,16 @@ export const GFX12_TABLE: readonly TableRow[] = [
   },
   // ---- Sequential Consistent Atomic ----------------------------------------------------------
   s.seqCstLoadSinglethread,
-  {
-    // spec: GFX12 table, "load atomic seq_cst workgroup global/generic" — 1. s_wait_bvhcnt … dscnt /
-    // CU mode: s_wait_dscnt (OpenCL: omit dscnt); 2. "Following instructions same as corresponding
-    // load atomic acquire, except must generate all instructions even for OpenCL."
-    row: 'load atomic seq_cst workgroup global/generic',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: WG,
-    spaces: ['global', 'generic'],
-    build: (k, env, lookup) => prefix(releaseWaits(env, DS), asHsa(F, k, 'acquire', env, lookup)),
-  },
-  {
-    // spec: GFX12 table, "load atomic seq_cst workgroup local" — 1. s_wait_bvhcnt … dscnt / CU mode:
-    // s_wait_dscnt ("If OpenCL, omit all."); 2. same as load atomic acquire, all instructions even for
-    // OpenCL.
-    row: 'load atomic seq_cst workgroup local',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: WG,
-    spaces: ['local'],
-    build: (k, env, lookup) => prefix(releaseWaits(env, ALL_C), asHsa(F, k, 'acquire', env, lookup)),
-  },
-  {
-    // spec: GFX12 table, "load atomic seq_cst agent/system global/generic" — 1. s_wait_bvhcnt … dscnt
-    // (OpenCL: omit dscnt); 2. same as load atomic acquire, all instructions even for OpenCL.
-    row: 'load atomic seq_cst agent/system global/generic',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: AG_SYS,
-    spaces: ['global', 'generic'],
-    build: (k, env, lookup) => prefix(waits(ALL_C, hsa(env) ? [] : DS), asHsa(F, k, 'acquire', env, lookup)),
-  },
+  // spec: GFX12 table, "load atomic seq_cst workgroup global/generic" — 1. s_wait_bvhcnt … dscnt /
+  // CU mode: s_wait_dscnt (OpenCL: omit dscnt); 2. "Following instructions same as corresponding
+  // load atomic acquire, except must generate all instructions even for OpenCL."
+  s.seqCstLoad(WG, ['global', 'generic'], (_k, env) => releaseWaits(env, DS)),
+  // spec: GFX12 table, "load atomic seq_cst workgroup local" — 1. s_wait_bvhcnt … dscnt / CU mode:
+  // s_wait_dscnt ("If OpenCL, omit all."); 2. same as load atomic acquire, all instructions even for
+  // OpenCL.
+  s.seqCstLoad(WG, ['local'], (_k, env) => releaseWaits(env, ALL_C)),
+  // spec: GFX12 table, "load atomic seq_cst agent/system global/generic" — 1. s_wait_bvhcnt … dscnt
+  // (OpenCL: omit dscnt); 2. same as load atomic acquire, all instructions even for OpenCL.
+  s.seqCstLoad(AG_SYS, ['global', 'generic'], (_k, env) => waits(ALL_C, hsa(env) ? [] : DS)),
   ...s.seqCstAnyScope,
 ];

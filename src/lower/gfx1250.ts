@@ -14,7 +14,8 @@
 
 import type { Scope } from '../core/types.ts';
 import type { Family } from './amd-rows.ts';
-import { asHsa, encoding, prefix, sharedRows, waits } from './amd-rows.ts';
+import { encoding, sharedRows, waits } from './amd-rows.ts';
+import { volatileOrNontemporal12 } from './gfx12.ts';
 import type { CacheScope, Counter, IsaInstr } from './isa.ts';
 import { globalInv, globalWb, lds, vmem, wait } from './isa.ts';
 import type { RowEnv, RowKey, TableRow } from './table.ts';
@@ -72,6 +73,7 @@ const F: Family = {
   op: (k) => op(k, false),
   table: () => GFX1250_TABLE,
   atomicWriteWaits: xcnt,
+  volatileOrNontemporal: volatileOrNontemporal12,
 };
 const s = sharedRows(F);
 
@@ -95,37 +97,15 @@ function releaseAgent(k: RowKey, openclDrop: readonly Counter[], env: RowEnv): I
 /** The GFX125x table, in the spec's order. */
 export const GFX1250_TABLE: readonly TableRow[] = [
   // ---- Non-Atomic --------------------------------------------------------------------------
-  {
-    // spec: GFX125x table, "load none none global/generic/private/constant" — !volatile & !nontemporal:
-    // buffer/global/flat_load; !volatile & nontemporal: … th:TH_LOAD_NT; volatile: 1. …
-    // scope:SCOPE_SYS 2. s_wait_loadcnt 0x0.
-    row: 'load none none global/generic/private/constant',
-    instr: ['load'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE_CL,
-    spaces: ['global', 'generic', 'private', 'constant'],
-    build: (k) => {
-      const enc = encoding(k.space);
-      if (k.volatile) return [vmem('load', enc, { scope: 'SCOPE_SYS' }), wait('loadcnt')];
-      return [vmem('load', enc, { th: k.nontemporal ? 'TH_LOAD_NT' : null })];
-    },
-  },
+  // spec: GFX125x table, "load none none global/generic/private/constant" — !volatile & !nontemporal:
+  // buffer/global/flat_load; !volatile & nontemporal: … th:TH_LOAD_NT; volatile: 1. …
+  // scope:SCOPE_SYS 2. s_wait_loadcnt 0x0.
+  s.nonAtomic('load'),
   s.loadLocal,
-  {
-    // spec: GFX125x table, "store none none global/generic/private/constant" — !volatile &
-    // !nontemporal: buffer/global/flat_store; !volatile & nontemporal: … th:TH_STORE_NT; volatile:
-    // 1. … scope:SCOPE_SYS 2. s_wait_storecnt 0x0. (Constant stores are rejected before lookup.)
-    row: 'store none none global/generic/private/constant',
-    instr: ['store'],
-    orderings: ['notatomic'],
-    scopes: ANY_SCOPE_CL,
-    spaces: ['global', 'generic', 'private'],
-    build: (k) => {
-      const enc = encoding(k.space);
-      if (k.volatile) return [vmem('store', enc, { scope: 'SCOPE_SYS' }), wait('storecnt')];
-      return [vmem('store', enc, { th: k.nontemporal ? 'TH_STORE_NT' : null })];
-    },
-  },
+  // spec: GFX125x table, "store none none global/generic/private/constant" — !volatile &
+  // !nontemporal: buffer/global/flat_store; !volatile & nontemporal: … th:TH_STORE_NT; volatile:
+  // 1. … scope:SCOPE_SYS 2. s_wait_storecnt 0x0. (Constant stores are rejected before lookup.)
+  s.nonAtomic('store'),
   s.storeLocal,
   // ---- Monotonic Atomic --------------------------------------------------------------------
   {
@@ -591,39 +571,18 @@ export const GFX1250_TABLE: readonly TableRow[] = [
   },
   // ---- Sequential Consistent Atomic ----------------------------------------------------------
   s.seqCstLoadSinglethread,
-  {
-    // spec: GFX125x table, "load atomic seq_cst workgroup global/generic" — 1. s_wait_storecnt,
-    // s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. same as load atomic acquire, all
-    // instructions even for OpenCL.
-    row: 'load atomic seq_cst workgroup global/generic',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: WG,
-    spaces: ['global', 'generic'],
-    build: (k, env, lookup) => prefix(waits(SLD, hsa(env) ? [] : DS), asHsa(F, k, 'acquire', env, lookup)),
-  },
-  {
-    // spec: GFX125x table, "load atomic seq_cst workgroup local" — 1. s_wait_storecnt, s_wait_loadcnt,
-    // s_wait_dscnt ("If OpenCL, omit all."); 2. same as load atomic acquire, all instructions even
-    // for OpenCL.
-    row: 'load atomic seq_cst workgroup local',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: WG,
-    spaces: ['local'],
-    build: (k, env, lookup) => prefix(hsa(env) ? waits(SLD) : [], asHsa(F, k, 'acquire', env, lookup)),
-  },
-  {
-    // spec: GFX125x table, "load atomic seq_cst cluster/agent/system global/generic" —
-    // 1. s_wait_storecnt, s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. same as load atomic
-    // acquire, all instructions even for OpenCL.
-    row: 'load atomic seq_cst cluster/agent/system global/generic',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: ['cluster', ...AG_SYS],
-    spaces: ['global', 'generic'],
-    build: (k, env, lookup) => prefix(waits(SLD, hsa(env) ? [] : DS), asHsa(F, k, 'acquire', env, lookup)),
-  },
+  // spec: GFX125x table, "load atomic seq_cst workgroup global/generic" — 1. s_wait_storecnt,
+  // s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. same as load atomic acquire, all
+  // instructions even for OpenCL.
+  s.seqCstLoad(WG, ['global', 'generic'], (_k, env) => waits(SLD, hsa(env) ? [] : DS)),
+  // spec: GFX125x table, "load atomic seq_cst workgroup local" — 1. s_wait_storecnt, s_wait_loadcnt,
+  // s_wait_dscnt ("If OpenCL, omit all."); 2. same as load atomic acquire, all instructions even
+  // for OpenCL.
+  s.seqCstLoad(WG, ['local'], (_k, env) => (hsa(env) ? waits(SLD) : [])),
+  // spec: GFX125x table, "load atomic seq_cst cluster/agent/system global/generic" —
+  // 1. s_wait_storecnt, s_wait_loadcnt, s_wait_dscnt (OpenCL: omit dscnt); 2. same as load atomic
+  // acquire, all instructions even for OpenCL.
+  s.seqCstLoad(['cluster', ...AG_SYS], ['global', 'generic'], (_k, env) => waits(SLD, hsa(env) ? [] : DS)),
   ...s.seqCstAnyScope,
 ];
 

@@ -16,7 +16,7 @@
  * local rows is the LW2012 diagnostic (lower.ts).
  */
 
-import { asHsa, encoding, type Family, sharedRows, waitcnt } from './amd-rows.ts';
+import { encoding, type Family, sharedRows, waitcnt } from './amd-rows.ts';
 import type { IsaInstr, VmemBits } from './isa.ts';
 import { lds, vmem, wait } from './isa.ts';
 import type { RowEnv, RowKey, TableRow } from './table.ts';
@@ -89,42 +89,31 @@ export function gfx90a942Table(h: Gfx90a942Hooks): readonly TableRow[] {
   /** Step "workgroup invalidate — If not TgSplit execution mode, omit." */
   const tgInv = (env: RowEnv): IsaInstr[] => (tg(env) ? [h.workgroupInv()] : []);
   const table: TableRow[] = [];
-  const f: Family = { name: h.name, anyScope: ANY_SCOPE, op: (k) => op(k), table: () => table };
+  const f: Family = {
+    name: h.name,
+    anyScope: ANY_SCOPE,
+    op: (k) => op(k),
+    table: () => table,
+    // volatile: 1. the access with the family's bits 2. s_waitcnt vmcnt(0); nontemporal: the access
+    // with the family's bits.
+    volatileOrNontemporal: (k) =>
+      k.volatile
+        ? [op(k, h.volatileBits(k.instr === 'load' ? 'load' : 'store')), wait('vmcnt')]
+        : [op(k, h.nontemporalBits)],
+  };
   const s = sharedRows(f);
   const ANY = f.anyScope;
   table.push(
     // ---- Non-Atomic --------------------------------------------------------------------------
-    {
-      // "load none none global/generic/private/constant" — !volatile & !nontemporal:
-      // buffer/global/flat_load; !volatile & nontemporal: … GFX90A glc=1 slc=1 / GFX942 nt=1;
-      // volatile: 1. … GFX90A glc=1 / GFX942 sc0=1 sc1=1 2. s_waitcnt vmcnt(0).
-      row: 'load none none global/generic/private/constant',
-      instr: ['load'],
-      orderings: ['notatomic'],
-      scopes: ANY,
-      spaces: ['global', 'generic', 'private', 'constant'],
-      build: (k) => {
-        if (k.volatile) return [op(k, h.volatileBits('load')), wait('vmcnt')];
-        if (k.nontemporal) return [op(k, h.nontemporalBits)];
-        return [op(k)];
-      },
-    },
+    // "load none none global/generic/private/constant" — !volatile & !nontemporal:
+    // buffer/global/flat_load; !volatile & nontemporal: … GFX90A glc=1 slc=1 / GFX942 nt=1;
+    // volatile: 1. … GFX90A glc=1 / GFX942 sc0=1 sc1=1 2. s_waitcnt vmcnt(0).
+    s.nonAtomic('load'),
     s.loadLocal,
-    {
-      // "store none none global/generic/private/constant" — !volatile & !nontemporal:
-      // buffer/global/flat_store; !volatile & nontemporal: … GFX90A glc=1 slc=1 / GFX942 nt=1;
-      // volatile: 1. buffer/global/flat_store (GFX942: sc0=1 sc1=1) 2. s_waitcnt vmcnt(0).
-      row: 'store none none global/generic/private/constant',
-      instr: ['store'],
-      orderings: ['notatomic'],
-      scopes: ANY,
-      spaces: ['global', 'generic', 'private'],
-      build: (k) => {
-        if (k.volatile) return [op(k, h.volatileBits('store')), wait('vmcnt')];
-        if (k.nontemporal) return [op(k, h.nontemporalBits)];
-        return [op(k)];
-      },
-    },
+    // "store none none global/generic/private/constant" — !volatile & !nontemporal:
+    // buffer/global/flat_store; !volatile & nontemporal: … GFX90A glc=1 slc=1 / GFX942 nt=1;
+    // volatile: 1. buffer/global/flat_store (GFX942: sc0=1 sc1=1) 2. s_waitcnt vmcnt(0).
+    s.nonAtomic('store'),
     s.storeLocal,
     s.rmwPrivate,
     // ---- Monotonic Atomic --------------------------------------------------------------------
@@ -466,42 +455,15 @@ export function gfx90a942Table(h: Gfx90a942Hooks): readonly TableRow[] {
     },
     // ---- Sequential Consistent Atomic ----------------------------------------------------------
     s.seqCstLoadSinglethread,
-    {
-      // "load atomic seq_cst workgroup global/generic" — 1. s_waitcnt lgkm/vmcnt(0); 2. same as load
-      // atomic acquire, all instructions even for OpenCL.
-      row: 'load atomic seq_cst workgroup global/generic',
-      instr: ['load'],
-      orderings: ['seq_cst'],
-      scopes: WG,
-      spaces: ['global', 'generic'],
-      build: (k, env, lookup) => {
-        const acq = asHsa(f, k, 'acquire', env, lookup);
-        return { seq: [...lgkmOrVm(env, false), ...acq.seq], rows: acq.rows };
-      },
-    },
-    {
-      // "load atomic seq_cst workgroup local" — same as load atomic acquire, all instructions even for
-      // OpenCL.
-      row: 'load atomic seq_cst workgroup local',
-      instr: ['load'],
-      orderings: ['seq_cst'],
-      scopes: WG,
-      spaces: ['local'],
-      build: (k, env, lookup) => asHsa(f, k, 'acquire', env, lookup),
-    },
-    {
-      // "load atomic seq_cst agent/system global/generic" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0)
-      // (TgSplit: omit lgkmcnt(0)); 2. same as load atomic acquire, all instructions even for OpenCL.
-      row: 'load atomic seq_cst agent/system global/generic',
-      instr: ['load'],
-      orderings: ['seq_cst'],
-      scopes: AG_SYS,
-      spaces: ['global', 'generic'],
-      build: (k, env, lookup) => {
-        const acq = asHsa(f, k, 'acquire', env, lookup);
-        return { seq: [...lgkmAndVm(env, false), ...acq.seq], rows: acq.rows };
-      },
-    },
+    // "load atomic seq_cst workgroup global/generic" — 1. s_waitcnt lgkm/vmcnt(0); 2. same as load
+    // atomic acquire, all instructions even for OpenCL.
+    s.seqCstLoad(WG, ['global', 'generic'], (_k, env) => lgkmOrVm(env, false)),
+    // "load atomic seq_cst workgroup local" — same as load atomic acquire, all instructions even for
+    // OpenCL.
+    s.seqCstLoad(WG, ['local'], () => []),
+    // "load atomic seq_cst agent/system global/generic" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0)
+    // (TgSplit: omit lgkmcnt(0)); 2. same as load atomic acquire, all instructions even for OpenCL.
+    s.seqCstLoad(AG_SYS, ['global', 'generic'], (_k, env) => lgkmAndVm(env, false)),
     ...s.seqCstAnyScope,
   );
   return table;
