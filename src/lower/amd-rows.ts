@@ -11,7 +11,7 @@
  * still cited with its own family's name.
  */
 
-import type { Ordering } from '../core/types.ts';
+import { ORDERINGS, type Ordering, SCOPES } from '../core/types.ts';
 import type { Counter, IsaInstr, VmemEncoding } from './isa.ts';
 import { wait } from './isa.ts';
 import type { Built, RowEnv, RowInstr, RowKey, RowSpace, TableRow } from './table.ts';
@@ -71,6 +71,37 @@ export function asHsa(
   lookup: (k: RowKey) => Built,
 ): Built {
   return sameAsHsa(f.table(), f.name, k, ordering, env, lookup);
+}
+
+const SPACES: readonly RowSpace[] = ['global', 'generic', 'local', 'private', 'constant', 'none'];
+
+/**
+ * A row whose columns are its text, as the documents write them: `load atomic acquire workgroup
+ * global` is the load row for acquire at workgroup scope on global memory, `fence acq_rel
+ * agent/system none` the acq_rel fence row at agent and system scope. `spaces`: where a row serves
+ * more address spaces than its text lists (the row's comment says why). Throws on text that is not
+ * a row's columns (a bug).
+ */
+export function row(text: string, build: TableRow['build'], spaces?: readonly RowSpace[]): TableRow {
+  const words = text.split(' ');
+  const instr = (Object.keys(INSTR_TEXT) as RowInstr[]).find((i) => text.startsWith(`${INSTR_TEXT[i]} `));
+  const rest = instr === undefined ? [] : words.slice(INSTR_TEXT[instr].split(' ').length);
+  const [ordering, scopes, listed] = [rest[0], rest[1]?.split('/'), rest[2]?.split('/')];
+  const ok =
+    instr !== undefined &&
+    rest.length === 3 &&
+    ORDERINGS.includes(ordering as Ordering) &&
+    scopes!.every((x) => SCOPES.includes(x as RowScope)) &&
+    listed!.every((x) => SPACES.includes(x as RowSpace));
+  if (!ok) throw new Error(`not a row's columns: ${text}`);
+  return {
+    row: text,
+    instr: [instr],
+    orderings: [ordering as Ordering],
+    scopes: scopes as RowScope[],
+    spaces: spaces ?? (listed as RowSpace[]),
+    build,
+  };
 }
 
 const INSTR_TEXT: Record<RowInstr, string> = {

@@ -7,11 +7,11 @@
  */
 
 import type { Family } from './amd-rows.ts';
-import { encoding, sharedRows, waitcnt } from './amd-rows.ts';
+import { encoding, row, sharedRows, waitcnt } from './amd-rows.ts';
 import type { Counter, IsaInstr } from './isa.ts';
 import { glInv, lds, vmem, wait } from './isa.ts';
 import type { RowEnv, RowKey, TableRow } from './table.ts';
-import { AG_SYS, ANY_SCOPE, memOp, ST_WF, WG } from './table.ts';
+import { AG_SYS, ANY_SCOPE, memOp, WG } from './table.ts';
 
 const cu = (env: RowEnv): boolean => env.mode === 'cu';
 const ocl = (env: RowEnv): boolean => env.lang === 'opencl';
@@ -80,403 +80,195 @@ export const GFX10_11_TABLE: readonly TableRow[] = [
   s.storeLocal,
   s.rmwPrivate,
   // ---- Monotonic Atomic --------------------------------------------------------------------
-  {
-    // spec: GFX10-11 table, "load atomic monotonic singlethread/wavefront global/generic" —
-    // buffer/global/flat_load.
-    row: 'load atomic monotonic singlethread/wavefront global/generic',
-    instr: ['load'],
-    orderings: ['monotonic'],
-    scopes: ST_WF,
-    spaces: ['global', 'generic'],
-    build: (k) => [op(k)],
-  },
-  {
-    // spec: GFX10-11 table, "load atomic monotonic workgroup global/generic" — buffer/global/flat_load
-    // glc=1 (CU mode: omit glc=1).
-    row: 'load atomic monotonic workgroup global/generic',
-    instr: ['load'],
-    orderings: ['monotonic'],
-    scopes: WG,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [op(k, { glc: !cu(env) })],
-  },
+  // spec: GFX10-11 table, "load atomic monotonic singlethread/wavefront global/generic" —
+  // buffer/global/flat_load.
+  row('load atomic monotonic singlethread/wavefront global/generic', (k) => [op(k)]),
+  // spec: GFX10-11 table, "load atomic monotonic workgroup global/generic" — buffer/global/flat_load
+  // glc=1 (CU mode: omit glc=1).
+  row('load atomic monotonic workgroup global/generic', (k, env) => [op(k, { glc: !cu(env) })]),
   s.monotonicLocal('load'),
-  {
-    // spec: GFX10-11 table, "load atomic monotonic agent/system global/generic" — buffer/global/flat_load
-    // glc=1 dlc=1 (GFX11: omit dlc=1).
-    row: 'load atomic monotonic agent/system global/generic',
-    instr: ['load'],
-    orderings: ['monotonic'],
-    scopes: AG_SYS,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [op(k, { glc: true, dlc: gfx10(env) })],
-  },
-  {
-    // spec: GFX10-11 table, "store atomic monotonic <any scope> global/generic" — buffer/global/flat_store.
-    row: 'store atomic monotonic singlethread/wavefront/workgroup/agent/system global/generic',
-    instr: ['store'],
-    orderings: ['monotonic'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'generic'],
-    build: (k) => [op(k)],
-  },
+  // spec: GFX10-11 table, "load atomic monotonic agent/system global/generic" — buffer/global/flat_load
+  // glc=1 dlc=1 (GFX11: omit dlc=1).
+  row('load atomic monotonic agent/system global/generic', (k, env) => [
+    op(k, { glc: true, dlc: gfx10(env) }),
+  ]),
+  // spec: GFX10-11 table, "store atomic monotonic <any scope> global/generic" — buffer/global/flat_store.
+  row('store atomic monotonic singlethread/wavefront/workgroup/agent/system global/generic', (k) => [op(k)]),
   s.monotonicLocal('store'),
-  {
-    // spec: GFX10-11 table, "atomicrmw monotonic <any scope> global/generic" — buffer/global/flat_atomic.
-    row: 'atomicrmw monotonic singlethread/wavefront/workgroup/agent/system global/generic',
-    instr: ['rmw'],
-    orderings: ['monotonic'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'generic'],
-    build: (k) => [op(k)],
-  },
+  // spec: GFX10-11 table, "atomicrmw monotonic <any scope> global/generic" — buffer/global/flat_atomic.
+  row('atomicrmw monotonic singlethread/wavefront/workgroup/agent/system global/generic', (k) => [op(k)]),
   s.monotonicLocal('rmw'),
   // ---- Acquire Atomic ------------------------------------------------------------------------
   s.singlethread('load', 'acquire'),
-  {
-    // spec: GFX10-11 table, "load atomic acquire workgroup global" — 1. buffer/global_load glc=1 (CU
-    // mode: omit glc=1); 2. s_waitcnt vmcnt(0) (CU mode: omit); 3. buffer_gl0_inv (CU mode: omit).
-    row: 'load atomic acquire workgroup global',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: WG,
-    spaces: ['global'],
-    build: (k, env) => (cu(env) ? [op(k)] : [op(k, { glc: true }), wait('vmcnt'), glInv(0)]),
-  },
-  {
-    // spec: GFX10-11 table, "load atomic acquire workgroup local" — 1. ds_load; 2. s_waitcnt lgkmcnt(0)
-    // (OpenCL: omit); 3. buffer_gl0_inv (CU mode: omit; OpenCL: omit).
-    row: 'load atomic acquire workgroup local',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: WG,
-    spaces: ['local'],
-    build: (k, env) => [
-      op(k),
-      ...(ocl(env) ? [] : [wait('lgkmcnt')]),
-      ...(cu(env) || ocl(env) ? [] : [glInv(0)]),
-    ],
-  },
-  {
-    // spec: GFX10-11 table, "load atomic acquire workgroup generic" — 1. flat_load glc=1 (CU mode: omit
-    // glc=1); 2. s_waitcnt lgkmcnt(0) & vmcnt(0) (CU mode: omit vmcnt(0); OpenCL: omit lgkmcnt(0));
-    // 3. buffer_gl0_inv (CU mode: omit).
-    row: 'load atomic acquire workgroup generic',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: WG,
-    spaces: ['generic'],
-    build: (k, env) => [
-      op(k, { glc: !cu(env) }),
-      ...waitcnt(
-        ['vmcnt', 'lgkmcnt'],
-        [...(cu(env) ? ['vmcnt' as const] : []), ...(ocl(env) ? ['lgkmcnt' as const] : [])],
-      ),
-      ...(cu(env) ? [] : [glInv(0)]),
-    ],
-  },
-  {
-    // spec: GFX10-11 table, "load atomic acquire agent/system global" — 1. buffer/global_load glc=1
-    // dlc=1 (GFX11: omit dlc=1); 2. s_waitcnt vmcnt(0); 3. buffer_gl1_inv; buffer_gl0_inv.
-    row: 'load atomic acquire agent/system global',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: AG_SYS,
-    spaces: ['global'],
-    build: (k, env) => [op(k, { glc: true, dlc: gfx10(env) }), wait('vmcnt'), ...GL1_GL0],
-  },
-  {
-    // spec: GFX10-11 table, "load atomic acquire agent/system generic" — 1. flat_load glc=1 dlc=1
-    // (GFX11: omit dlc=1); 2. s_waitcnt vmcnt(0) & lgkmcnt(0) (OpenCL: omit lgkmcnt(0));
-    // 3. buffer_gl1_inv; buffer_gl0_inv.
-    row: 'load atomic acquire agent/system generic',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: AG_SYS,
-    spaces: ['generic'],
-    build: (k, env) => [
-      op(k, { glc: true, dlc: gfx10(env) }),
-      ...waitcnt(['vmcnt', 'lgkmcnt'], ocl(env) ? ['lgkmcnt'] : []),
-      ...GL1_GL0,
-    ],
-  },
+  // spec: GFX10-11 table, "load atomic acquire workgroup global" — 1. buffer/global_load glc=1 (CU
+  // mode: omit glc=1); 2. s_waitcnt vmcnt(0) (CU mode: omit); 3. buffer_gl0_inv (CU mode: omit).
+  row('load atomic acquire workgroup global', (k, env) =>
+    cu(env) ? [op(k)] : [op(k, { glc: true }), wait('vmcnt'), glInv(0)],
+  ),
+  // spec: GFX10-11 table, "load atomic acquire workgroup local" — 1. ds_load; 2. s_waitcnt lgkmcnt(0)
+  // (OpenCL: omit); 3. buffer_gl0_inv (CU mode: omit; OpenCL: omit).
+  row('load atomic acquire workgroup local', (k, env) => [
+    op(k),
+    ...(ocl(env) ? [] : [wait('lgkmcnt')]),
+    ...(cu(env) || ocl(env) ? [] : [glInv(0)]),
+  ]),
+  // spec: GFX10-11 table, "load atomic acquire workgroup generic" — 1. flat_load glc=1 (CU mode: omit
+  // glc=1); 2. s_waitcnt lgkmcnt(0) & vmcnt(0) (CU mode: omit vmcnt(0); OpenCL: omit lgkmcnt(0));
+  // 3. buffer_gl0_inv (CU mode: omit).
+  row('load atomic acquire workgroup generic', (k, env) => [
+    op(k, { glc: !cu(env) }),
+    ...waitcnt(
+      ['vmcnt', 'lgkmcnt'],
+      [...(cu(env) ? ['vmcnt' as const] : []), ...(ocl(env) ? ['lgkmcnt' as const] : [])],
+    ),
+    ...(cu(env) ? [] : [glInv(0)]),
+  ]),
+  // spec: GFX10-11 table, "load atomic acquire agent/system global" — 1. buffer/global_load glc=1
+  // dlc=1 (GFX11: omit dlc=1); 2. s_waitcnt vmcnt(0); 3. buffer_gl1_inv; buffer_gl0_inv.
+  row('load atomic acquire agent/system global', (k, env) => [
+    op(k, { glc: true, dlc: gfx10(env) }),
+    wait('vmcnt'),
+    ...GL1_GL0,
+  ]),
+  // spec: GFX10-11 table, "load atomic acquire agent/system generic" — 1. flat_load glc=1 dlc=1
+  // (GFX11: omit dlc=1); 2. s_waitcnt vmcnt(0) & lgkmcnt(0) (OpenCL: omit lgkmcnt(0));
+  // 3. buffer_gl1_inv; buffer_gl0_inv.
+  row('load atomic acquire agent/system generic', (k, env) => [
+    op(k, { glc: true, dlc: gfx10(env) }),
+    ...waitcnt(['vmcnt', 'lgkmcnt'], ocl(env) ? ['lgkmcnt'] : []),
+    ...GL1_GL0,
+  ]),
   s.singlethread('rmw', 'acquire'),
-  {
-    // spec: GFX10-11 table, "atomicrmw acquire workgroup global" — 1. buffer/global_atomic; 2. s_waitcnt
-    // vm/vscnt(0) (CU mode: omit); 3. buffer_gl0_inv (CU mode: omit).
-    row: 'atomicrmw acquire workgroup global',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: WG,
-    spaces: ['global'],
-    build: (k, env) => [op(k), ...(cu(env) ? [] : [wait(VM(k)), glInv(0)])],
-  },
-  {
-    // spec: GFX10-11 table, "atomicrmw acquire workgroup local" — 1. ds_atomic; 2. s_waitcnt lgkmcnt(0)
-    // (OpenCL: omit); 3. buffer_gl0_inv ("If OpenCL omit"; the row has no CU-mode clause, read as the
-    // load row's "If CU wavefront execution mode, omit": otherwise acquire would emit more than
-    // acq_rel in CU mode).
-    row: 'atomicrmw acquire workgroup local',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: WG,
-    spaces: ['local'],
-    build: (k, env) => [
-      op(k),
-      ...(ocl(env) ? [] : [wait('lgkmcnt')]),
-      ...(cu(env) || ocl(env) ? [] : [glInv(0)]),
-    ],
-  },
-  {
-    // spec: GFX10-11 table, "atomicrmw acquire workgroup generic" — 1. flat_atomic; 2. s_waitcnt
-    // lgkmcnt(0) & vm/vscnt(0) (CU mode: omit vm/vscnt(0); OpenCL: omit lgkmcnt(0)); 3. buffer_gl0_inv
-    // (CU mode: omit).
-    row: 'atomicrmw acquire workgroup generic',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: WG,
-    spaces: ['generic'],
-    build: (k, env) => [
-      op(k),
-      ...waitcnt(
-        [VM(k), 'lgkmcnt'],
-        [...(cu(env) ? [VM(k)] : []), ...(ocl(env) ? ['lgkmcnt' as const] : [])],
-      ),
-      ...(cu(env) ? [] : [glInv(0)]),
-    ],
-  },
-  {
-    // spec: GFX10-11 table, "atomicrmw acquire agent/system global" — 1. buffer/global_atomic;
-    // 2. s_waitcnt vm/vscnt(0); 3. buffer_gl1_inv; buffer_gl0_inv.
-    row: 'atomicrmw acquire agent/system global',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: AG_SYS,
-    spaces: ['global'],
-    build: (k) => [op(k), wait(VM(k)), ...GL1_GL0],
-  },
-  {
-    // spec: GFX10-11 table, "atomicrmw acquire agent/system generic" — 1. flat_atomic; 2. s_waitcnt
-    // vm/vscnt(0) & lgkmcnt(0) (OpenCL: omit lgkmcnt(0)); 3. buffer_gl1_inv; buffer_gl0_inv.
-    row: 'atomicrmw acquire agent/system generic',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: AG_SYS,
-    spaces: ['generic'],
-    build: (k, env) => [op(k), ...waitcnt([VM(k), 'lgkmcnt'], ocl(env) ? ['lgkmcnt'] : []), ...GL1_GL0],
-  },
+  // spec: GFX10-11 table, "atomicrmw acquire workgroup global" — 1. buffer/global_atomic; 2. s_waitcnt
+  // vm/vscnt(0) (CU mode: omit); 3. buffer_gl0_inv (CU mode: omit).
+  row('atomicrmw acquire workgroup global', (k, env) => [op(k), ...(cu(env) ? [] : [wait(VM(k)), glInv(0)])]),
+  // spec: GFX10-11 table, "atomicrmw acquire workgroup local" — 1. ds_atomic; 2. s_waitcnt lgkmcnt(0)
+  // (OpenCL: omit); 3. buffer_gl0_inv ("If OpenCL omit"; the row has no CU-mode clause, read as the
+  // load row's "If CU wavefront execution mode, omit": otherwise acquire would emit more than
+  // acq_rel in CU mode).
+  row('atomicrmw acquire workgroup local', (k, env) => [
+    op(k),
+    ...(ocl(env) ? [] : [wait('lgkmcnt')]),
+    ...(cu(env) || ocl(env) ? [] : [glInv(0)]),
+  ]),
+  // spec: GFX10-11 table, "atomicrmw acquire workgroup generic" — 1. flat_atomic; 2. s_waitcnt
+  // lgkmcnt(0) & vm/vscnt(0) (CU mode: omit vm/vscnt(0); OpenCL: omit lgkmcnt(0)); 3. buffer_gl0_inv
+  // (CU mode: omit).
+  row('atomicrmw acquire workgroup generic', (k, env) => [
+    op(k),
+    ...waitcnt([VM(k), 'lgkmcnt'], [...(cu(env) ? [VM(k)] : []), ...(ocl(env) ? ['lgkmcnt' as const] : [])]),
+    ...(cu(env) ? [] : [glInv(0)]),
+  ]),
+  // spec: GFX10-11 table, "atomicrmw acquire agent/system global" — 1. buffer/global_atomic;
+  // 2. s_waitcnt vm/vscnt(0); 3. buffer_gl1_inv; buffer_gl0_inv.
+  row('atomicrmw acquire agent/system global', (k) => [op(k), wait(VM(k)), ...GL1_GL0]),
+  // spec: GFX10-11 table, "atomicrmw acquire agent/system generic" — 1. flat_atomic; 2. s_waitcnt
+  // vm/vscnt(0) & lgkmcnt(0) (OpenCL: omit lgkmcnt(0)); 3. buffer_gl1_inv; buffer_gl0_inv.
+  row('atomicrmw acquire agent/system generic', (k, env) => [
+    op(k),
+    ...waitcnt([VM(k), 'lgkmcnt'], ocl(env) ? ['lgkmcnt'] : []),
+    ...GL1_GL0,
+  ]),
   s.fenceNone('acquire'),
-  {
-    // spec: GFX10-11 table, "fence acquire workgroup none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
-    // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); the OpenCL omissions need an address space on the
-    // fence: "conservatively always generate"); 3. buffer_gl0_inv (CU mode: omit).
-    row: 'fence acquire workgroup none',
-    instr: ['fence'],
-    orderings: ['acquire'],
-    scopes: WG,
-    spaces: ['none'],
-    build: (_k, env) => [...allWaits(env, false), ...(cu(env) ? [] : [glInv(0)])],
-  },
-  {
-    // spec: GFX10-11 table, "fence acquire agent/system none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
-    // vscnt(0) (always generated); 2. buffer_gl1_inv; buffer_gl0_inv.
-    row: 'fence acquire agent/system none',
-    instr: ['fence'],
-    orderings: ['acquire'],
-    scopes: AG_SYS,
-    spaces: ['none'],
-    build: () => [wait('vmcnt', 'lgkmcnt', 'vscnt'), ...GL1_GL0],
-  },
+  // spec: GFX10-11 table, "fence acquire workgroup none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+  // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); the OpenCL omissions need an address space on the
+  // fence: "conservatively always generate"); 3. buffer_gl0_inv (CU mode: omit).
+  row('fence acquire workgroup none', (_k, env) => [...allWaits(env, false), ...(cu(env) ? [] : [glInv(0)])]),
+  // spec: GFX10-11 table, "fence acquire agent/system none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+  // vscnt(0) (always generated); 2. buffer_gl1_inv; buffer_gl0_inv.
+  row('fence acquire agent/system none', () => [wait('vmcnt', 'lgkmcnt', 'vscnt'), ...GL1_GL0]),
   // ---- Release Atomic ------------------------------------------------------------------------
   s.singlethread('store', 'release'),
-  {
-    // spec: GFX10-11 table, "store atomic release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &
-    // vmcnt(0) & vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0));
-    // 2. buffer/global/flat_store.
-    row: 'store atomic release workgroup global/generic',
-    instr: ['store'],
-    orderings: ['release'],
-    scopes: WG,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [...allWaits(env, true), op(k)],
-  },
-  {
-    // spec: GFX10-11 table, "store atomic release workgroup local" — 1. s_waitcnt vmcnt(0) & vscnt(0)
-    // (CU mode: omit; OpenCL: omit); 2. ds_store.
-    row: 'store atomic release workgroup local',
-    instr: ['store'],
-    orderings: ['release'],
-    scopes: WG,
-    spaces: ['local'],
-    build: (k, env) => [...vmVsWaits(env), op(k)],
-  },
-  {
-    // spec: GFX10-11 table, "store atomic release agent/system global/generic" — 1. s_waitcnt
-    // lgkmcnt(0) & vmcnt(0) & vscnt(0) ("If OpenCL and address space is not generic, omit
-    // lgkmcnt(0)"); 2. buffer/global/flat_store.
-    row: 'store atomic release agent/system global/generic',
-    instr: ['store'],
-    orderings: ['release'],
-    scopes: AG_SYS,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [
-      ...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) && k.space !== 'generic' ? ['lgkmcnt'] : []),
-      op(k),
-    ],
-  },
+  // spec: GFX10-11 table, "store atomic release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &
+  // vmcnt(0) & vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0));
+  // 2. buffer/global/flat_store.
+  row('store atomic release workgroup global/generic', (k, env) => [...allWaits(env, true), op(k)]),
+  // spec: GFX10-11 table, "store atomic release workgroup local" — 1. s_waitcnt vmcnt(0) & vscnt(0)
+  // (CU mode: omit; OpenCL: omit); 2. ds_store.
+  row('store atomic release workgroup local', (k, env) => [...vmVsWaits(env), op(k)]),
+  // spec: GFX10-11 table, "store atomic release agent/system global/generic" — 1. s_waitcnt
+  // lgkmcnt(0) & vmcnt(0) & vscnt(0) ("If OpenCL and address space is not generic, omit
+  // lgkmcnt(0)"); 2. buffer/global/flat_store.
+  row('store atomic release agent/system global/generic', (k, env) => [
+    ...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) && k.space !== 'generic' ? ['lgkmcnt'] : []),
+    op(k),
+  ]),
   s.singlethread('rmw', 'release'),
-  {
-    // spec: GFX10-11 table, "atomicrmw release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &
-    // vmcnt(0) & vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0));
-    // 2. buffer/global/flat_atomic.
-    row: 'atomicrmw release workgroup global/generic',
-    instr: ['rmw'],
-    orderings: ['release'],
-    scopes: WG,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [...allWaits(env, true), op(k)],
-  },
-  {
-    // spec: GFX10-11 table, "atomicrmw release workgroup local" — 1. s_waitcnt vmcnt(0) & vscnt(0) (CU
-    // mode: omit; OpenCL: omit); 2. ds_atomic.
-    row: 'atomicrmw release workgroup local',
-    instr: ['rmw'],
-    orderings: ['release'],
-    scopes: WG,
-    spaces: ['local'],
-    build: (k, env) => [...vmVsWaits(env), op(k)],
-  },
-  {
-    // spec: GFX10-11 table, "atomicrmw release agent/system global/generic" — 1. s_waitcnt lgkmcnt(0) &
-    // vmcnt(0) & vscnt(0) (OpenCL: omit lgkmcnt(0)); 2. buffer/global/flat_atomic.
-    row: 'atomicrmw release agent/system global/generic',
-    instr: ['rmw'],
-    orderings: ['release'],
-    scopes: AG_SYS,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) ? ['lgkmcnt'] : []), op(k)],
-  },
+  // spec: GFX10-11 table, "atomicrmw release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &
+  // vmcnt(0) & vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0));
+  // 2. buffer/global/flat_atomic.
+  row('atomicrmw release workgroup global/generic', (k, env) => [...allWaits(env, true), op(k)]),
+  // spec: GFX10-11 table, "atomicrmw release workgroup local" — 1. s_waitcnt vmcnt(0) & vscnt(0) (CU
+  // mode: omit; OpenCL: omit); 2. ds_atomic.
+  row('atomicrmw release workgroup local', (k, env) => [...vmVsWaits(env), op(k)]),
+  // spec: GFX10-11 table, "atomicrmw release agent/system global/generic" — 1. s_waitcnt lgkmcnt(0) &
+  // vmcnt(0) & vscnt(0) (OpenCL: omit lgkmcnt(0)); 2. buffer/global/flat_atomic.
+  row('atomicrmw release agent/system global/generic', (k, env) => [
+    ...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) ? ['lgkmcnt'] : []),
+    op(k),
+  ]),
   s.fenceNone('release'),
-  {
-    // spec: GFX10-11 table, "fence release workgroup none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
-    // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL omissions need a fence address space:
-    // always generated).
-    row: 'fence release workgroup none',
-    instr: ['fence'],
-    orderings: ['release'],
-    scopes: WG,
-    spaces: ['none'],
-    build: (_k, env) => allWaits(env, false),
-  },
-  {
-    // spec: GFX10-11 table, "fence release agent/system none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
-    // vscnt(0) (always generated).
-    row: 'fence release agent/system none',
-    instr: ['fence'],
-    orderings: ['release'],
-    scopes: AG_SYS,
-    spaces: ['none'],
-    build: () => [wait('vmcnt', 'lgkmcnt', 'vscnt')],
-  },
+  // spec: GFX10-11 table, "fence release workgroup none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+  // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL omissions need a fence address space:
+  // always generated).
+  row('fence release workgroup none', (_k, env) => allWaits(env, false)),
+  // spec: GFX10-11 table, "fence release agent/system none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+  // vscnt(0) (always generated).
+  row('fence release agent/system none', () => [wait('vmcnt', 'lgkmcnt', 'vscnt')]),
   // ---- Acquire-Release Atomic ----------------------------------------------------------------
   s.singlethread('rmw', 'acq_rel'),
-  {
-    // spec: GFX10-11 table, "atomicrmw acq_rel workgroup global" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
-    // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0)); 2. buffer/global_atomic;
-    // 3. s_waitcnt vm/vscnt(0) (CU mode: omit); 4. buffer_gl0_inv (CU mode: omit).
-    row: 'atomicrmw acq_rel workgroup global',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: WG,
-    spaces: ['global'],
-    build: (k, env) => [...allWaits(env, true), op(k), ...(cu(env) ? [] : [wait(VM(k)), glInv(0)])],
-  },
-  {
-    // spec: GFX10-11 table, "atomicrmw acq_rel workgroup local" — 1. s_waitcnt vmcnt(0) & vscnt(0) (CU
-    // mode: omit; OpenCL: omit); 2. ds_atomic; 3. s_waitcnt lgkmcnt(0) (OpenCL: omit);
-    // 4. buffer_gl0_inv (CU mode: omit; OpenCL: omit).
-    row: 'atomicrmw acq_rel workgroup local',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: WG,
-    spaces: ['local'],
-    build: (k, env) => [
-      ...vmVsWaits(env),
-      op(k),
-      ...(ocl(env) ? [] : [wait('lgkmcnt')]),
-      ...(cu(env) || ocl(env) ? [] : [glInv(0)]),
-    ],
-  },
-  {
-    // spec: GFX10-11 table, "atomicrmw acq_rel workgroup generic" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
-    // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0)); 2. flat_atomic;
-    // 3. s_waitcnt lgkmcnt(0) & vmcnt(0) & vscnt(0) (same omissions); 3. buffer_gl0_inv (CU mode: omit).
-    row: 'atomicrmw acq_rel workgroup generic',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: WG,
-    spaces: ['generic'],
-    build: (k, env) => [
-      ...allWaits(env, true),
-      op(k),
-      ...allWaits(env, true),
-      ...(cu(env) ? [] : [glInv(0)]),
-    ],
-  },
-  {
-    // spec: GFX10-11 table, "atomicrmw acq_rel agent/system global" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0)
-    // & vscnt(0) (OpenCL: omit lgkmcnt(0)); 2. buffer/global_atomic; 3. s_waitcnt vm/vscnt(0);
-    // 4. buffer_gl1_inv; buffer_gl0_inv.
-    row: 'atomicrmw acq_rel agent/system global',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: AG_SYS,
-    spaces: ['global'],
-    build: (k, env) => [
-      ...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) ? ['lgkmcnt'] : []),
-      op(k),
-      wait(VM(k)),
-      ...GL1_GL0,
-    ],
-  },
-  {
-    // spec: GFX10-11 table, "atomicrmw acq_rel agent/system generic" — 1. s_waitcnt lgkmcnt(0) &
-    // vmcnt(0) & vscnt(0) (OpenCL: omit lgkmcnt(0)); 2. flat_atomic; 3. s_waitcnt vm/vscnt(0) &
-    // lgkmcnt(0) (OpenCL: omit lgkmcnt(0)); 4. buffer_gl1_inv; buffer_gl0_inv.
-    row: 'atomicrmw acq_rel agent/system generic',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: AG_SYS,
-    spaces: ['generic'],
-    build: (k, env) => [
-      ...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) ? ['lgkmcnt'] : []),
-      op(k),
-      ...waitcnt([VM(k), 'lgkmcnt'], ocl(env) ? ['lgkmcnt'] : []),
-      ...GL1_GL0,
-    ],
-  },
+  // spec: GFX10-11 table, "atomicrmw acq_rel workgroup global" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+  // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0)); 2. buffer/global_atomic;
+  // 3. s_waitcnt vm/vscnt(0) (CU mode: omit); 4. buffer_gl0_inv (CU mode: omit).
+  row('atomicrmw acq_rel workgroup global', (k, env) => [
+    ...allWaits(env, true),
+    op(k),
+    ...(cu(env) ? [] : [wait(VM(k)), glInv(0)]),
+  ]),
+  // spec: GFX10-11 table, "atomicrmw acq_rel workgroup local" — 1. s_waitcnt vmcnt(0) & vscnt(0) (CU
+  // mode: omit; OpenCL: omit); 2. ds_atomic; 3. s_waitcnt lgkmcnt(0) (OpenCL: omit);
+  // 4. buffer_gl0_inv (CU mode: omit; OpenCL: omit).
+  row('atomicrmw acq_rel workgroup local', (k, env) => [
+    ...vmVsWaits(env),
+    op(k),
+    ...(ocl(env) ? [] : [wait('lgkmcnt')]),
+    ...(cu(env) || ocl(env) ? [] : [glInv(0)]),
+  ]),
+  // spec: GFX10-11 table, "atomicrmw acq_rel workgroup generic" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+  // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); OpenCL: omit lgkmcnt(0)); 2. flat_atomic;
+  // 3. s_waitcnt lgkmcnt(0) & vmcnt(0) & vscnt(0) (same omissions); 3. buffer_gl0_inv (CU mode: omit).
+  row('atomicrmw acq_rel workgroup generic', (k, env) => [
+    ...allWaits(env, true),
+    op(k),
+    ...allWaits(env, true),
+    ...(cu(env) ? [] : [glInv(0)]),
+  ]),
+  // spec: GFX10-11 table, "atomicrmw acq_rel agent/system global" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0)
+  // & vscnt(0) (OpenCL: omit lgkmcnt(0)); 2. buffer/global_atomic; 3. s_waitcnt vm/vscnt(0);
+  // 4. buffer_gl1_inv; buffer_gl0_inv.
+  row('atomicrmw acq_rel agent/system global', (k, env) => [
+    ...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) ? ['lgkmcnt'] : []),
+    op(k),
+    wait(VM(k)),
+    ...GL1_GL0,
+  ]),
+  // spec: GFX10-11 table, "atomicrmw acq_rel agent/system generic" — 1. s_waitcnt lgkmcnt(0) &
+  // vmcnt(0) & vscnt(0) (OpenCL: omit lgkmcnt(0)); 2. flat_atomic; 3. s_waitcnt vm/vscnt(0) &
+  // lgkmcnt(0) (OpenCL: omit lgkmcnt(0)); 4. buffer_gl1_inv; buffer_gl0_inv.
+  row('atomicrmw acq_rel agent/system generic', (k, env) => [
+    ...waitcnt(['vmcnt', 'lgkmcnt', 'vscnt'], ocl(env) ? ['lgkmcnt'] : []),
+    op(k),
+    ...waitcnt([VM(k), 'lgkmcnt'], ocl(env) ? ['lgkmcnt'] : []),
+    ...GL1_GL0,
+  ]),
   s.fenceNone('acq_rel'),
-  {
-    // spec: GFX10-11 table, "fence acq_rel workgroup none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
-    // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); always generated otherwise); 3. buffer_gl0_inv (CU
-    // mode: omit).
-    row: 'fence acq_rel workgroup none',
-    instr: ['fence'],
-    orderings: ['acq_rel'],
-    scopes: WG,
-    spaces: ['none'],
-    build: (_k, env) => [...allWaits(env, false), ...(cu(env) ? [] : [glInv(0)])],
-  },
-  {
-    // spec: GFX10-11 table, "fence acq_rel agent/system none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
-    // vscnt(0) (always generated); 2. buffer_gl1_inv; buffer_gl0_inv.
-    row: 'fence acq_rel agent/system none',
-    instr: ['fence'],
-    orderings: ['acq_rel'],
-    scopes: AG_SYS,
-    spaces: ['none'],
-    build: () => [wait('vmcnt', 'lgkmcnt', 'vscnt'), ...GL1_GL0],
-  },
+  // spec: GFX10-11 table, "fence acq_rel workgroup none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+  // vscnt(0) (CU mode: omit vmcnt(0) and vscnt(0); always generated otherwise); 3. buffer_gl0_inv (CU
+  // mode: omit).
+  row('fence acq_rel workgroup none', (_k, env) => [...allWaits(env, false), ...(cu(env) ? [] : [glInv(0)])]),
+  // spec: GFX10-11 table, "fence acq_rel agent/system none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) &
+  // vscnt(0) (always generated); 2. buffer_gl1_inv; buffer_gl0_inv.
+  row('fence acq_rel agent/system none', () => [wait('vmcnt', 'lgkmcnt', 'vscnt'), ...GL1_GL0]),
   // ---- Sequential Consistent Atomic ----------------------------------------------------------
   s.seqCstLoadSinglethread,
   // spec: GFX10-11 table, "load atomic seq_cst workgroup global/generic" — 1. s_waitcnt lgkmcnt(0) &

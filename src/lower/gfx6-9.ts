@@ -9,11 +9,11 @@
  */
 
 import type { Family } from './amd-rows.ts';
-import { sharedRows } from './amd-rows.ts';
+import { row, sharedRows } from './amd-rows.ts';
 import type { Counter, IsaInstr, VmemEncoding } from './isa.ts';
 import { lds, vmem, wait, wbinvl1Vol } from './isa.ts';
 import type { RowEnv, RowKey, RowSpace, TableRow } from './table.ts';
-import { AG_SYS, ANY_SCOPE, memOp, ST_WF_WG, WG } from './table.ts';
+import { ANY_SCOPE, memOp } from './table.ts';
 
 /** Encoding a GFX6–9 processor uses for an address space ("buffer/global/flat"). */
 function encoding(space: RowSpace, env: RowEnv): VmemEncoding {
@@ -105,348 +105,171 @@ export const GFX6_9_TABLE: readonly TableRow[] = [
     build: (_k, env) => [vmem('load', encoding('constant', env))],
   },
   // ---- Monotonic Atomic (unordered loads/stores are "Same as non-atomic", see lower.ts) ----
-  {
-    // spec: GFX6-9 table, "load atomic monotonic singlethread/wavefront/workgroup global/generic" —
-    // buffer/global/flat_load.
-    row: 'load atomic monotonic singlethread/wavefront/workgroup global/generic',
-    instr: ['load'],
-    orderings: ['monotonic'],
-    scopes: ST_WF_WG,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [op(k, env)],
-  },
+  // spec: GFX6-9 table, "load atomic monotonic singlethread/wavefront/workgroup global/generic" —
+  // buffer/global/flat_load.
+  row('load atomic monotonic singlethread/wavefront/workgroup global/generic', (k, env) => [op(k, env)]),
   s.monotonicLocal('load'),
-  {
-    // spec: GFX6-9 table, "load atomic monotonic agent/system global/generic" — buffer/global/flat_load glc=1.
-    row: 'load atomic monotonic agent/system global/generic',
-    instr: ['load'],
-    orderings: ['monotonic'],
-    scopes: AG_SYS,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [op(k, env, true)],
-  },
-  {
-    // spec: GFX6-9 table, "store atomic monotonic singlethread/.../system global/generic" —
-    // buffer/global/flat_store.
-    row: 'store atomic monotonic singlethread/wavefront/workgroup/agent/system global/generic',
-    instr: ['store'],
-    orderings: ['monotonic'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [op(k, env)],
-  },
+  // spec: GFX6-9 table, "load atomic monotonic agent/system global/generic" — buffer/global/flat_load glc=1.
+  row('load atomic monotonic agent/system global/generic', (k, env) => [op(k, env, true)]),
+  // spec: GFX6-9 table, "store atomic monotonic singlethread/.../system global/generic" —
+  // buffer/global/flat_store.
+  row('store atomic monotonic singlethread/wavefront/workgroup/agent/system global/generic', (k, env) => [
+    op(k, env),
+  ]),
   s.monotonicLocal('store'),
-  {
-    // spec: GFX6-9 table, "atomicrmw monotonic singlethread/.../system global/generic" — buffer/global/flat_atomic.
-    row: 'atomicrmw monotonic singlethread/wavefront/workgroup/agent/system global/generic',
-    instr: ['rmw'],
-    orderings: ['monotonic'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [op(k, env)],
-  },
+  // spec: GFX6-9 table, "atomicrmw monotonic singlethread/.../system global/generic" — buffer/global/flat_atomic.
+  row('atomicrmw monotonic singlethread/wavefront/workgroup/agent/system global/generic', (k, env) => [
+    op(k, env),
+  ]),
   s.monotonicLocal('rmw'),
   // ---- Acquire Atomic ------------------------------------------------------------------------
   s.singlethread('load', 'acquire'),
-  {
-    // spec: GFX6-9 table, "load atomic acquire workgroup global" — buffer/global_load.
-    row: 'load atomic acquire workgroup global',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: WG,
-    spaces: ['global'],
-    build: (k, env) => [op(k, env)],
-  },
-  {
-    // spec: GFX6-9 table, "load atomic acquire workgroup local/generic" — 1. ds/flat_load;
-    // 2. s_waitcnt lgkmcnt(0) ("If OpenCL, omit waitcnt").
-    row: 'load atomic acquire workgroup local/generic',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: WG,
-    spaces: ['local', 'generic'],
-    build: (k, env) => [op(k, env), ...(hsa(env) ? [wait('lgkmcnt')] : [])],
-  },
-  {
-    // spec: GFX6-9 table, "load atomic acquire agent/system global" — 1. buffer/global_load glc=1;
-    // 2. s_waitcnt vmcnt(0); 3. buffer_wbinvl1_vol.
-    row: 'load atomic acquire agent/system global',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: AG_SYS,
-    spaces: ['global'],
-    build: (k, env) => [op(k, env, true), wait('vmcnt'), wbinvl1Vol()],
-  },
-  {
-    // spec: GFX6-9 table, "load atomic acquire agent/system generic" — 1. flat_load glc=1;
-    // 2. s_waitcnt vmcnt(0) & lgkmcnt(0) ("If OpenCL omit lgkmcnt(0)"); 3. buffer_wbinvl1_vol.
-    row: 'load atomic acquire agent/system generic',
-    instr: ['load'],
-    orderings: ['acquire'],
-    scopes: AG_SYS,
-    spaces: ['generic'],
-    build: (k, env) => [op(k, env, true), ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true), wbinvl1Vol()],
-  },
+  // spec: GFX6-9 table, "load atomic acquire workgroup global" — buffer/global_load.
+  row('load atomic acquire workgroup global', (k, env) => [op(k, env)]),
+  // spec: GFX6-9 table, "load atomic acquire workgroup local/generic" — 1. ds/flat_load;
+  // 2. s_waitcnt lgkmcnt(0) ("If OpenCL, omit waitcnt").
+  row('load atomic acquire workgroup local/generic', (k, env) => [
+    op(k, env),
+    ...(hsa(env) ? [wait('lgkmcnt')] : []),
+  ]),
+  // spec: GFX6-9 table, "load atomic acquire agent/system global" — 1. buffer/global_load glc=1;
+  // 2. s_waitcnt vmcnt(0); 3. buffer_wbinvl1_vol.
+  row('load atomic acquire agent/system global', (k, env) => [op(k, env, true), wait('vmcnt'), wbinvl1Vol()]),
+  // spec: GFX6-9 table, "load atomic acquire agent/system generic" — 1. flat_load glc=1;
+  // 2. s_waitcnt vmcnt(0) & lgkmcnt(0) ("If OpenCL omit lgkmcnt(0)"); 3. buffer_wbinvl1_vol.
+  row('load atomic acquire agent/system generic', (k, env) => [
+    op(k, env, true),
+    ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true),
+    wbinvl1Vol(),
+  ]),
   s.singlethread('rmw', 'acquire'),
-  {
-    // spec: GFX6-9 table, "atomicrmw acquire workgroup global" — buffer/global_atomic.
-    row: 'atomicrmw acquire workgroup global',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: WG,
-    spaces: ['global'],
-    build: (k, env) => [op(k, env)],
-  },
-  {
-    // spec: GFX6-9 table, "atomicrmw acquire workgroup local/generic" — 1. ds/flat_atomic;
-    // 2. waitcnt lgkmcnt(0) ("If OpenCL, omit waitcnt").
-    row: 'atomicrmw acquire workgroup local/generic',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: WG,
-    spaces: ['local', 'generic'],
-    build: (k, env) => [op(k, env), ...(hsa(env) ? [wait('lgkmcnt')] : [])],
-  },
-  {
-    // spec: GFX6-9 table, "atomicrmw acquire agent/system global" — 1. buffer/global_atomic;
-    // 2. s_waitcnt vmcnt(0); 3. buffer_wbinvl1_vol.
-    row: 'atomicrmw acquire agent/system global',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: AG_SYS,
-    spaces: ['global'],
-    build: (k, env) => [op(k, env), wait('vmcnt'), wbinvl1Vol()],
-  },
-  {
-    // spec: GFX6-9 table, "atomicrmw acquire agent/system generic" — 1. flat_atomic;
-    // 2. s_waitcnt vmcnt(0) & lgkmcnt(0) ("If OpenCL, omit lgkmcnt(0)"); 3. buffer_wbinvl1_vol.
-    row: 'atomicrmw acquire agent/system generic',
-    instr: ['rmw'],
-    orderings: ['acquire'],
-    scopes: AG_SYS,
-    spaces: ['generic'],
-    build: (k, env) => [op(k, env), ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true), wbinvl1Vol()],
-  },
+  // spec: GFX6-9 table, "atomicrmw acquire workgroup global" — buffer/global_atomic.
+  row('atomicrmw acquire workgroup global', (k, env) => [op(k, env)]),
+  // spec: GFX6-9 table, "atomicrmw acquire workgroup local/generic" — 1. ds/flat_atomic;
+  // 2. waitcnt lgkmcnt(0) ("If OpenCL, omit waitcnt").
+  row('atomicrmw acquire workgroup local/generic', (k, env) => [
+    op(k, env),
+    ...(hsa(env) ? [wait('lgkmcnt')] : []),
+  ]),
+  // spec: GFX6-9 table, "atomicrmw acquire agent/system global" — 1. buffer/global_atomic;
+  // 2. s_waitcnt vmcnt(0); 3. buffer_wbinvl1_vol.
+  row('atomicrmw acquire agent/system global', (k, env) => [op(k, env), wait('vmcnt'), wbinvl1Vol()]),
+  // spec: GFX6-9 table, "atomicrmw acquire agent/system generic" — 1. flat_atomic;
+  // 2. s_waitcnt vmcnt(0) & lgkmcnt(0) ("If OpenCL, omit lgkmcnt(0)"); 3. buffer_wbinvl1_vol.
+  row('atomicrmw acquire agent/system generic', (k, env) => [
+    op(k, env),
+    ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true),
+    wbinvl1Vol(),
+  ]),
   s.fenceNone('acquire'),
-  {
-    // spec: GFX6-9 table, "fence acquire workgroup none" — 1. s_waitcnt lgkmcnt(0) ("If OpenCL and
-    // address space is not generic, omit waitcnt. However, since LLVM currently has no address space
-    // on the fence need to conservatively always generate").
-    row: 'fence acquire workgroup none',
-    instr: ['fence'],
-    orderings: ['acquire'],
-    scopes: WG,
-    spaces: ['none'],
-    build: () => [wait('lgkmcnt')],
-  },
-  {
-    // spec: GFX6-9 table, "fence acquire agent/system none" — 1. s_waitcnt vmcnt(0) & lgkmcnt(0)
-    // (always generated, see previous fence); 2. buffer_wbinvl1_vol.
-    row: 'fence acquire agent/system none',
-    instr: ['fence'],
-    orderings: ['acquire'],
-    scopes: AG_SYS,
-    spaces: ['none'],
-    build: () => [wait('vmcnt', 'lgkmcnt'), wbinvl1Vol()],
-  },
+  // spec: GFX6-9 table, "fence acquire workgroup none" — 1. s_waitcnt lgkmcnt(0) ("If OpenCL and
+  // address space is not generic, omit waitcnt. However, since LLVM currently has no address space
+  // on the fence need to conservatively always generate").
+  row('fence acquire workgroup none', () => [wait('lgkmcnt')]),
+  // spec: GFX6-9 table, "fence acquire agent/system none" — 1. s_waitcnt vmcnt(0) & lgkmcnt(0)
+  // (always generated, see previous fence); 2. buffer_wbinvl1_vol.
+  row('fence acquire agent/system none', () => [wait('vmcnt', 'lgkmcnt'), wbinvl1Vol()]),
   // ---- Release Atomic ------------------------------------------------------------------------
   s.singlethread('store', 'release'),
-  {
-    // spec: GFX6-9 table, "store atomic release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0)
-    // ("If OpenCL, omit waitcnt"); 2. buffer/global/flat_store.
-    row: 'store atomic release workgroup global/generic',
-    instr: ['store'],
-    orderings: ['release'],
-    scopes: WG,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [...(hsa(env) ? [wait('lgkmcnt')] : []), op(k, env)],
-  },
+  // spec: GFX6-9 table, "store atomic release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0)
+  // ("If OpenCL, omit waitcnt"); 2. buffer/global/flat_store.
+  row('store atomic release workgroup global/generic', (k, env) => [
+    ...(hsa(env) ? [wait('lgkmcnt')] : []),
+    op(k, env),
+  ]),
   s.localRelease('store'),
-  {
-    // spec: GFX6-9 table, "store atomic release agent/system global/generic" — 1. s_waitcnt vmcnt(0) &
-    // lgkmcnt(0) ("If OpenCL, omit lgkmcnt(0)"); 2. buffer/global/ds/flat_store.
-    row: 'store atomic release agent/system global/generic',
-    instr: ['store'],
-    orderings: ['release'],
-    scopes: AG_SYS,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [...waitcnt(env, ['vmcnt', 'lgkmcnt'], true), op(k, env)],
-  },
+  // spec: GFX6-9 table, "store atomic release agent/system global/generic" — 1. s_waitcnt vmcnt(0) &
+  // lgkmcnt(0) ("If OpenCL, omit lgkmcnt(0)"); 2. buffer/global/ds/flat_store.
+  row('store atomic release agent/system global/generic', (k, env) => [
+    ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true),
+    op(k, env),
+  ]),
   s.singlethread('rmw', 'release'),
-  {
-    // spec: GFX6-9 table, "atomicrmw release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0)
-    // ("If OpenCL, omit waitcnt"); 2. buffer/global/flat_atomic.
-    row: 'atomicrmw release workgroup global/generic',
-    instr: ['rmw'],
-    orderings: ['release'],
-    scopes: WG,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [...(hsa(env) ? [wait('lgkmcnt')] : []), op(k, env)],
-  },
+  // spec: GFX6-9 table, "atomicrmw release workgroup global/generic" — 1. s_waitcnt lgkmcnt(0)
+  // ("If OpenCL, omit waitcnt"); 2. buffer/global/flat_atomic.
+  row('atomicrmw release workgroup global/generic', (k, env) => [
+    ...(hsa(env) ? [wait('lgkmcnt')] : []),
+    op(k, env),
+  ]),
   s.localRelease('rmw'),
-  {
-    // spec: GFX6-9 table, "atomicrmw release agent/system global/generic" — 1. s_waitcnt vmcnt(0) &
-    // lgkmcnt(0) ("If OpenCL, omit lgkmcnt(0)"); 2. buffer/global/ds/flat_atomic.
-    row: 'atomicrmw release agent/system global/generic',
-    instr: ['rmw'],
-    orderings: ['release'],
-    scopes: AG_SYS,
-    spaces: ['global', 'generic'],
-    build: (k, env) => [...waitcnt(env, ['vmcnt', 'lgkmcnt'], true), op(k, env)],
-  },
+  // spec: GFX6-9 table, "atomicrmw release agent/system global/generic" — 1. s_waitcnt vmcnt(0) &
+  // lgkmcnt(0) ("If OpenCL, omit lgkmcnt(0)"); 2. buffer/global/ds/flat_atomic.
+  row('atomicrmw release agent/system global/generic', (k, env) => [
+    ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true),
+    op(k, env),
+  ]),
   s.fenceNone('release'),
-  {
-    // spec: GFX6-9 table, "fence release workgroup none" — 1. s_waitcnt lgkmcnt(0) (always generated:
-    // LLVM fences carry no address space).
-    row: 'fence release workgroup none',
-    instr: ['fence'],
-    orderings: ['release'],
-    scopes: WG,
-    spaces: ['none'],
-    build: () => [wait('lgkmcnt')],
-  },
-  {
-    // spec: GFX6-9 table, "fence release agent/system none" — 1. s_waitcnt vmcnt(0) & lgkmcnt(0)
-    // (always generated).
-    row: 'fence release agent/system none',
-    instr: ['fence'],
-    orderings: ['release'],
-    scopes: AG_SYS,
-    spaces: ['none'],
-    build: () => [wait('vmcnt', 'lgkmcnt')],
-  },
+  // spec: GFX6-9 table, "fence release workgroup none" — 1. s_waitcnt lgkmcnt(0) (always generated:
+  // LLVM fences carry no address space).
+  row('fence release workgroup none', () => [wait('lgkmcnt')]),
+  // spec: GFX6-9 table, "fence release agent/system none" — 1. s_waitcnt vmcnt(0) & lgkmcnt(0)
+  // (always generated).
+  row('fence release agent/system none', () => [wait('vmcnt', 'lgkmcnt')]),
   // ---- Acquire-Release Atomic ----------------------------------------------------------------
   s.singlethread('rmw', 'acq_rel'),
-  {
-    // spec: GFX6-9 table, "atomicrmw acq_rel workgroup global" — 1. s_waitcnt lgkmcnt(0) ("If OpenCL,
-    // omit waitcnt"); 2. buffer/global_atomic.
-    row: 'atomicrmw acq_rel workgroup global',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: WG,
-    spaces: ['global'],
-    build: (k, env) => [...(hsa(env) ? [wait('lgkmcnt')] : []), op(k, env)],
-  },
-  {
-    // spec: GFX6-9 table, "atomicrmw acq_rel workgroup local" — 1. ds_atomic; 2. s_waitcnt lgkmcnt(0)
-    // ("If OpenCL, omit waitcnt").
-    row: 'atomicrmw acq_rel workgroup local',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: WG,
-    spaces: ['local'],
-    build: (k, env) => [op(k, env), ...(hsa(env) ? [wait('lgkmcnt')] : [])],
-  },
-  {
-    // spec: GFX6-9 table, "atomicrmw acq_rel workgroup generic" — 1. s_waitcnt lgkmcnt(0) ("If OpenCL,
-    // omit"); 2. flat_atomic; 3. s_waitcnt lgkmcnt(0) ("If OpenCL, omit").
-    row: 'atomicrmw acq_rel workgroup generic',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: WG,
-    spaces: ['generic'],
-    build: (k, env) => (hsa(env) ? [wait('lgkmcnt'), op(k, env), wait('lgkmcnt')] : [op(k, env)]),
-  },
-  {
-    // spec: GFX6-9 table, "atomicrmw acq_rel agent/system global" — 1. s_waitcnt vmcnt(0) & lgkmcnt(0)
-    // ("If OpenCL, omit lgkmcnt(0)"); 2. buffer/global_atomic; 3. s_waitcnt vmcnt(0);
-    // 4. buffer_wbinvl1_vol.
-    row: 'atomicrmw acq_rel agent/system global',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: AG_SYS,
-    spaces: ['global'],
-    build: (k, env) => [...waitcnt(env, ['vmcnt', 'lgkmcnt'], true), op(k, env), wait('vmcnt'), wbinvl1Vol()],
-  },
-  {
-    // spec: GFX6-9 table, "atomicrmw acq_rel agent/system generic" — 1. s_waitcnt vmcnt(0) &
-    // lgkmcnt(0) ("If OpenCL, omit lgkmcnt(0)"); 2. flat_atomic; 3. s_waitcnt vmcnt(0) & lgkmcnt(0)
-    // ("If OpenCL, omit lgkmcnt(0)"); 4. buffer_wbinvl1_vol.
-    row: 'atomicrmw acq_rel agent/system generic',
-    instr: ['rmw'],
-    orderings: ['acq_rel'],
-    scopes: AG_SYS,
-    spaces: ['generic'],
-    build: (k, env) => [
-      ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true),
-      op(k, env),
-      ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true),
-      wbinvl1Vol(),
-    ],
-  },
+  // spec: GFX6-9 table, "atomicrmw acq_rel workgroup global" — 1. s_waitcnt lgkmcnt(0) ("If OpenCL,
+  // omit waitcnt"); 2. buffer/global_atomic.
+  row('atomicrmw acq_rel workgroup global', (k, env) => [...(hsa(env) ? [wait('lgkmcnt')] : []), op(k, env)]),
+  // spec: GFX6-9 table, "atomicrmw acq_rel workgroup local" — 1. ds_atomic; 2. s_waitcnt lgkmcnt(0)
+  // ("If OpenCL, omit waitcnt").
+  row('atomicrmw acq_rel workgroup local', (k, env) => [op(k, env), ...(hsa(env) ? [wait('lgkmcnt')] : [])]),
+  // spec: GFX6-9 table, "atomicrmw acq_rel workgroup generic" — 1. s_waitcnt lgkmcnt(0) ("If OpenCL,
+  // omit"); 2. flat_atomic; 3. s_waitcnt lgkmcnt(0) ("If OpenCL, omit").
+  row('atomicrmw acq_rel workgroup generic', (k, env) =>
+    hsa(env) ? [wait('lgkmcnt'), op(k, env), wait('lgkmcnt')] : [op(k, env)],
+  ),
+  // spec: GFX6-9 table, "atomicrmw acq_rel agent/system global" — 1. s_waitcnt vmcnt(0) & lgkmcnt(0)
+  // ("If OpenCL, omit lgkmcnt(0)"); 2. buffer/global_atomic; 3. s_waitcnt vmcnt(0);
+  // 4. buffer_wbinvl1_vol.
+  row('atomicrmw acq_rel agent/system global', (k, env) => [
+    ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true),
+    op(k, env),
+    wait('vmcnt'),
+    wbinvl1Vol(),
+  ]),
+  // spec: GFX6-9 table, "atomicrmw acq_rel agent/system generic" — 1. s_waitcnt vmcnt(0) &
+  // lgkmcnt(0) ("If OpenCL, omit lgkmcnt(0)"); 2. flat_atomic; 3. s_waitcnt vmcnt(0) & lgkmcnt(0)
+  // ("If OpenCL, omit lgkmcnt(0)"); 4. buffer_wbinvl1_vol.
+  row('atomicrmw acq_rel agent/system generic', (k, env) => [
+    ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true),
+    op(k, env),
+    ...waitcnt(env, ['vmcnt', 'lgkmcnt'], true),
+    wbinvl1Vol(),
+  ]),
   s.fenceNone('acq_rel'),
-  {
-    // spec: GFX6-9 table, "fence acq_rel workgroup none" — 1. s_waitcnt lgkmcnt(0) (always generated).
-    row: 'fence acq_rel workgroup none',
-    instr: ['fence'],
-    orderings: ['acq_rel'],
-    scopes: WG,
-    spaces: ['none'],
-    build: () => [wait('lgkmcnt')],
-  },
-  {
-    // spec: GFX6-9 table, "fence acq_rel agent/system none" — 1. s_waitcnt vmcnt(0) & lgkmcnt(0)
-    // (always generated); 2. buffer_wbinvl1_vol.
-    row: 'fence acq_rel agent/system none',
-    instr: ['fence'],
-    orderings: ['acq_rel'],
-    scopes: AG_SYS,
-    spaces: ['none'],
-    build: () => [wait('vmcnt', 'lgkmcnt'), wbinvl1Vol()],
-  },
+  // spec: GFX6-9 table, "fence acq_rel workgroup none" — 1. s_waitcnt lgkmcnt(0) (always generated).
+  row('fence acq_rel workgroup none', () => [wait('lgkmcnt')]),
+  // spec: GFX6-9 table, "fence acq_rel agent/system none" — 1. s_waitcnt vmcnt(0) & lgkmcnt(0)
+  // (always generated); 2. buffer_wbinvl1_vol.
+  row('fence acq_rel agent/system none', () => [wait('vmcnt', 'lgkmcnt'), wbinvl1Vol()]),
   // ---- Sequential Consistent Atomic ----------------------------------------------------------
-  {
-    // spec: GFX6-9 table, "load atomic seq_cst singlethread/wavefront/workgroup global/local/generic" —
-    // "Same as corresponding load atomic acquire".
-    row: 'load atomic seq_cst singlethread/wavefront/workgroup global/local/generic',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: ST_WF_WG,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, _env, lookup) => lookup({ ...k, ordering: 'acquire' }),
-  },
-  {
-    // spec: GFX6-9 table, "load atomic seq_cst agent/system global/local/generic" — 1. s_waitcnt
-    // vmcnt(0); 2. "Following instructions same as corresponding load atomic acquire". The row lists
-    // local; the acquire row it refers to is the workgroup one (LDS scopes wider than workgroup act as
-    // workgroup).
-    row: 'load atomic seq_cst agent/system global/local/generic',
-    instr: ['load'],
-    orderings: ['seq_cst'],
-    scopes: AG_SYS,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, _env, lookup) => {
-      const acq = lookup({ ...k, ordering: 'acquire', scope: k.space === 'local' ? 'workgroup' : k.scope });
-      return { seq: [wait('vmcnt'), ...acq.seq], rows: acq.rows };
-    },
-  },
-  {
-    // spec: GFX6-9 table, "store atomic seq_cst <any scope> global/local/generic" — "Same as
-    // corresponding store atomic release".
-    row: 'store atomic seq_cst singlethread/wavefront/workgroup/agent/system global/local/generic',
-    instr: ['store'],
-    orderings: ['seq_cst'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, _env, lookup) => lookup({ ...k, ordering: 'release' }),
-  },
-  {
-    // spec: GFX6-9 table, "atomicrmw seq_cst <any scope> global/local/generic" — "Same as corresponding
-    // atomicrmw acq_rel".
-    row: 'atomicrmw seq_cst singlethread/wavefront/workgroup/agent/system global/local/generic',
-    instr: ['rmw'],
-    orderings: ['seq_cst'],
-    scopes: ANY_SCOPE,
-    spaces: ['global', 'local', 'generic'],
-    build: (k, _env, lookup) => lookup({ ...k, ordering: 'acq_rel' }),
-  },
-  {
-    // spec: GFX6-9 table, "fence seq_cst <any scope> none" — "Same as corresponding fence acq_rel".
-    row: 'fence seq_cst singlethread/wavefront/workgroup/agent/system none',
-    instr: ['fence'],
-    orderings: ['seq_cst'],
-    scopes: ANY_SCOPE,
-    spaces: ['none'],
-    build: (k, _env, lookup) => lookup({ ...k, ordering: 'acq_rel' }),
-  },
+  // spec: GFX6-9 table, "load atomic seq_cst singlethread/wavefront/workgroup global/local/generic" —
+  // "Same as corresponding load atomic acquire".
+  row('load atomic seq_cst singlethread/wavefront/workgroup global/local/generic', (k, _env, lookup) =>
+    lookup({ ...k, ordering: 'acquire' }),
+  ),
+  // spec: GFX6-9 table, "load atomic seq_cst agent/system global/local/generic" — 1. s_waitcnt
+  // vmcnt(0); 2. "Following instructions same as corresponding load atomic acquire". The row lists
+  // local; the acquire row it refers to is the workgroup one (LDS scopes wider than workgroup act as
+  // workgroup).
+  row('load atomic seq_cst agent/system global/local/generic', (k, _env, lookup) => {
+    const acq = lookup({ ...k, ordering: 'acquire', scope: k.space === 'local' ? 'workgroup' : k.scope });
+    return { seq: [wait('vmcnt'), ...acq.seq], rows: acq.rows };
+  }),
+  // spec: GFX6-9 table, "store atomic seq_cst <any scope> global/local/generic" — "Same as
+  // corresponding store atomic release".
+  row(
+    'store atomic seq_cst singlethread/wavefront/workgroup/agent/system global/local/generic',
+    (k, _env, lookup) => lookup({ ...k, ordering: 'release' }),
+  ),
+  // spec: GFX6-9 table, "atomicrmw seq_cst <any scope> global/local/generic" — "Same as corresponding
+  // atomicrmw acq_rel".
+  row(
+    'atomicrmw seq_cst singlethread/wavefront/workgroup/agent/system global/local/generic',
+    (k, _env, lookup) => lookup({ ...k, ordering: 'acq_rel' }),
+  ),
+  // spec: GFX6-9 table, "fence seq_cst <any scope> none" — "Same as corresponding fence acq_rel".
+  row('fence seq_cst singlethread/wavefront/workgroup/agent/system none', (k, _env, lookup) =>
+    lookup({ ...k, ordering: 'acq_rel' }),
+  ),
 ];

@@ -16,12 +16,11 @@
  * local rows is the LW2012 diagnostic (lower.ts).
  */
 
-import { encoding, type Family, sharedRows, waitcnt } from './amd-rows.ts';
+import { encoding, type Family, row, sharedRows, waitcnt } from './amd-rows.ts';
 import type { IsaInstr, VmemBits } from './isa.ts';
 import { lds, vmem, wait } from './isa.ts';
 import type { RowEnv, RowKey, TableRow } from './table.ts';
 import { AG_SYS, ANY_SCOPE, memOp, WG } from './table.ts';
-import type { RowScope } from './types.ts';
 
 /** What GFX90A and GFX942 differ in; every other step of their tables is the same. */
 export interface Gfx90a942Hooks {
@@ -48,10 +47,10 @@ export interface Gfx90a942Hooks {
   /** The write-back that starts an agent or system release (none where the document has none). */
   releaseWb: (k: RowKey) => IsaInstr[];
   /**
-   * The "load atomic monotonic … global/generic" rows, their text and scopes (their bits: `loadBits`),
-   * and where among them the document puts "load atomic monotonic … local" (`'local'`).
+   * The text of the "load atomic monotonic … global/generic" rows (their bits: `loadBits`), and where
+   * among them the document puts "load atomic monotonic … local" (`'local'`).
    */
-  monotonicLoadRows: readonly ({ row: string; scopes: readonly RowScope[] } | 'local')[];
+  monotonicLoadRows: readonly string[];
 }
 
 const tg = (env: RowEnv): boolean => env.tgsplit;
@@ -102,7 +101,6 @@ export function gfx90a942Table(h: Gfx90a942Hooks): readonly TableRow[] {
         : [op(k, h.nontemporalBits)],
   };
   const s = sharedRows(f);
-  const ANY = f.anyScope;
   table.push(
     // ---- Non-Atomic --------------------------------------------------------------------------
     // "load none none global/generic/private/constant" — !volatile & !nontemporal:
@@ -120,339 +118,188 @@ export function gfx90a942Table(h: Gfx90a942Hooks): readonly TableRow[] {
     // "load atomic monotonic … global/generic" — buffer/global/flat_load with the scope's bits:
     // GFX90A glc=1 at agent/system, and at workgroup in TgSplit mode ("If not TgSplit execution
     // mode, omit glc=1"); GFX942 sc0=1 workgroup, sc1=1 agent, sc0=1 sc1=1 system.
-    ...h.monotonicLoadRows.map(
-      (r): TableRow =>
-        r === 'local'
-          ? s.monotonicLocal('load')
-          : {
-              row: r.row,
-              instr: ['load'],
-              orderings: ['monotonic'],
-              scopes: r.scopes,
-              spaces: ['global', 'generic'],
-              build: (k, env) => [op(k, h.loadBits(k, env))],
-            },
+    ...h.monotonicLoadRows.map((text) =>
+      text === 'local' ? s.monotonicLocal('load') : row(text, (k, env) => [op(k, h.loadBits(k, env))]),
     ),
-    {
-      // "store atomic monotonic <any scope> global/generic" — buffer/global/flat_store (GFX942: the
-      // scope's sc bits).
-      row: 'store atomic monotonic singlethread/wavefront/workgroup/agent/system global/generic',
-      instr: ['store'],
-      orderings: ['monotonic'],
-      scopes: ANY,
-      spaces: ['global', 'generic'],
-      build: (k) => [op(k, h.storeBits(k))],
-    },
+    // "store atomic monotonic <any scope> global/generic" — buffer/global/flat_store (GFX942: the
+    // scope's sc bits).
+    row('store atomic monotonic singlethread/wavefront/workgroup/agent/system global/generic', (k) => [
+      op(k, h.storeBits(k)),
+    ]),
     s.monotonicLocal('store'),
-    {
-      // "atomicrmw monotonic <any scope> global/generic" — buffer/global/flat_atomic (GFX942: sc1=1 at
-      // system scope).
-      row: 'atomicrmw monotonic singlethread/wavefront/workgroup/agent/system global/generic',
-      instr: ['rmw'],
-      orderings: ['monotonic'],
-      scopes: ANY,
-      spaces: ['global', 'generic'],
-      build: (k) => [op(k, h.rmwBits(k))],
-    },
+    // "atomicrmw monotonic <any scope> global/generic" — buffer/global/flat_atomic (GFX942: sc1=1 at
+    // system scope).
+    row('atomicrmw monotonic singlethread/wavefront/workgroup/agent/system global/generic', (k) => [
+      op(k, h.rmwBits(k)),
+    ]),
     s.monotonicLocal('rmw'),
     // ---- Acquire Atomic ------------------------------------------------------------------------
     s.singlethread('load', 'acquire'),
-    {
-      // "load atomic acquire workgroup global" — 1. buffer/global_load (GFX90A: glc=1, not TgSplit:
-      // omit glc=1; GFX942: sc0=1); 2. s_waitcnt vmcnt(0) (not TgSplit: omit); 3. workgroup invalidate
-      // (not TgSplit: omit).
-      row: 'load atomic acquire workgroup global',
-      instr: ['load'],
-      orderings: ['acquire'],
-      scopes: WG,
-      spaces: ['global'],
-      build: (k, env) => [op(k, h.loadBits(k, env)), ...(tg(env) ? [wait('vmcnt'), h.workgroupInv()] : [])],
-    },
-    {
-      // "load atomic acquire workgroup local" — 1. ds_load; 2. s_waitcnt lgkmcnt(0) (OpenCL: omit).
-      row: 'load atomic acquire workgroup local',
-      instr: ['load'],
-      orderings: ['acquire'],
-      scopes: WG,
-      spaces: ['local'],
-      build: (k, env) => [op(k), ...lgkmUnlessOcl(env)],
-    },
-    {
-      // "load atomic acquire workgroup generic" — 1. flat_load (bits as the global row); 2. s_waitcnt
-      // lgkm/vmcnt(0) (OpenCL: omit lgkmcnt(0)); 3. workgroup invalidate (not TgSplit: omit).
-      row: 'load atomic acquire workgroup generic',
-      instr: ['load'],
-      orderings: ['acquire'],
-      scopes: WG,
-      spaces: ['generic'],
-      build: (k, env) => [op(k, h.loadBits(k, env)), ...lgkmOrVm(env, true), ...tgInv(env)],
-    },
-    {
-      // "load atomic acquire agent global" and "… system global" — 1. buffer/global_load with the
-      // scope's bits; 2. s_waitcnt vmcnt(0); 3. the acquire invalidate.
-      row: 'load atomic acquire agent/system global',
-      instr: ['load'],
-      orderings: ['acquire'],
-      scopes: AG_SYS,
-      spaces: ['global'],
-      build: (k, env) => [op(k, h.loadBits(k, env)), wait('vmcnt'), ...h.acquireInv(k)],
-    },
-    {
-      // "load atomic acquire agent generic" and "… system generic" — 1. flat_load with the scope's bits;
-      // 2. s_waitcnt vmcnt(0) & lgkmcnt(0) (TgSplit: omit lgkmcnt(0); OpenCL: omit lgkmcnt(0)); 3. the
-      // acquire invalidate.
-      row: 'load atomic acquire agent/system generic',
-      instr: ['load'],
-      orderings: ['acquire'],
-      scopes: AG_SYS,
-      spaces: ['generic'],
-      build: (k, env) => [op(k, h.loadBits(k, env)), ...lgkmAndVm(env, true), ...h.acquireInv(k)],
-    },
+    // "load atomic acquire workgroup global" — 1. buffer/global_load (GFX90A: glc=1, not TgSplit:
+    // omit glc=1; GFX942: sc0=1); 2. s_waitcnt vmcnt(0) (not TgSplit: omit); 3. workgroup invalidate
+    // (not TgSplit: omit).
+    row('load atomic acquire workgroup global', (k, env) => [
+      op(k, h.loadBits(k, env)),
+      ...(tg(env) ? [wait('vmcnt'), h.workgroupInv()] : []),
+    ]),
+    // "load atomic acquire workgroup local" — 1. ds_load; 2. s_waitcnt lgkmcnt(0) (OpenCL: omit).
+    row('load atomic acquire workgroup local', (k, env) => [op(k), ...lgkmUnlessOcl(env)]),
+    // "load atomic acquire workgroup generic" — 1. flat_load (bits as the global row); 2. s_waitcnt
+    // lgkm/vmcnt(0) (OpenCL: omit lgkmcnt(0)); 3. workgroup invalidate (not TgSplit: omit).
+    row('load atomic acquire workgroup generic', (k, env) => [
+      op(k, h.loadBits(k, env)),
+      ...lgkmOrVm(env, true),
+      ...tgInv(env),
+    ]),
+    // "load atomic acquire agent global" and "… system global" — 1. buffer/global_load with the
+    // scope's bits; 2. s_waitcnt vmcnt(0); 3. the acquire invalidate.
+    row('load atomic acquire agent/system global', (k, env) => [
+      op(k, h.loadBits(k, env)),
+      wait('vmcnt'),
+      ...h.acquireInv(k),
+    ]),
+    // "load atomic acquire agent generic" and "… system generic" — 1. flat_load with the scope's bits;
+    // 2. s_waitcnt vmcnt(0) & lgkmcnt(0) (TgSplit: omit lgkmcnt(0); OpenCL: omit lgkmcnt(0)); 3. the
+    // acquire invalidate.
+    row('load atomic acquire agent/system generic', (k, env) => [
+      op(k, h.loadBits(k, env)),
+      ...lgkmAndVm(env, true),
+      ...h.acquireInv(k),
+    ]),
     s.singlethread('rmw', 'acquire'),
-    {
-      // "atomicrmw acquire workgroup global" — 1. buffer/global_atomic; 2. s_waitcnt vmcnt(0) (not
-      // TgSplit: omit); 3. workgroup invalidate (not TgSplit: omit).
-      row: 'atomicrmw acquire workgroup global',
-      instr: ['rmw'],
-      orderings: ['acquire'],
-      scopes: WG,
-      spaces: ['global'],
-      build: (k, env) => [op(k), ...(tg(env) ? [wait('vmcnt'), h.workgroupInv()] : [])],
-    },
-    {
-      // "atomicrmw acquire workgroup local" — 1. ds_atomic; 2. s_waitcnt lgkmcnt(0) (OpenCL: omit).
-      row: 'atomicrmw acquire workgroup local',
-      instr: ['rmw'],
-      orderings: ['acquire'],
-      scopes: WG,
-      spaces: ['local'],
-      build: (k, env) => [op(k), ...lgkmUnlessOcl(env)],
-    },
-    {
-      // "atomicrmw acquire workgroup generic" — 1. flat_atomic; 2. s_waitcnt lgkm/vmcnt(0) (OpenCL: omit
-      // lgkmcnt(0)); 3. workgroup invalidate (not TgSplit: omit).
-      row: 'atomicrmw acquire workgroup generic',
-      instr: ['rmw'],
-      orderings: ['acquire'],
-      scopes: WG,
-      spaces: ['generic'],
-      build: (k, env) => [op(k), ...lgkmOrVm(env, true), ...tgInv(env)],
-    },
-    {
-      // "atomicrmw acquire agent global" and "… system global" — 1. buffer/global_atomic (GFX942: sc1=1
-      // at system); 2. s_waitcnt vmcnt(0); 3. the acquire invalidate.
-      row: 'atomicrmw acquire agent/system global',
-      instr: ['rmw'],
-      orderings: ['acquire'],
-      scopes: AG_SYS,
-      spaces: ['global'],
-      build: (k) => [op(k, h.rmwBits(k)), wait('vmcnt'), ...h.acquireInv(k)],
-    },
-    {
-      // "atomicrmw acquire agent generic" and "… system generic" — 1. flat_atomic (GFX942: sc1=1 at
-      // system); 2. s_waitcnt vmcnt(0) & lgkmcnt(0) (TgSplit: omit lgkmcnt(0); OpenCL: omit
-      // lgkmcnt(0)); 3. the acquire invalidate.
-      row: 'atomicrmw acquire agent/system generic',
-      instr: ['rmw'],
-      orderings: ['acquire'],
-      scopes: AG_SYS,
-      spaces: ['generic'],
-      build: (k, env) => [op(k, h.rmwBits(k)), ...lgkmAndVm(env, true), ...h.acquireInv(k)],
-    },
+    // "atomicrmw acquire workgroup global" — 1. buffer/global_atomic; 2. s_waitcnt vmcnt(0) (not
+    // TgSplit: omit); 3. workgroup invalidate (not TgSplit: omit).
+    row('atomicrmw acquire workgroup global', (k, env) => [
+      op(k),
+      ...(tg(env) ? [wait('vmcnt'), h.workgroupInv()] : []),
+    ]),
+    // "atomicrmw acquire workgroup local" — 1. ds_atomic; 2. s_waitcnt lgkmcnt(0) (OpenCL: omit).
+    row('atomicrmw acquire workgroup local', (k, env) => [op(k), ...lgkmUnlessOcl(env)]),
+    // "atomicrmw acquire workgroup generic" — 1. flat_atomic; 2. s_waitcnt lgkm/vmcnt(0) (OpenCL: omit
+    // lgkmcnt(0)); 3. workgroup invalidate (not TgSplit: omit).
+    row('atomicrmw acquire workgroup generic', (k, env) => [op(k), ...lgkmOrVm(env, true), ...tgInv(env)]),
+    // "atomicrmw acquire agent global" and "… system global" — 1. buffer/global_atomic (GFX942: sc1=1
+    // at system); 2. s_waitcnt vmcnt(0); 3. the acquire invalidate.
+    row('atomicrmw acquire agent/system global', (k) => [
+      op(k, h.rmwBits(k)),
+      wait('vmcnt'),
+      ...h.acquireInv(k),
+    ]),
+    // "atomicrmw acquire agent generic" and "… system generic" — 1. flat_atomic (GFX942: sc1=1 at
+    // system); 2. s_waitcnt vmcnt(0) & lgkmcnt(0) (TgSplit: omit lgkmcnt(0); OpenCL: omit
+    // lgkmcnt(0)); 3. the acquire invalidate.
+    row('atomicrmw acquire agent/system generic', (k, env) => [
+      op(k, h.rmwBits(k)),
+      ...lgkmAndVm(env, true),
+      ...h.acquireInv(k),
+    ]),
     s.fenceNone('acquire'),
-    {
-      // "fence acquire workgroup none" — 1. s_waitcnt lgkm/vmcnt(0) (OpenCL omissions need a fence
-      // address space: always generated); 2. workgroup invalidate (not TgSplit: omit).
-      row: 'fence acquire workgroup none',
-      instr: ['fence'],
-      orderings: ['acquire'],
-      scopes: WG,
-      spaces: ['none'],
-      build: (_k, env) => [...lgkmOrVm(env, false), ...tgInv(env)],
-    },
-    {
-      // "fence acquire agent none" and "… system none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) (TgSplit:
-      // omit lgkmcnt(0)); 2. the acquire invalidate.
-      row: 'fence acquire agent/system none',
-      instr: ['fence'],
-      orderings: ['acquire'],
-      scopes: AG_SYS,
-      spaces: ['none'],
-      build: (k, env) => [...lgkmAndVm(env, false), ...h.acquireInv(k)],
-    },
+    // "fence acquire workgroup none" — 1. s_waitcnt lgkm/vmcnt(0) (OpenCL omissions need a fence
+    // address space: always generated); 2. workgroup invalidate (not TgSplit: omit).
+    row('fence acquire workgroup none', (_k, env) => [...lgkmOrVm(env, false), ...tgInv(env)]),
+    // "fence acquire agent none" and "… system none" — 1. s_waitcnt lgkmcnt(0) & vmcnt(0) (TgSplit:
+    // omit lgkmcnt(0)); 2. the acquire invalidate.
+    row('fence acquire agent/system none', (k, env) => [...lgkmAndVm(env, false), ...h.acquireInv(k)]),
     // ---- Release Atomic ------------------------------------------------------------------------
     s.singlethread('store', 'release'),
-    {
-      // "store atomic release workgroup global/generic" — 1. s_waitcnt lgkm/vmcnt(0) (OpenCL: omit
-      // lgkmcnt(0)); 2. buffer/global/flat_store (GFX942: sc0=1).
-      row: 'store atomic release workgroup global/generic',
-      instr: ['store'],
-      orderings: ['release'],
-      scopes: WG,
-      spaces: ['global', 'generic'],
-      build: (k, env) => [...lgkmOrVm(env, true), op(k, h.storeBits(k))],
-    },
+    // "store atomic release workgroup global/generic" — 1. s_waitcnt lgkm/vmcnt(0) (OpenCL: omit
+    // lgkmcnt(0)); 2. buffer/global/flat_store (GFX942: sc0=1).
+    row('store atomic release workgroup global/generic', (k, env) => [
+      ...lgkmOrVm(env, true),
+      op(k, h.storeBits(k)),
+    ]),
     s.localRelease('store'),
-    {
-      // "store atomic release agent global/generic" and "… system global/generic" — 1. the release
-      // write-back; 2. s_waitcnt lgkmcnt(0) & vmcnt(0) (TgSplit: omit lgkmcnt(0); "If OpenCL and
-      // address space is not generic, omit lgkmcnt(0)"); 3. buffer/global/flat_store with the scope's bits.
-      row: 'store atomic release agent/system global/generic',
-      instr: ['store'],
-      orderings: ['release'],
-      scopes: AG_SYS,
-      spaces: ['global', 'generic'],
-      build: (k, env) => [...h.releaseWb(k), ...lgkmAndVm(env, k.space !== 'generic'), op(k, h.storeBits(k))],
-    },
+    // "store atomic release agent global/generic" and "… system global/generic" — 1. the release
+    // write-back; 2. s_waitcnt lgkmcnt(0) & vmcnt(0) (TgSplit: omit lgkmcnt(0); "If OpenCL and
+    // address space is not generic, omit lgkmcnt(0)"); 3. buffer/global/flat_store with the scope's bits.
+    row('store atomic release agent/system global/generic', (k, env) => [
+      ...h.releaseWb(k),
+      ...lgkmAndVm(env, k.space !== 'generic'),
+      op(k, h.storeBits(k)),
+    ]),
     s.singlethread('rmw', 'release'),
-    {
-      // "atomicrmw release workgroup global/generic" — 1. s_waitcnt lgkm/vmcnt(0) (OpenCL: omit
-      // lgkmcnt(0)); 2. buffer/global/flat_atomic (GFX942: sc0=1, transcribed as written, although sc0
-      // on an atomic means "return the pre-op value": see docs/targets/README.md).
-      row: 'atomicrmw release workgroup global/generic',
-      instr: ['rmw'],
-      orderings: ['release'],
-      scopes: WG,
-      spaces: ['global', 'generic'],
-      build: (k, env) => [...lgkmOrVm(env, true), op(k, h.rmwReleaseBits(k))],
-    },
+    // "atomicrmw release workgroup global/generic" — 1. s_waitcnt lgkm/vmcnt(0) (OpenCL: omit
+    // lgkmcnt(0)); 2. buffer/global/flat_atomic (GFX942: sc0=1, transcribed as written, although sc0
+    // on an atomic means "return the pre-op value": see docs/targets/README.md).
+    row('atomicrmw release workgroup global/generic', (k, env) => [
+      ...lgkmOrVm(env, true),
+      op(k, h.rmwReleaseBits(k)),
+    ]),
     s.localRelease('rmw'),
-    {
-      // "atomicrmw release agent global/generic" and "… system global/generic" — 1. the release
-      // write-back; 2. s_waitcnt lgkmcnt(0) & vmcnt(0) (TgSplit: omit lgkmcnt(0); OpenCL: omit
-      // lgkmcnt(0)); 3. buffer/global/flat_atomic (GFX942: sc1=1 agent, sc0=1 sc1=1 system, sc0 as
-      // written).
-      row: 'atomicrmw release agent/system global/generic',
-      instr: ['rmw'],
-      orderings: ['release'],
-      scopes: AG_SYS,
-      spaces: ['global', 'generic'],
-      build: (k, env) => [...h.releaseWb(k), ...lgkmAndVm(env, true), op(k, h.rmwReleaseBits(k))],
-    },
+    // "atomicrmw release agent global/generic" and "… system global/generic" — 1. the release
+    // write-back; 2. s_waitcnt lgkmcnt(0) & vmcnt(0) (TgSplit: omit lgkmcnt(0); OpenCL: omit
+    // lgkmcnt(0)); 3. buffer/global/flat_atomic (GFX942: sc1=1 agent, sc0=1 sc1=1 system, sc0 as
+    // written).
+    row('atomicrmw release agent/system global/generic', (k, env) => [
+      ...h.releaseWb(k),
+      ...lgkmAndVm(env, true),
+      op(k, h.rmwReleaseBits(k)),
+    ]),
     s.fenceNone('release'),
-    {
-      // "fence release workgroup none" — 1. s_waitcnt lgkm/vmcnt(0) (OpenCL omissions need a fence
-      // address space: always generated).
-      row: 'fence release workgroup none',
-      instr: ['fence'],
-      orderings: ['release'],
-      scopes: WG,
-      spaces: ['none'],
-      build: (_k, env) => lgkmOrVm(env, false),
-    },
-    {
-      // "fence release agent none" and "… system none" — 1. the release write-back ("If OpenCL and
-      // address space is local, omit": needs a fence address space); 2. s_waitcnt lgkmcnt(0) & vmcnt(0)
-      // (TgSplit: omit lgkmcnt(0)).
-      row: 'fence release agent/system none',
-      instr: ['fence'],
-      orderings: ['release'],
-      scopes: AG_SYS,
-      spaces: ['none'],
-      build: (k, env) => [...h.releaseWb(k), ...lgkmAndVm(env, false)],
-    },
+    // "fence release workgroup none" — 1. s_waitcnt lgkm/vmcnt(0) (OpenCL omissions need a fence
+    // address space: always generated).
+    row('fence release workgroup none', (_k, env) => lgkmOrVm(env, false)),
+    // "fence release agent none" and "… system none" — 1. the release write-back ("If OpenCL and
+    // address space is local, omit": needs a fence address space); 2. s_waitcnt lgkmcnt(0) & vmcnt(0)
+    // (TgSplit: omit lgkmcnt(0)).
+    row('fence release agent/system none', (k, env) => [...h.releaseWb(k), ...lgkmAndVm(env, false)]),
     // ---- Acquire-Release Atomic ----------------------------------------------------------------
     s.singlethread('rmw', 'acq_rel'),
-    {
-      // "atomicrmw acq_rel workgroup global" — 1. s_waitcnt lgkm/vmcnt(0) (OpenCL: omit lgkmcnt(0));
-      // 2. buffer/global_atomic; 3. s_waitcnt vmcnt(0) (not TgSplit: omit); 4. workgroup invalidate (not
-      // TgSplit: omit).
-      row: 'atomicrmw acq_rel workgroup global',
-      instr: ['rmw'],
-      orderings: ['acq_rel'],
-      scopes: WG,
-      spaces: ['global'],
-      build: (k, env) => [
-        ...lgkmOrVm(env, true),
-        op(k),
-        ...(tg(env) ? [wait('vmcnt'), h.workgroupInv()] : []),
-      ],
-    },
-    {
-      // "atomicrmw acq_rel workgroup local" — 1. ds_atomic; 2. s_waitcnt lgkmcnt(0) (OpenCL: omit).
-      row: 'atomicrmw acq_rel workgroup local',
-      instr: ['rmw'],
-      orderings: ['acq_rel'],
-      scopes: WG,
-      spaces: ['local'],
-      build: (k, env) => [op(k), ...lgkmUnlessOcl(env)],
-    },
-    {
-      // "atomicrmw acq_rel workgroup generic" — 1. s_waitcnt lgkm/vmcnt(0) (OpenCL: omit lgkmcnt(0));
-      // 2. flat_atomic; 3. s_waitcnt lgkmcnt(0) & vmcnt(0) (not TgSplit: omit vmcnt(0); OpenCL: omit
-      // lgkmcnt(0)); 3. workgroup invalidate (not TgSplit: omit).
-      row: 'atomicrmw acq_rel workgroup generic',
-      instr: ['rmw'],
-      orderings: ['acq_rel'],
-      scopes: WG,
-      spaces: ['generic'],
-      build: (k, env) => [
-        ...lgkmOrVm(env, true),
-        op(k),
-        ...waitcnt(
-          ['vmcnt', 'lgkmcnt'],
-          [...(tg(env) ? [] : ['vmcnt' as const]), ...(ocl(env) ? ['lgkmcnt' as const] : [])],
-        ),
-        ...tgInv(env),
-      ],
-    },
-    {
-      // "atomicrmw acq_rel agent global" and "… system global" — 1. the release write-back;
-      // 2. s_waitcnt lgkmcnt(0) & vmcnt(0) (TgSplit: omit lgkmcnt(0); OpenCL: omit lgkmcnt(0));
-      // 3. buffer/global_atomic (GFX942: sc1=1 at system); 4. s_waitcnt vmcnt(0); 5. the acquire
-      // invalidate.
-      row: 'atomicrmw acq_rel agent/system global',
-      instr: ['rmw'],
-      orderings: ['acq_rel'],
-      scopes: AG_SYS,
-      spaces: ['global'],
-      build: (k, env) => [
-        ...h.releaseWb(k),
-        ...lgkmAndVm(env, true),
-        op(k, h.rmwBits(k)),
-        wait('vmcnt'),
-        ...h.acquireInv(k),
-      ],
-    },
-    {
-      // "atomicrmw acq_rel agent generic" and "… system generic" — 1. the release write-back;
-      // 2. s_waitcnt lgkmcnt(0) & vmcnt(0) (TgSplit: omit lgkmcnt(0); OpenCL: omit lgkmcnt(0));
-      // 3. flat_atomic (GFX942: sc1=1 at system); 4. s_waitcnt vmcnt(0) & lgkmcnt(0) (same
-      // omissions); 5. the acquire invalidate.
-      row: 'atomicrmw acq_rel agent/system generic',
-      instr: ['rmw'],
-      orderings: ['acq_rel'],
-      scopes: AG_SYS,
-      spaces: ['generic'],
-      build: (k, env) => [
-        ...h.releaseWb(k),
-        ...lgkmAndVm(env, true),
-        op(k, h.rmwBits(k)),
-        ...lgkmAndVm(env, true),
-        ...h.acquireInv(k),
-      ],
-    },
+    // "atomicrmw acq_rel workgroup global" — 1. s_waitcnt lgkm/vmcnt(0) (OpenCL: omit lgkmcnt(0));
+    // 2. buffer/global_atomic; 3. s_waitcnt vmcnt(0) (not TgSplit: omit); 4. workgroup invalidate (not
+    // TgSplit: omit).
+    row('atomicrmw acq_rel workgroup global', (k, env) => [
+      ...lgkmOrVm(env, true),
+      op(k),
+      ...(tg(env) ? [wait('vmcnt'), h.workgroupInv()] : []),
+    ]),
+    // "atomicrmw acq_rel workgroup local" — 1. ds_atomic; 2. s_waitcnt lgkmcnt(0) (OpenCL: omit).
+    row('atomicrmw acq_rel workgroup local', (k, env) => [op(k), ...lgkmUnlessOcl(env)]),
+    // "atomicrmw acq_rel workgroup generic" — 1. s_waitcnt lgkm/vmcnt(0) (OpenCL: omit lgkmcnt(0));
+    // 2. flat_atomic; 3. s_waitcnt lgkmcnt(0) & vmcnt(0) (not TgSplit: omit vmcnt(0); OpenCL: omit
+    // lgkmcnt(0)); 3. workgroup invalidate (not TgSplit: omit).
+    row('atomicrmw acq_rel workgroup generic', (k, env) => [
+      ...lgkmOrVm(env, true),
+      op(k),
+      ...waitcnt(
+        ['vmcnt', 'lgkmcnt'],
+        [...(tg(env) ? [] : ['vmcnt' as const]), ...(ocl(env) ? ['lgkmcnt' as const] : [])],
+      ),
+      ...tgInv(env),
+    ]),
+    // "atomicrmw acq_rel agent global" and "… system global" — 1. the release write-back;
+    // 2. s_waitcnt lgkmcnt(0) & vmcnt(0) (TgSplit: omit lgkmcnt(0); OpenCL: omit lgkmcnt(0));
+    // 3. buffer/global_atomic (GFX942: sc1=1 at system); 4. s_waitcnt vmcnt(0); 5. the acquire
+    // invalidate.
+    row('atomicrmw acq_rel agent/system global', (k, env) => [
+      ...h.releaseWb(k),
+      ...lgkmAndVm(env, true),
+      op(k, h.rmwBits(k)),
+      wait('vmcnt'),
+      ...h.acquireInv(k),
+    ]),
+    // "atomicrmw acq_rel agent generic" and "… system generic" — 1. the release write-back;
+    // 2. s_waitcnt lgkmcnt(0) & vmcnt(0) (TgSplit: omit lgkmcnt(0); OpenCL: omit lgkmcnt(0));
+    // 3. flat_atomic (GFX942: sc1=1 at system); 4. s_waitcnt vmcnt(0) & lgkmcnt(0) (same
+    // omissions); 5. the acquire invalidate.
+    row('atomicrmw acq_rel agent/system generic', (k, env) => [
+      ...h.releaseWb(k),
+      ...lgkmAndVm(env, true),
+      op(k, h.rmwBits(k)),
+      ...lgkmAndVm(env, true),
+      ...h.acquireInv(k),
+    ]),
     s.fenceNone('acq_rel'),
-    {
-      // "fence acq_rel workgroup none" — 1. s_waitcnt lgkm/vmcnt(0) (always generated: no fence address
-      // space); 2. workgroup invalidate (not TgSplit: omit).
-      row: 'fence acq_rel workgroup none',
-      instr: ['fence'],
-      orderings: ['acq_rel'],
-      scopes: WG,
-      spaces: ['none'],
-      build: (_k, env) => [...lgkmOrVm(env, false), ...tgInv(env)],
-    },
-    {
-      // "fence acq_rel agent none" and "… system none" — 1. the release write-back; 2. s_waitcnt
-      // lgkmcnt(0) & vmcnt(0) (TgSplit: omit lgkmcnt(0)); 3. the acquire invalidate.
-      row: 'fence acq_rel agent/system none',
-      instr: ['fence'],
-      orderings: ['acq_rel'],
-      scopes: AG_SYS,
-      spaces: ['none'],
-      build: (k, env) => [...h.releaseWb(k), ...lgkmAndVm(env, false), ...h.acquireInv(k)],
-    },
+    // "fence acq_rel workgroup none" — 1. s_waitcnt lgkm/vmcnt(0) (always generated: no fence address
+    // space); 2. workgroup invalidate (not TgSplit: omit).
+    row('fence acq_rel workgroup none', (_k, env) => [...lgkmOrVm(env, false), ...tgInv(env)]),
+    // "fence acq_rel agent none" and "… system none" — 1. the release write-back; 2. s_waitcnt
+    // lgkmcnt(0) & vmcnt(0) (TgSplit: omit lgkmcnt(0)); 3. the acquire invalidate.
+    row('fence acq_rel agent/system none', (k, env) => [
+      ...h.releaseWb(k),
+      ...lgkmAndVm(env, false),
+      ...h.acquireInv(k),
+    ]),
     // ---- Sequential Consistent Atomic ----------------------------------------------------------
     s.seqCstLoadSinglethread,
     // "load atomic seq_cst workgroup global/generic" — 1. s_waitcnt lgkm/vmcnt(0); 2. same as load

@@ -17,7 +17,6 @@ import { gfx90a942Table } from './gfx90a-942.ts';
 import type { IsaInstr } from './isa.ts';
 import { invl2, wbinvl1Vol, wbl2 } from './isa.ts';
 import type { RowKey } from './table.ts';
-import { AG_SYS, ST_WF, WG } from './table.ts';
 
 const sys = (k: RowKey): boolean => k.scope === 'system';
 
@@ -46,10 +45,10 @@ export const GFX90A_HOOKS: Gfx90a942Hooks = {
   // "… workgroup global/generic" — … glc=1 (not TgSplit: omit glc=1); "… agent global/generic" and
   // "… system global/generic" — … glc=1.
   monotonicLoadRows: [
-    { row: 'load atomic monotonic singlethread/wavefront global/generic', scopes: ST_WF },
-    { row: 'load atomic monotonic workgroup global/generic', scopes: WG },
+    'load atomic monotonic singlethread/wavefront global/generic',
+    'load atomic monotonic workgroup global/generic',
     'local',
-    { row: 'load atomic monotonic agent/system global/generic', scopes: AG_SYS },
+    'load atomic monotonic agent/system global/generic',
   ],
 };
 

@@ -19,7 +19,6 @@ import { gfx90a942Table } from './gfx90a-942.ts';
 import type { ScBits, VmemBits } from './isa.ts';
 import { bufferInv, wbl2 } from './isa.ts';
 import type { RowKey } from './table.ts';
-import { ANY_SCOPE } from './table.ts';
 
 const sys = (k: RowKey): boolean => k.scope === 'system';
 
@@ -53,10 +52,7 @@ export const GFX942_HOOKS: Gfx90a942Hooks = {
   // "load atomic monotonic singlethread/wavefront global/generic" — buffer/global/flat_load;
   // "… workgroup …" — … sc0=1; "… agent …" — … sc1=1; "… system …" — … sc0=1 sc1=1.
   monotonicLoadRows: [
-    {
-      row: 'load atomic monotonic singlethread/wavefront/workgroup/agent/system global/generic',
-      scopes: ANY_SCOPE,
-    },
+    'load atomic monotonic singlethread/wavefront/workgroup/agent/system global/generic',
     'local',
   ],
 };
