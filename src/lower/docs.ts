@@ -38,12 +38,12 @@ export const SOURCES = [
   ],
   [
     'GFX90A (TgSplit on and off; beyond the seeds)',
-    'src/lower/gfx90a.ts',
+    'src/lower/gfx90a.ts, gfx90a-942.ts',
     'LLVM `llvm/docs/AMDGPUUsage.rst` at commit f5c8b0a9 (llvm/llvm-project), section "Memory Model GFX90A", table "AMDHSA Memory Model Code Sequences GFX90A".',
   ],
   [
     'GFX942, GFX950 (TgSplit on and off; beyond the seeds)',
-    'src/lower/gfx942.ts',
+    'src/lower/gfx942.ts, gfx90a-942.ts',
     'LLVM `llvm/docs/AMDGPUUsage.rst` at commit f5c8b0a9 (llvm/llvm-project), section "Memory Model GFX942", table "AMDHSA Memory Model Code Sequences GFX942". gfx950: inferred (docs/targets/README.md, "GFX950: an inference").',
   ],
   [
@@ -63,6 +63,11 @@ export const SOURCES = [
   ],
 ] as const;
 
+/** docs/targets/README.md, under the sources: how the AMDGPU tables are put together in src/lower. */
+const HOW_A_FAMILY_IS_WRITTEN = [
+  'How a family is written. Every AMDGPU table is a list of rows in its document\'s order, each cited as `<family> table, "<row>"` and built by one mechanism: src/lower/amd-rows.ts holds the rows every document words and fills alike (local, private, singlethread/wavefront, the seq_cst "Same as …" rows, the non-atomic global rows) and reads a row\'s columns from its text; each family gives it a plain object of hooks — its cited name, its "any scope" list, its memory instruction, its volatile/nontemporal accesses, waits before atomic writes (GFX12.5 `s_wait_xcnt`) — as LLVM\'s SIMemoryLegalizer.cpp gives each generation a cache-control object. A family file holds its hooks and the rows its document words otherwise; its opening comment says what the family differs in. GFX90A and GFX942 share every row and step: src/lower/gfx90a-942.ts is their one table, and gfx90a.ts and gfx942.ts are only their hooks (cache bits, invalidates, write-backs, the wording of the monotonic load rows). GFX12.5 takes its memory instructions and volatile/nontemporal accesses from gfx12.ts.',
+];
+
 function yes(b: boolean): string {
   return b ? 'yes' : '—';
 }
@@ -72,6 +77,7 @@ export function renderReadme(): string {
   const out: string[] = ['# Lowering targets', '', REGEN, ''];
   out.push('## Sources', '', '| Table | Code | Document |', '| --- | --- | --- |');
   for (const [t, code, doc] of SOURCES) out.push(`| ${t} | ${code} | ${doc} |`);
+  out.push('', ...HOW_A_FAMILY_IS_WRITTEN);
   out.push('', '## Processors', '');
   out.push(
     '| Processor | Aliases | Generation | dGPU/APU | Memory table | Barriers | flat | global_/scratch_ | CU/WGP modes | TgSplit mode | BackOffBarrier | vscnt | llc-22 |',

@@ -4,6 +4,13 @@
  * Sequences GFX10-GFX11", in CU and WGP wavefront execution mode. Each row cites the row it
  * implements; "VM" below is `vmcnt(0)` for atomics with return and `vscnt(0)` without ("Use vmcnt(0)
  * if atomic with return and vscnt(0) if atomic with no-return").
+ *
+ * The rows every family words alike (local, private, singlethread/wavefront, the seq_cst "Same as"
+ * rows) come from amd-rows.ts; what GFX10–11 differs in is written here: the `vscnt` counter of
+ * stores, the CU/WGP mode clauses ("If CU wavefront execution mode, omit"), `glc=1` at workgroup
+ * scope in WGP mode, `buffer_gl1_inv; buffer_gl0_inv` to acquire, no write-back to release, and
+ * `dlc=1`, which GFX10 and GFX11 place differently (the `volatileOrNontemporal` hook and the
+ * agent/system loads).
  */
 
 import type { Family } from './amd-rows.ts';

@@ -6,6 +6,12 @@
  *
  * Where a row is literally inconsistent the reading chosen is written beside it and in
  * docs/targets/gfx12.md ("Readings of ambiguous rows").
+ *
+ * The rows every family words alike (local, private, singlethread/wavefront, the seq_cst "Same as"
+ * rows) come from amd-rows.ts; what GFX12 differs in is written here: one `s_wait_<counter>` per
+ * counter (`loadcnt`, `storecnt`, `dscnt`, …), the `scope:` operand from the Instruction Scopes
+ * table, `th:` hints (`op12`, `volatileOrNontemporal12`, which GFX12.5 shares), `global_wb` to
+ * release and `global_inv` to acquire, and the CU/WGP mode clauses.
  */
 
 import type { Scope } from '../core/types.ts';

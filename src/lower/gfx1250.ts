@@ -10,6 +10,12 @@
  * `s_wait_xcnt 0x0` before flat/global atomic stores and read-modify-writes. Each row cites the spec
  * row it implements; readings of inconsistent rows are written beside them and in
  * docs/targets/gfx1250.md ("Readings of ambiguous rows").
+ *
+ * The rows every family words alike come from amd-rows.ts (its `s_wait_xcnt` is the
+ * `atomicWriteWaits` hook there), the memory instructions and the volatile/nontemporal accesses are
+ * GFX12's (gfx12.ts `op12`, `volatileOrNontemporal12`); what is written here is what GFX12.5 says
+ * otherwise: its own Instruction Scopes, the cluster rows, the waits around `global_wb`, and the
+ * three-counter release group.
  */
 
 import type { Scope } from '../core/types.ts';

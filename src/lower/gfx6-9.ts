@@ -6,6 +6,12 @@
  * The 2018 document has no `-one-as` scopes, no nontemporal rows and no volatile rows for atomics:
  * those flags therefore do not change GFX6–9 code here (docs/targets/divergences.md lists what
  * llc-22 does instead).
+ *
+ * The local, singlethread/wavefront and workgroup local release rows come from amd-rows.ts, as in
+ * the later tables; what GFX6–9 differs in is written here: `buffer_` encodings on GFX6–8 (no
+ * `global_`/`scratch_`; GFX6 no `flat_`), plain accesses as rows of their own, one `s_waitcnt` on
+ * `vmcnt`/`lgkmcnt` with "If OpenCL, omit", `buffer_wbinvl1_vol` to acquire and nothing to release,
+ * and seq_cst rows that refer to the acquire/release rows without the "even for OpenCL" clause.
  */
 
 import type { Family } from './amd-rows.ts';
