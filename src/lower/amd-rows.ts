@@ -73,6 +73,14 @@ export function asHsa(
   return sameAsHsa(f.table(), f.name, k, ordering, env, lookup);
 }
 
+/** The instruction column as the documents write it. */
+const INSTR_TEXT: Record<RowInstr, string> = {
+  load: 'load atomic',
+  store: 'store atomic',
+  rmw: 'atomicrmw',
+  fence: 'fence',
+};
+
 const SPACES: readonly RowSpace[] = ['global', 'generic', 'local', 'private', 'constant', 'none'];
 
 /**
@@ -103,13 +111,6 @@ export function row(text: string, build: TableRow['build'], spaces?: readonly Ro
     build,
   };
 }
-
-const INSTR_TEXT: Record<RowInstr, string> = {
-  load: 'load atomic',
-  store: 'store atomic',
-  rmw: 'atomicrmw',
-  fence: 'fence',
-};
 
 /** The row text of a scope list: `singlethread/wavefront`. */
 const scopeText = (scopes: readonly RowScope[]): string => scopes.join('/');
