@@ -32,18 +32,23 @@ function relationOf(ws: Workspace, name: EdgeName): Relation | null {
   }
 }
 
-/** About half the smallest number of witnesses judged over four runs (22173–108351 cycles, 6237–8480 values). */
-const WITNESS_FLOOR = { cycle: 10_000, value: 3000 };
+/**
+ * Tests (of 300) with at least one witness judged: 202–218 with cycles, 256–267 with values over six
+ * samples. The floors sit well below. Counting tests, not witnesses: the number of witnesses swings
+ * with a few large tests (9,451–56,968 cycles over seven runs), the number of tests with one does not.
+ */
+const WITNESS_FLOOR = { cycle: 150, value: 200 };
 
 describe('witnesses', () => {
-  // Each property counts the witnesses it judged and fails under a floor (WITNESS_FLOOR), so a generator
-  // that stops producing rejections of the kind cannot pass vacuously.
+  // Each property counts the tests in which it judged a witness and fails under a floor (WITNESS_FLOOR),
+  // so a generator that stops producing rejections of the kind cannot pass vacuously.
   it('every cycle a rejection reports is made of real edges of the relations it names', () => {
     let judged = 0;
     fc.assert(
       fc.property(
         fc.boolean().chain((spaces) => arbTest({ exotic: true, maxInstrs: 5, spaces })),
         (t) => {
+          let here = 0;
           new Enumeration(t, {
             ...DEFAULT_ENUMERATE,
             prune: false,
@@ -51,7 +56,7 @@ describe('witnesses', () => {
             onReject: (ws, v) => {
               const w = v.witness;
               if (w?.kind !== 'cycle') return;
-              judged++;
+              here++;
               expect(w.events.length).toBeGreaterThan(0);
               w.events.forEach((a, k) => {
                 const b = w.events[(k + 1) % w.events.length]!;
@@ -61,6 +66,7 @@ describe('witnesses', () => {
               });
             },
           }).run();
+          if (here > 0) judged++;
         },
       ),
       { numRuns: 300 },
@@ -72,6 +78,7 @@ describe('witnesses', () => {
     let judged = 0;
     fc.assert(
       fc.property(arbTest({ exotic: true, maxInstrs: 5 }), (t) => {
+        let here = 0;
         new Enumeration(t, {
           ...DEFAULT_ENUMERATE,
           prune: false,
@@ -79,7 +86,7 @@ describe('witnesses', () => {
           onReject: (ws, v) => {
             const w = v.witness;
             if (w?.kind !== 'value') return;
-            judged++;
+            here++;
             expect(ws.sk.events[w.read]!.kind).toBe('read');
             expect(ws.rfSrc[w.read]).toBe(w.chosen);
             // Rules 1, 3 and 5 return undef, so the rejected choice was a write; rules 2 and 4 a value.
@@ -87,6 +94,7 @@ describe('witnesses', () => {
             else expect(w.maySee.includes(w.chosen)).toBe(false);
           },
         }).run();
+        if (here > 0) judged++;
       }),
       { numRuns: 300 },
     );
