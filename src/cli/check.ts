@@ -10,7 +10,7 @@
  * not implement yet).
  */
 
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import * as z from 'zod';
 import {
   type CheckResult,
@@ -41,6 +41,7 @@ import { Runner } from '../run/runner.ts';
 import { ASSUMPTION_IDS, isAssumptionId } from '../sim/assumptions.ts';
 import { HW_TEXTS, type HwText, type MachineSettings } from '../sim/config.ts';
 import type { CodeOrWhy, LoweredCode } from '../sim/program.ts';
+import { positiveInt, positiveNumber, workerCount } from './budgets.ts';
 import { type DiagnosticPrinter, escapeText } from './format.ts';
 import { loadTests, readSource, stderrPrinter } from './io.ts';
 import { contextFromOptions, fail } from './lower.ts';
@@ -93,18 +94,6 @@ export function settingsOf(opts: Pick<CheckCliOptions, 'assume' | 'hwText'>): Pa
     out.assume = dropped.includes('all') ? [] : ASSUMPTION_IDS.filter((a) => !dropped.includes(a));
   if (opts.hwText !== undefined) out.hwText = opts.hwText;
   return out;
-}
-
-function positiveNumber(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
-  return n;
-}
-
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
-  return n;
 }
 
 /** Dims a line on a terminal that takes colours (not with NO_COLOR, never into a pipe). */
@@ -242,7 +231,12 @@ export function registerCheck(program: Command): void {
       positiveInt,
       DEFAULT_MAX_MACHINE_STATES,
     )
-    .option('--workers <n>', 'run the checks on n worker threads (default 1: in-process)', positiveInt, 1)
+    .option(
+      '--workers <n>',
+      "run the checks on n worker threads, at most the machine's cores (default 1: in-process)",
+      workerCount,
+      1,
+    )
     .addOption(errorLimitOption())
     .action(async (files: string[], opts: CheckCliOptions, command: Command) => {
       const printer = stderrPrinter(opts.errorLimit);

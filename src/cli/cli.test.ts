@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE, gpumm, tmpFile } from './testing.ts';
@@ -128,6 +129,17 @@ describe('gpumm CLI', () => {
     const l = gpumm('run', '--max-states', `${long}x`, 'litmus/LB+plain.litmus');
     expect(l.status).toBe(2);
     expect(l.stderr).toMatch(/argument '9+…9+x' is invalid\. expected a positive integer\n/);
+  });
+
+  it("--workers above the machine's cores is refused (CL1003, exit 2), on run and on check", () => {
+    const over = String(availableParallelism() + 1);
+    for (const cmd of ['run', 'check']) {
+      const r = gpumm(cmd, '--workers', over, 'litmus/LB+plain.litmus');
+      expect(r.status, cmd).toBe(2);
+      expect(r.stderr).toContain(
+        `error CL1003: option '--workers <n>' argument '${over}' is invalid. expected at most`,
+      );
+    }
   });
 
   it('a hostile file cannot write control sequences to the terminal', () => {

@@ -31,8 +31,8 @@ import {
   type BudgetCliOptions,
   budgetsOf,
   onCtrlC,
-  positiveInt,
   STOP_HINTS,
+  workerCount,
 } from './budgets.ts';
 import { decidable } from './decidable.ts';
 import { formatDiagnostic } from './format.ts';
@@ -174,8 +174,8 @@ export function registerRun(program: Command): void {
   addBudgetOptions(cmd)
     .option(
       '--workers <n>',
-      'split each test over n worker threads (pays only for tests of seconds; one done within 0.25 s in-process never starts them)',
-      positiveInt,
+      "split each test over n worker threads, at most the machine's cores (pays only for tests of seconds; one done within 0.25 s in-process never starts them)",
+      workerCount,
     )
     .option(
       '-q, --quiet',

@@ -459,7 +459,9 @@ class Dat3mParser {
     }
     if (!this.isPunct(';')) this.expected("';' at the end of the row");
     const semi = this.next();
-    if (cells.length !== this.threads.length && this.threads.length > 0) {
+    // No thread was placed: the placement row's error stands for the rows too.
+    if (this.threads.length === 0) return;
+    if (cells.length !== this.threads.length) {
       this.diagnostics.push(
         diag('VK2006', spanJoin(first.span, semi.span), {
           cells: String(cells.length),

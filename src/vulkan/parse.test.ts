@@ -200,6 +200,11 @@ const DAT3M_ERRORS: [string, string, string[]][] = [
     'VULKAN t\n{ x=0; }\n P0@sg 0, wg 0, qf 0 | P0@sg 1, wg 0, qf 0 ;\n ld.sc0 r0, x | ld.sc0 r0, x ;\nexists (P0:r0 == 0)\n',
     ['error VK2007@3:24', 'error VK2006@4:2'],
   ],
+  [
+    'an instruction row before the placement row (it crashed: no thread to put the cells in)',
+    'VULKAN t\n{ x=0; }\n st.sc0 x, 1 | ld.sc0 r0, x ;\n P0@sg 0, wg 0, qf 0 | P1@sg 0, wg 1, qf 0 ;\nexists (P1:r0 == 2)\n',
+    ['error VK2002@3:2'],
+  ],
   ['no storage class', H(' ld r0, x ;'), ['error VK3001@6:2']],
   ['an atomic without a scope', H(' ld.atom.sc0 r0, x ;'), ['error VK3002@6:2']],
   [
