@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, openSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, gpumm, tmpFile } from './testing.ts';
+import { CATALOGUE, gpumm, ROOT, tmpFile } from './testing.ts';
 
 describe('gpumm CLI', () => {
   it('--help lists the commands', () => {
@@ -138,6 +139,25 @@ describe('gpumm CLI', () => {
       expect(r.status, cmd).toBe(2);
       expect(r.stderr).toContain(
         `error CL1003: option '--workers <n>' argument '${over}' is invalid. expected at most`,
+      );
+    }
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('a full disk on stdout: CL1007 and exit 74, no stack trace', () => {
+    for (const args of [['run'], ['run', '--json'], ['parse']]) {
+      const r = spawnSync(
+        process.execPath,
+        [join(ROOT, 'bin', 'gpumm.js'), ...args, 'litmus/LB+plain.litmus'],
+        {
+          cwd: ROOT,
+          encoding: 'utf8',
+          stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+        },
+      );
+      expect(r.status, args.join(' ')).toBe(74);
+      expect(r.stderr).toBe(
+        '<stdout>:1:1: error CL1007: cannot write the output: no space left on the device (ENOSPC)\n' +
+          '  hint: free space where standard output goes, or send it elsewhere (a file on another disk, a pipe)\n',
       );
     }
   });

@@ -3,7 +3,13 @@
  * Every user error ends as a diagnostic on stderr and exit status 2, never a stack trace.
  */
 import { Command, CommanderError } from 'commander';
-import { CliExit, commandLineDiagnostic, reportInternalError } from './shared.ts';
+import {
+  CliExit,
+  commandLineDiagnostic,
+  EXIT_OUTPUT_FAILED,
+  reportInternalError,
+  stdoutFailure,
+} from './shared.ts';
 
 const program = new Command();
 program
@@ -14,10 +20,13 @@ program
   .exitOverride()
   .configureOutput({ writeErr: () => {} });
 
-// A reader that stops early (`gpumm run … | head`) is not an error: no stack trace.
+// A reader that stops early (`gpumm run … | head`) is not an error: no stack trace. Output that
+// cannot be written (a full disk) is CL1007 and exit 74, sysexits' EX_IOERR: not 1, which says an
+// expectation failed.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);
-  throw e;
+  process.stderr.write(`${stdoutFailure(e)}\n`);
+  process.exit(EXIT_OUTPUT_FAILED);
 });
 
 /**

@@ -133,3 +133,13 @@ export function errorLimitOption(): Option {
     })
     .default(DEFAULT_ERROR_LIMIT);
 }
+
+/** Exit status when standard output cannot be written (sysexits.h EX_IOERR). */
+export const EXIT_OUTPUT_FAILED = 74;
+
+/** CL1007 for a failed write to standard output, formatted (`<stdout>` is where it points). */
+export function stdoutFailure(e: NodeJS.ErrnoException): string {
+  const why =
+    e.code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : `${e.code ?? 'error'} while writing`;
+  return formatDiagnostic(diag('CL1007', null, { why }), undefined, '<stdout>');
+}

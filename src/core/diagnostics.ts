@@ -655,6 +655,12 @@ export const DIAGNOSTICS = {
     message: (a) => `cannot write '${a.file}': ${a.why}`,
     hint: () => 'give --out a path in a folder that exists and that you may write to',
   },
+  CL1007: {
+    severity: 'error',
+    message: (a) => `cannot write the output: ${a.why}`,
+    hint: () =>
+      'free space where standard output goes, or send it elsewhere (a file on another disk, a pipe)',
+  },
   // Code-sequence tables read by `gpumm check --table` (docs/tables.md)
   TBL1001: {
     severity: 'error',
