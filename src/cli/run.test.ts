@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunJsonSchema } from './run.ts';
+import { RunJsonSchema, reportWriter } from './run.ts';
 import { gpumm, tmpFile } from './testing.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'gpumm.js');
@@ -293,6 +294,34 @@ exists (@x == 0)
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${out}:1:1: error CL1006: cannot write '${out}': no such folder`);
     expect(r.stderr).not.toContain('internal error');
+  });
+
+  it('--out is written whole or not at all: a failed write leaves what was there and no temporary file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gpumm-out-'));
+    const f = tmpFile('sb.litmus', SB('monotonic', ''));
+    const out = join(dir, 'g.dot');
+    writeFileSync(out, 'the previous graph');
+    expect(gpumm('run', '--graph', 'dot', '--out', out, f).status).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^digraph/);
+    // A folder in the way: the rename fails after the text was written; nothing of it stays.
+    const folder = join(dir, 'folder');
+    mkdirSync(join(folder, 'inside'), { recursive: true });
+    const r = gpumm('run', '--graph', 'dot', '--out', folder, f);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`error CL1006: cannot write '${folder}': it is a folder`);
+    expect(readdirSync(dir).sort()).toEqual(['folder', 'g.dot']);
+    expect(readdirSync(folder)).toEqual(['inside']);
+  });
+
+  it('--json holds the reports until the run ends: a run that fails part-way leaves stdout empty', () => {
+    const pieces: string[] = [];
+    const w = reportWriter(true, (t) => pieces.push(t));
+    const one = JSON.parse(gpumm('run', '--json', tmpFile('sb.litmus', SB('monotonic', ''))).stdout)[0];
+    w.add(one);
+    w.add(one);
+    expect(pieces).toEqual([]);
+    w.end();
+    expect(JSON.parse(pieces.join(''))).toEqual([one, one]);
   });
 
   it('--graph svg draws the graph as SVG with no Graphviz installed (an empty PATH)', () => {

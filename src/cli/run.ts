@@ -5,7 +5,8 @@
  * cannot be decided (budget exhausted, interrupted, or a feature the model does not cover yet).
  */
 
-import { writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { diag, fileSpan } from '../core/diagnostics.ts';
 import type { Test } from '../core/types.ts';
@@ -71,18 +72,22 @@ export { DEFAULT_MAX_STATES };
 /**
  * stdout of `gpumm run`: the reports, text or `--json`, one at a time, each in pieces (the whole
  * output of a run can exceed the longest string V8 allows). The JSON is `JSON.stringify(reports,
- * null, 2)` and a newline, each report checked against the schema as it is written.
+ * null, 2)` and a newline, each report checked against the schema as it is added; it is held until
+ * `end`, so stdout has the whole array or nothing (a run that fails part-way leaves no half array).
  */
-function reportWriter(json: boolean): { add(r: Report): void; end(): void } {
-  const write = (text: string) => {
+export function reportWriter(
+  json: boolean,
+  write: (text: string) => void = (text) => {
     process.stdout.write(text);
-  };
+  },
+): { add(r: Report): void; end(): void } {
   let k = 0;
+  const held: string[] = [];
   return {
     add(r) {
       if (json) {
         const text = JSON.stringify(ReportSchema.parse(r), null, 2).replace(/\n/g, '\n  ');
-        write(`${k === 0 ? '[\n' : ',\n'}  ${text}`);
+        held.push(`${k === 0 ? '[\n' : ',\n'}  ${text}`);
       } else {
         if (k > 0) write('\n');
         writeReport(r, write);
@@ -90,7 +95,9 @@ function reportWriter(json: boolean): { add(r: Report): void; end(): void } {
       k++;
     },
     end() {
-      if (json) write(k === 0 ? '[]\n' : '\n]\n');
+      if (!json) return;
+      for (const piece of held) write(piece);
+      write(k === 0 ? '[]\n' : '\n]\n');
     },
   };
 }
@@ -132,14 +139,27 @@ function graphOf(
   return toDot(ws, `${test.name}: ${text}`);
 }
 
-/** Writes `--out`; a path that cannot be written is a diagnostic (exit 2), not an internal error. */
-function writeOut(file: string, text: string): void {
+/**
+ * Writes `--out` whole or not at all: into a temporary file beside it, then renamed over it, so a
+ * full disk or a failure part-way leaves the previous file as it was. A path that cannot be written
+ * is a diagnostic (exit 2), not an internal error.
+ */
+export function writeOut(file: string, text: string): void {
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   try {
-    writeFileSync(file, text);
+    writeFileSync(tmp, text, { flag: 'wx' });
+    renameSync(tmp, file);
   } catch (e) {
+    rmSync(tmp, { force: true });
     const why = failureWhy(
       e,
-      { ENOENT: 'no such folder', EACCES: 'permission denied', EISDIR: 'it is a folder' },
+      {
+        ENOENT: 'no such folder',
+        EACCES: 'permission denied',
+        EISDIR: 'it is a folder',
+        ENOTEMPTY: 'it is a folder',
+        ENOSPC: 'no space left on the device',
+      },
       'cannot be written',
     );
     process.stderr.write(`${formatDiagnostic(diag('CL1006', fileSpan(file), { file, why }))}\n`);
