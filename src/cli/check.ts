@@ -42,7 +42,7 @@ import { ASSUMPTION_IDS, isAssumptionId } from '../sim/assumptions.ts';
 import { HW_TEXTS, type HwText, type MachineSettings } from '../sim/config.ts';
 import type { CodeOrWhy, LoweredCode } from '../sim/program.ts';
 import { positiveInt, positiveNumber, workerCount } from './budgets.ts';
-import { type DiagnosticPrinter, escapeText } from './format.ts';
+import { type DiagnosticPrinter, escapeText, jsonText } from './format.ts';
 import { loadTests, readSource, stderrPrinter } from './io.ts';
 import { contextFromOptions, fail } from './lower.ts';
 import { CliExit, commandLineSpan, errorLimitOption, usageError } from './shared.ts';
@@ -387,7 +387,7 @@ export function registerCheck(program: Command): void {
       }
       const results = slots.filter((r): r is CheckResult => r !== undefined);
       const texts = opts.json ? [] : results.map((r) => formatCheck(r, dimmer()));
-      if (opts.json) process.stdout.write(`${JSON.stringify(CheckJsonSchema.parse(results), null, 2)}\n`);
+      if (opts.json) process.stdout.write(`${jsonText(CheckJsonSchema.parse(results))}\n`);
       else process.stdout.write(`${texts.join('\n\n')}\n`);
       if (interrupted) throw new CliExit(130);
       if (results.some((r) => r.verdict === 'UNSOUND')) throw new CliExit(1);

@@ -162,6 +162,23 @@ describe('gpumm CLI', () => {
     }
   });
 
+  it('a Vulkan test whose name holds C1 controls and bidi overrides: parse, convert and --json print none raw', () => {
+    const name = 'CoWW\u009b31m\u202eX\u0085';
+    const f = tmpFile(
+      'hostile-name.litmus',
+      `VULKAN ${name}\n{\nx=0;\n}\n P0@sg 0, wg 0, qf 0 ;\n ld.sc0 r0, x ;\nexists\n(P0:r0 == 0)\n`,
+    );
+    const raw = /[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/;
+    for (const args of [['parse'], ['parse', '--json'], ['convert', '--to', 'khronos'], ['run', '--json']]) {
+      const r = gpumm(...args, f);
+      expect(r.status, args.join(' ')).toBe(0);
+      expect(raw.test(r.stdout), args.join(' ')).toBe(false);
+    }
+    // Escaped, not lost: the JSON reads back to the name as written.
+    expect(JSON.parse(gpumm('parse', '--json', f).stdout).name).toBe(name);
+    expect(gpumm('parse', f).stdout.split('\n')[0]).toBe('VULKAN CoWW\\x9b31m\\u{202e}X\\x85');
+  });
+
   it('a hostile file cannot write control sequences to the terminal', () => {
     const f = tmpFile(
       'hostile.litmus',

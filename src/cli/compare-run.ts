@@ -24,6 +24,7 @@ import type { AnyTest } from '../vulkan/ast.ts';
 import { onCtrlC, STOP_HINTS } from './budgets.ts';
 import { decidable } from './decidable.ts';
 import type { DiagnosticPrinter } from './format.ts';
+import { jsonText } from './format.ts';
 import { compileOrExit, openRunner, prepareOrSay, settingsOf, specOf } from './models.ts';
 import { startProgress } from './progress.ts';
 import type { VulkanCliOptions } from './vulkan-options.ts';
@@ -317,7 +318,7 @@ export async function runCompare(
     progress?.stop();
     ctrlC.dispose();
   }
-  if (json) process.stdout.write(`${JSON.stringify(CompareJsonSchema.parse(out), null, 2)}\n`);
+  if (json) process.stdout.write(`${jsonText(CompareJsonSchema.parse(out))}\n`);
   else process.stdout.write(out.map(formatComparison).join('\n'));
   return { ok: true, undecided, interrupted: ctrlC.interrupted };
 }

@@ -7,6 +7,7 @@
  */
 import { type Command, Option } from 'commander';
 import { SYNTAXES, type Syntax, syntaxEntry } from '../run/syntaxes.ts';
+import { outputText } from './format.ts';
 import { loadAnyTests, stderrPrinter } from './io.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
 
@@ -49,7 +50,7 @@ export function registerConvert(program: Command): void {
         }
         printer.finish();
         if (!good) throw new CliExit(2);
-        process.stdout.write(outputs.join('\n'));
+        process.stdout.write(outputText(outputs.join('\n')));
       },
     );
 }

@@ -44,6 +44,32 @@ export function escapeText(s: string): string {
   return out;
 }
 
+/** The characters a terminal acts on that JSON.stringify leaves as they are (it escapes only C0). */
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/g;
+
+/**
+ * `value` as JSON for stdout (`JSON.stringify(value, null, 2)`), with every character a terminal
+ * would act on inside a string written as a `\uXXXX` escape: the same JSON to a reader, nothing raw
+ * from the input on a screen.
+ */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    JSON_UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * Text for stdout that holds input (a test printed back): every line's controls escaped as
+ * `escapeText` does, line breaks and tabs kept.
+ */
+export function outputText(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.split('\t').map(escapeText).join('\t'))
+    .join('\n');
+}
+
 /** One shown piece of a source line: the text shown, its width in columns, its offset in the line. */
 interface Cell {
   shown: string;

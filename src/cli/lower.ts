@@ -42,7 +42,7 @@ import { DEFAULT_TARGET, findTarget, nearestTargetNames, type Target } from '../
 import { type LowerCtx, type LowerDiagnostic, type LowerResult, lowerDiag } from '../lower/types.ts';
 import { parseAnyTest } from '../run/syntaxes.ts';
 import { printInstr } from '../syntax/printer.ts';
-import { formatDiagnostics } from './format.ts';
+import { formatDiagnostics, jsonText } from './format.ts';
 import { readSource, stderrPrinter } from './io.ts';
 import { CliExit, commandLineSpan, commandLineText, errorLimitOption } from './shared.ts';
 
@@ -479,9 +479,7 @@ export function registerLower(program: Command): void {
         printer.finish();
         if (found.some((d) => d.severity === 'error')) throw new CliExit(2);
         if (opts.json) {
-          process.stdout.write(
-            `${JSON.stringify(SideBySideJsonSchema.parse(sideBySideJson(sbs)), null, 2)}\n`,
-          );
+          process.stdout.write(`${jsonText(SideBySideJsonSchema.parse(sideBySideJson(sbs)))}\n`);
           return;
         }
         const groups = opts.explain ? recordedDivergences() : [];
@@ -547,7 +545,7 @@ export function registerLower(program: Command): void {
         if (opts.json) {
           const llcJson = cmp.map(({ instr, ...rest }) => ({ ir: printInstr(instr), ...rest }));
           const out = LowerJsonSchema.parse({ ...loweredJson(threads, ctx), llc: llcJson });
-          process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+          process.stdout.write(`${jsonText(out)}\n`);
         } else {
           // llc-22 has no OpenCL switch: OpenCL atomics are compiled with -one-as syncscopes (llc.ts, openclCell).
           const how = ctx.lang === 'opencl' ? ' (OpenCL: atomics compiled -one-as, seq_cst as written)' : '';
@@ -556,9 +554,7 @@ export function registerLower(program: Command): void {
         return;
       }
       if (opts.json) {
-        process.stdout.write(
-          `${JSON.stringify(LowerJsonSchema.parse(loweredJson(threads, ctx)), null, 2)}\n`,
-        );
+        process.stdout.write(`${jsonText(LowerJsonSchema.parse(loweredJson(threads, ctx)))}\n`);
       } else
         process.stdout.write(
           `; ${test.name} lowered for ${describeCtx(ctx)}\n${renderLowered(

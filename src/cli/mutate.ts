@@ -23,6 +23,7 @@ import { DEFAULT_RUN, modelDiagnostics, runTestSync, tick } from '../enumerate/v
 import type { LowerCtx, WaveMode } from '../lower/types.ts';
 import { familyMachine } from '../sim/config.ts';
 import { CATALOGUE_DIR } from './demo.ts';
+import { jsonText } from './format.ts';
 import { litmusFilesIn, loadTests, stderrPrinter } from './io.ts';
 import { contextFromOptions } from './lower.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
@@ -109,7 +110,7 @@ export function registerMutate(program: Command): void {
         } finally {
           process.off('SIGINT', onSigint);
         }
-        if (opts.json) process.stdout.write(`${JSON.stringify(MutateJsonSchema.parse(reports), null, 2)}\n`);
+        if (opts.json) process.stdout.write(`${jsonText(MutateJsonSchema.parse(reports))}\n`);
         else process.stdout.write(`${reports.map(formatMutationReport).join('\n\n')}\n`);
         if (interrupted) throw new CliExit(130);
       },

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { printTest } from '../run/syntaxes.ts';
+import { jsonText, outputText } from './format.ts';
 import { loadAnyTests, stderrPrinter } from './io.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
 
@@ -23,7 +24,7 @@ export function registerParse(program: Command): void {
       const asts = loaded.map((l) => l.test);
       // Nothing half-written: output appears only when every file parsed.
       if (!ok) throw new CliExit(2);
-      if (opts.json) process.stdout.write(`${JSON.stringify(asts.length === 1 ? asts[0] : asts, null, 2)}\n`);
-      else process.stdout.write(outputs.join('\n'));
+      if (opts.json) process.stdout.write(`${jsonText(asts.length === 1 ? asts[0] : asts)}\n`);
+      else process.stdout.write(outputText(outputs.join('\n')));
     });
 }

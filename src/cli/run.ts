@@ -36,7 +36,7 @@ import {
   workerCount,
 } from './budgets.ts';
 import { decidable } from './decidable.ts';
-import { formatDiagnostic } from './format.ts';
+import { formatDiagnostic, jsonText } from './format.ts';
 import { failureWhy, loadAnyTests, stderrPrinter } from './io.ts';
 import { catDiagnosticsExit, cliCats, compileOrExit, prepareOrSay, settingsOf } from './models.ts';
 import { roughDuration, startProgress } from './progress.ts';
@@ -86,7 +86,7 @@ export function reportWriter(
   return {
     add(r) {
       if (json) {
-        const text = JSON.stringify(ReportSchema.parse(r), null, 2).replace(/\n/g, '\n  ');
+        const text = jsonText(ReportSchema.parse(r)).replace(/\n/g, '\n  ');
         held.push(`${k === 0 ? '[\n' : ',\n'}  ${text}`);
       } else {
         if (k > 0) write('\n');
