@@ -16,7 +16,7 @@
  * its model. No Node APIs here: the web page imports this file.
  */
 
-import { permutations } from '../core/permutations.ts';
+import { Orderings } from '../core/permutations.ts';
 import { add, remove } from '../core/relation.ts';
 import type { Test } from '../core/types.ts';
 import { noRaceStats, VariantDriver } from '../enumerate/driver.ts';
@@ -206,7 +206,7 @@ export interface CatVariant {
 }
 
 type ChoicePoint =
-  | { kind: 'co'; loc: number; perms: Int32Array[] }
+  | { kind: 'co'; loc: number; perms: Orderings }
   | { kind: 'rf'; read: number; domain: Int32Array };
 
 /**
@@ -326,7 +326,7 @@ class CatVariantState {
       const init = ws.filter((w) => input.isInit(w));
       const rest = ws.filter((w) => !input.isInit(w));
       if (ws.length === 0) return;
-      cps.push({ kind: 'co', loc, perms: permutations(rest).map((p) => Int32Array.from([...init, ...p])) });
+      cps.push({ kind: 'co', loc, perms: new Orderings(init, rest) });
     });
     this.lastCo = cps.length - 1;
     for (const r of input.reads) {
@@ -389,7 +389,7 @@ class CatVariantState {
     const cp = this.cps[d]!;
     const { cand, rfSrc, coRank, input } = this.v;
     if (cp.kind === 'co') {
-      const perm = cp.perms[idx]!;
+      const perm = cp.perms.at(idx);
       const ws = input.writesByLoc[cp.loc]!;
       for (const a of ws) for (const b of ws) remove(cand.co, a, b);
       for (let i = 0; i < perm.length; i++) {
@@ -443,7 +443,7 @@ class CatVariantState {
     while (used < budget && !en.stop && en.stats.consistent < en.sliceEnd) {
       const d = this.depth;
       const cp = cps[d]!;
-      const size = cp.kind === 'co' ? cp.perms.length : cp.domain.length;
+      const size = cp.kind === 'co' ? cp.perms.size : cp.domain.length;
       const idx = this.cur[d]! + 1;
       if (idx >= size) {
         this.clearChoice(d);

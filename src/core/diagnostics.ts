@@ -461,6 +461,11 @@ export const DIAGNOSTICS = {
     message: (a) => `thread name '${a.name}' ${a.why}`,
     hint: () => 'name the threads P0, P1, … once each, in the row that places them',
   },
+  VK2008: {
+    severity: 'error',
+    message: (a) => `nested more than ${a.limit} levels deep`,
+    hint: () => 'brackets and negations in a condition nest at most this deep; flatten the expression',
+  },
   VK3001: {
     severity: 'error',
     message: (a) => `${a.op} has no storage class`,

@@ -29,8 +29,12 @@ export function noRaceStats(): RaceStats {
   return { nodes: 0, explored: 0, consistent: 0, racy: 0, raceFree: 0 };
 }
 
-/** Search-tree nodes a search's `advance` is given at a time, so budgets are looked at between. */
+/** Search-tree nodes a search's `advance` is given at most at a time, so budgets are looked at between. */
 const NODES_PER_ADVANCE = 4096;
+/** Nodes of a search's first `advance`, before its nodes' cost is known. */
+const FIRST_ADVANCE = 16;
+/** What one `advance` should take: budgets and Ctrl-C act within a few times this. */
+const ADVANCE_MS = 10;
 
 /**
  * Steps through variants `firstVariant … variantCount - 1`, each searched by the `S` that `start`
@@ -56,6 +60,8 @@ export abstract class VariantDriver<S extends VariantStep, St extends Enumeratio
   /** Its search, until finished. */
   protected cur: S | null = null;
   private readonly t0 = performance.now();
+  /** Nodes the next `advance` is given (`pace`). */
+  private chunk = FIRST_ADVANCE;
 
   constructor(
     labels: string[],
@@ -97,11 +103,23 @@ export abstract class VariantDriver<S extends VariantStep, St extends Enumeratio
       else if (this.stats.consistent >= this.limits.maxExecutions) this.stop = 'max-executions';
       if (this.stop) return true;
       if (!this.cur) this.cur = this.start(++this.v);
-      left -= this.advance(this.cur, Math.min(left, NODES_PER_ADVANCE));
+      const t = performance.now();
+      left -= this.advance(this.cur, Math.min(left, this.chunk));
+      this.pace(performance.now() - t);
       if (this.cur.finished) this.cur = null;
       if (this.stop) return true;
     }
     return false;
+  }
+
+  /**
+   * Sizes the next `advance` so that one takes about ADVANCE_MS: nodes of a test with thousands of
+   * events cost milliseconds each, and 4,096 of them between two looks at the budgets ran a
+   * `--timeout 3` search for 40 s. Fast searches keep NODES_PER_ADVANCE.
+   */
+  private pace(ms: number): void {
+    if (ms > 2 * ADVANCE_MS) this.chunk = Math.max(1, Math.floor((this.chunk * ADVANCE_MS) / ms));
+    else if (ms < ADVANCE_MS / 4) this.chunk = Math.min(NODES_PER_ADVANCE, this.chunk * 2);
   }
 
   /** Stops the search (Ctrl-C, a listing that has enough): the report shows what was found so far. */

@@ -21,7 +21,7 @@
 
 import { diag, hasErrors, type SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Expectation, Quantifier, Span } from '../core/types.ts';
-import { EXPECTATIONS } from '../syntax/parser.ts';
+import { EXPECTATIONS, MAX_NESTING } from '../syntax/parser.ts';
 import type {
   VkBranchCond,
   VkCbar,
@@ -71,6 +71,8 @@ export function parseDat3m(
 }
 
 class Dat3mParser {
+  /** Brackets and negations open around the condition term being read. */
+  private depth = 0;
   private readonly pos: Positions;
   private toks: VkTok[] = [];
   private i = 0;
@@ -775,15 +777,22 @@ class Dat3mParser {
   }
 
   private unary(): VkCond {
-    if (this.isWord('not') || this.isPunct('~')) {
-      this.next();
-      return { kind: 'not', arg: this.unary() };
-    }
-    if (this.isPunct('(')) {
-      this.next();
-      const c = this.disjunction();
-      this.punct(')', "')'");
-      return c;
+    if (this.isWord('not') || this.isPunct('~') || this.isPunct('(')) {
+      // The condition's only recursion: past MAX_NESTING levels a diagnostic, not a stack overflow.
+      if (this.depth >= MAX_NESTING) this.fail('VK2008', this.tok().span, { limit: String(MAX_NESTING) });
+      this.depth++;
+      try {
+        if (!this.isPunct('(')) {
+          this.next();
+          return { kind: 'not', arg: this.unary() };
+        }
+        this.next();
+        const c = this.disjunction();
+        this.punct(')', "')'");
+        return c;
+      } finally {
+        this.depth--;
+      }
     }
     if (this.isWord('true') || this.isWord('false')) return { kind: this.next().text as 'true' | 'false' };
     const lhs = this.term();

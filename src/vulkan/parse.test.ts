@@ -205,6 +205,11 @@ const DAT3M_ERRORS: [string, string, string[]][] = [
     'VULKAN t\n{ x=0; }\n st.sc0 x, 1 | ld.sc0 r0, x ;\n P0@sg 0, wg 0, qf 0 | P1@sg 0, wg 1, qf 0 ;\nexists (P1:r0 == 2)\n',
     ['error VK2002@3:2'],
   ],
+  [
+    'a condition nested 4,000 deep (it overflowed the stack)',
+    H(' ld.sc0 r0, x ;', `exists ${'('.repeat(4000)}P0:r0 == 0${')'.repeat(4000)}`),
+    ['error VK2008@7:264'],
+  ],
   ['no storage class', H(' ld r0, x ;'), ['error VK3001@6:2']],
   ['an atomic without a scope', H(' ld.atom.sc0 r0, x ;'), ['error VK3002@6:2']],
   [

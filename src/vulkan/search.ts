@@ -16,7 +16,7 @@
  * slices. No Node APIs here.
  */
 import type { CatVariantInput } from '../cat/enumerate.ts';
-import { permutations } from '../core/permutations.ts';
+import { Orderings } from '../core/permutations.ts';
 import { add, has, isAcyclic, type Relation, relation, remove } from '../core/relation.ts';
 import { noRaceStats, VariantDriver } from '../enumerate/driver.ts';
 import type { VkSkeleton } from './events.ts';
@@ -37,7 +37,7 @@ export interface VkSearchOptions {
 }
 
 type Choice =
-  | { kind: 'co'; loc: number; perms: Int32Array[] }
+  | { kind: 'co'; loc: number; perms: Orderings }
   /** `all`: the writes the read may read by their known values; `domain`: those still possible. */
   | { kind: 'rf'; read: number; all: Int32Array; domain: Int32Array; sync: boolean };
 
@@ -149,7 +149,7 @@ class VariantSearch {
       if (ws.length === 0) return;
       const init = ws.filter((x) => sk.events[x]!.kind === 'init');
       const rest = ws.filter((x) => sk.events[x]!.kind !== 'init');
-      cps.push({ kind: 'co', loc, perms: permutations(rest).map((p) => Int32Array.from([...init, ...p])) });
+      cps.push({ kind: 'co', loc, perms: new Orderings(init, rest) });
     });
     this.lastCo = cps.length - 1;
     // Reads that can synchronise: atomic reads that acquire, or that an acquire barrier follows.
@@ -183,7 +183,7 @@ class VariantSearch {
   private apply(k: number, idx: number): boolean {
     const cp = this.cps[k]!;
     if (cp.kind === 'co') {
-      const perm = cp.perms[idx]!;
+      const perm = cp.perms.at(idx);
       const ws = this.sk.writesByLoc[cp.loc]!;
       for (const a of ws) for (const b of ws) remove(this.co, a, b);
       for (let i = 0; i < perm.length; i++) {
@@ -485,7 +485,7 @@ class VariantSearch {
     while (used < budget && !en.stop && en.stats.consistent < en.sliceEnd) {
       const k = this.depth;
       const cp = cps[k]!;
-      const size = cp.kind === 'co' ? cp.perms.length : cp.domain.length;
+      const size = cp.kind === 'co' ? cp.perms.size : cp.domain.length;
       if (this.cur[k]! >= 0) this.undo(k);
       const idx = this.cur[k]! + 1;
       if (idx >= size) {
