@@ -12,7 +12,7 @@ describe('Orderings', () => {
           const o = new Orderings(head, xs);
           const all = permutations(xs);
           expect(o.size).toBe(all.length);
-          all.forEach((p, k) => expect([...o.at(k)]).toEqual([...head, ...p]));
+          for (const [k, p] of all.entries()) expect([...o.at(k)]).toEqual([...head, ...p]);
         },
       ),
     );
