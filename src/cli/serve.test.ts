@@ -290,6 +290,32 @@ describe('gpumm serve', () => {
     }
   });
 
+  it('on any address, answers only to loopback names, its own address and --allow-host names', async () => {
+    // Listening on every address turned the Host check off: a page elsewhere could reach the server
+    // by resolving its own name to this machine (DNS rebinding).
+    const s = await startServer({
+      port: 0,
+      host: '0.0.0.0',
+      hostGiven: true,
+      allowHosts: ['gpu-box.lan'],
+      llc: null,
+      webDir: join(dir, 'web'),
+    });
+    try {
+      const p = Number(new URL(s.url).port);
+      const req = (head: string) => raw(p, `${head}\r\nConnection: close\r\n\r\n`);
+      expect((await req('GET / HTTP/1.1\r\nHost: evil.example')).status).toBe(421);
+      expect((await req('GET / HTTP/1.1\r\nHost: gpu-box.lan')).status).toBe(200);
+      expect((await req(`GET / HTTP/1.1\r\nHost: localhost:${p}`)).status).toBe(200);
+      // Two Host headers, or an absolute-form target naming another host: refused.
+      expect((await req('GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example')).status).toBe(400);
+      expect((await req('GET http://evil.example/ HTTP/1.1\r\nHost: localhost')).status).toBe(421);
+      expect((await req('GET http://localhost/ HTTP/1.1\r\nHost: localhost')).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('refuses a non-loopback address unless the user named it with --host', async () => {
     expect(isLoopback('127.0.0.1') && isLoopback('::1') && isLoopback('localhost')).toBe(true);
     expect(isLoopback('0.0.0.0') || isLoopback('10.0.0.1') || isLoopback('example.com')).toBe(false);

@@ -211,6 +211,11 @@ export interface ServeOptions {
   host: string;
   /** The user named the address with `--host`: only then may it be a non-loopback one. */
   hostGiven: boolean;
+  /**
+   * Host names besides the loopback ones (and the address `host` itself) that requests may name
+   * (`--allow-host`): whatever the address, a request for any other name is refused (421).
+   */
+  allowHosts?: readonly string[];
   /** The llc the llc endpoint runs: a path, undefined for llc-22 on PATH, null for none. */
   llc: string | null | undefined;
   /**
@@ -326,15 +331,34 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // llc-22 runs one request at a time; a few more wait their turn, any beyond get 503.
   let llcQueue: Promise<unknown> = Promise.resolve();
   let llcWaiting = 0;
-  const loopback = isLoopback(opts.host);
+  // DNS rebinding: a page elsewhere that resolves its own name to this server's address must not
+  // reach it, on loopback or not. Requests may name a loopback name or address, the address the
+  // server listens on (unless it is a wildcard) and the names given with --allow-host.
+  const wildcard = opts.host === '0.0.0.0' || opts.host === '::';
+  const allowed = new Set((opts.allowHosts ?? []).map((h) => h.toLowerCase()));
+  if (!wildcard) allowed.add(opts.host.toLowerCase());
+  const hostOk = (h: string) => isLoopback(h) || allowed.has(h.replace(/^\[|\]$/g, '').toLowerCase());
+  const answersTo = [...new Set(['127.0.0.1', 'localhost', ...allowed])].join(', ');
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const raw = req.url ?? '/';
     if (raw.length > MAX_URL) throw new HttpError(414, `request target over ${MAX_URL} characters`);
-    // DNS rebinding: a page elsewhere that resolves its own name to 127.0.0.1 must not reach us.
+    let hosts = 0;
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+    if (hosts > 1) throw new HttpError(400, 'more than one Host header');
     const hostHeader = (req.headers.host ?? '').replace(/:\d+$/, '');
-    if (loopback && !isLoopback(hostHeader))
-      throw new HttpError(421, 'this server answers to 127.0.0.1 and localhost only');
+    // An absolute-form request target names its host too.
+    let targetHost: string | null = null;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+      try {
+        targetHost = new URL(raw).hostname;
+      } catch {
+        throw new HttpError(400, 'malformed request target');
+      }
+    }
+    if (!hostOk(hostHeader) || (targetHost !== null && !hostOk(targetHost)))
+      throw new HttpError(421, `this server answers to ${answersTo} only`);
     let path: string;
     try {
       path = decodeURIComponent(new URL(raw, 'http://x').pathname);
@@ -501,6 +525,15 @@ function portNumber(v: string): number {
   return n;
 }
 
+function hostNames(v: string): string[] {
+  const names = v.split(',');
+  if (names.some((n) => !/^[A-Za-z0-9.-]{1,253}$/.test(n) && !isIP(n.replace(/^\[|\]$/g, ''))))
+    throw new InvalidArgumentError(
+      'expected host names or addresses separated by commas, e.g. gpu-box,gpu-box.lan',
+    );
+  return names.map((n) => n.replace(/^\[|\]$/g, ''));
+}
+
 function hostAddress(v: string): string {
   if (!(isIP(v.replace(/^\[|\]$/g, '')) || /^[A-Za-z0-9.-]{1,253}$/.test(v)))
     throw new InvalidArgumentError('expected an IP address or a host name');
@@ -519,9 +552,14 @@ export function registerServe(program: Command): void {
       'address to listen on (default 127.0.0.1; any other address serves the page to your network)',
       hostAddress,
     )
+    .option(
+      '--allow-host <names>',
+      'host names (comma-separated) requests may name besides localhost and the --host address: the name others reach this machine by',
+      hostNames,
+    )
     .option('--llc <path>', 'the llc run for the machine-code view (default: llc-22 on PATH)')
     .option('--no-llc', 'no llc-22 column (the server never runs llc)')
-    .action(async (opts: { port: number; host?: string; llc: string | boolean }) => {
+    .action(async (opts: { port: number; host?: string; allowHost?: string[]; llc: string | boolean }) => {
       const host = opts.host ?? '127.0.0.1';
       const why = await ensurePage((s) => process.stderr.write(s));
       if (why) {
@@ -530,7 +568,13 @@ export function registerServe(program: Command): void {
       }
       if (!isLoopback(host))
         process.stderr.write(
-          `gpumm serve: warning: listening on ${host}, not on loopback: anyone who can reach this machine can use the page and make it run llc-22\n`,
+          `gpumm serve: warning: listening on ${host}, not on loopback: anyone who can reach this machine can use the page and make it run llc-22; requests must name ${
+            opts.allowHost?.length
+              ? opts.allowHost.join(', ')
+              : host === '0.0.0.0' || host === '::'
+                ? 'localhost (give --allow-host with the name others use)'
+                : host
+          } or localhost\n`,
         );
       let running: RunningServer;
       try {
@@ -538,6 +582,7 @@ export function registerServe(program: Command): void {
           port: opts.port,
           host,
           hostGiven: opts.host !== undefined,
+          allowHosts: opts.allowHost ?? [],
           llc: opts.llc === false ? null : typeof opts.llc === 'string' ? opts.llc : undefined,
         });
       } catch (e) {
