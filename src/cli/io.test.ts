@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -16,6 +16,28 @@ const decodes = (b: Uint8Array) => {
 };
 
 describe('reading files', () => {
+  it('refuses an input over the size limit before reading it whole: a large file, /dev/zero (CL1008)', () => {
+    const before = process.env.GPUMM_MAX_INPUT;
+    process.env.GPUMM_MAX_INPUT = '0.001'; // about 1 KB
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'gpumm-big-'));
+      const big = join(dir, 'big.litmus');
+      writeFileSync(big, `AMDGPU t\n${'; junk\n'.repeat(1000)}`);
+      const r = readSource(big);
+      expect('diagnostic' in r && r.diagnostic.code).toBe('CL1008');
+      const small = join(dir, 'small.litmus');
+      writeFileSync(small, 'AMDGPU t\n');
+      expect(readSource(small)).toEqual({ text: 'AMDGPU t\n' });
+      if (existsSync('/dev/zero')) {
+        const z = readSource('/dev/zero', 'cat');
+        expect('diagnostic' in z && z.diagnostic.code).toBe('CL1008');
+      }
+    } finally {
+      if (before === undefined) delete process.env.GPUMM_MAX_INPUT;
+      else process.env.GPUMM_MAX_INPUT = before;
+    }
+  });
+
   it('firstInvalidUtf8 agrees with a strict UTF-8 decoder, and its prefix always decodes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {

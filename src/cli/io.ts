@@ -1,7 +1,7 @@
 /**
  * File access for the CLI, turning every failure into a diagnostic rather than a stack trace.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { diag, fileSpan, hasErrors, type SourceDiagnostic } from '../core/diagnostics.ts';
 import type { Span, Test } from '../core/types.ts';
@@ -57,6 +57,41 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   return -1;
 }
 
+const MIB = 1024 * 1024;
+/** Default largest input file, in MiB (`GPUMM_MAX_INPUT` raises it). */
+export const DEFAULT_MAX_INPUT_MIB = 16;
+
+/** The largest input file read, in bytes: `GPUMM_MAX_INPUT` MiB, else DEFAULT_MAX_INPUT_MIB. */
+export function maxInputBytes(): number {
+  const v = Number(process.env.GPUMM_MAX_INPUT);
+  return (Number.isFinite(v) && v > 0 ? v : DEFAULT_MAX_INPUT_MIB) * MIB;
+}
+
+/**
+ * The bytes of `file`, or null when it has more than `limit`: read in pieces, so `/dev/zero` or a
+ * 2 GB file is refused after `limit` bytes, not read whole (a file's size is looked at first).
+ */
+function readAtMost(file: string, limit: number): Buffer | null {
+  const fd = openSync(file, 'r');
+  try {
+    const st = fstatSync(fd);
+    if (st.isFile() && st.size > limit) return null;
+    const parts: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const piece = Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - total));
+      const n = readSync(fd, piece, 0, piece.length, null);
+      if (n === 0) break;
+      parts.push(piece.subarray(0, n));
+      total += n;
+      if (total > limit) return null;
+    }
+    return Buffer.concat(parts, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Reads a file as UTF-8 text. A missing, unreadable or directory path, or bytes that are not UTF-8
  * (a binary file, a Latin-1 one), become a diagnostic and a short reason (`why`, for a message about
@@ -72,7 +107,15 @@ export function readSource(
     if (statSync(file).isDirectory()) {
       return { diagnostic: diag('CL1002', fileSpan(file), { file, kind }), why: 'it is a directory' };
     }
-    bytes = readFileSync(file);
+    const read = readAtMost(file, maxInputBytes());
+    if (read === null) {
+      const limit = `${maxInputBytes() / MIB} MiB`;
+      return {
+        diagnostic: diag('CL1008', fileSpan(file), { file, limit }),
+        why: `it is larger than ${limit}`,
+      };
+    }
+    bytes = read;
   } catch (e) {
     const why = failureWhy(e, { ENOENT: 'no such file', EACCES: 'permission denied' }, 'cannot be read');
     return { diagnostic: diag('CL1001', fileSpan(file), { file, why, kind }), why };

@@ -666,6 +666,12 @@ export const DIAGNOSTICS = {
     hint: () =>
       'free space where standard output goes, or send it elsewhere (a file on another disk, a pipe)',
   },
+  CL1008: {
+    severity: 'error',
+    message: (a) => `'${a.file}' is larger than ${a.limit}`,
+    hint: (a) =>
+      `gpumm reads inputs of at most ${a.limit}; a larger one is refused before it is read whole (GPUMM_MAX_INPUT=<MiB> raises the limit)`,
+  },
   // Code-sequence tables read by `gpumm check --table` (docs/tables.md)
   TBL1001: {
     severity: 'error',
