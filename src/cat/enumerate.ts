@@ -347,13 +347,15 @@ class CatVariantState {
     this.pruneChecks = opts.prune ? checks.filter((c) => c.prunable) : [];
     this.leafChecks = checks.filter((c) => !this.pruneChecks.includes(c));
     this.flags = compiled.checks.filter((c) => c.flag);
+    // The cone, walked with a stack of its own: a model's steps may chain 200,000 deep (MAX_STEPS).
     const cone = new Set<Step>();
-    const mark = (s: Step) => {
-      if (cone.has(s)) return;
-      cone.add(s);
-      for (const d of s.deps) mark(d);
-    };
-    for (const c of this.pruneChecks) mark(c.step);
+    const todo = this.pruneChecks.map((c) => c.step);
+    while (todo.length > 0) {
+      const st = todo.pop()!;
+      if (cone.has(st)) continue;
+      cone.add(st);
+      for (const d of st.deps) todo.push(d);
+    }
     this.tier1 = steps.filter((s) => s.tier === 1);
     this.pruneSteps = steps.filter((s) => s.tier === 2 && cone.has(s));
     this.leafSteps = steps.filter((s) => s.tier === 2 && !cone.has(s));

@@ -330,6 +330,19 @@ describe('cat diagnostics', () => {
     expect(codes(src)).toEqual(want);
   });
 
+  it('a function applied to the same values is expanded once; an expansion past MAX_STEPS is CAT3008', () => {
+    const steps = (src: string) =>
+      compileModel(parseCat(src, 't.cat').model, prims(), new Set()).steps.length;
+    const once = steps('let f(x) = x | x ; x\nlet out = f(r)');
+    expect(steps('let f(x) = x | x ; x\nlet out = f(r) | f(r) | f(r)')).toBe(once + 2);
+    // Each level applies the one below twice to different values: 2^19 expansions (1.3 GB, then a
+    // stack overflow) before the limit.
+    const nested = ['let f0(x) = x | x'];
+    for (let i = 1; i < 20; i++) nested.push(`let f${i}(x) = f${i - 1}(f${i - 1}(x))`);
+    nested.push('let out = f19(r)');
+    expect(codes(nested.join('\n'))).toEqual(['CAT3008 21:11']);
+  });
+
   it('survives any nesting and any number of errors: CAT2003 past 256 levels, long chains are flat', () => {
     // The 257th level is the one reported, for brackets, prefix and postfix operators alike.
     expect(codes(`let out = ${'('.repeat(300)}r${')'.repeat(300)}`)).toEqual(['CAT2003 1:267']);

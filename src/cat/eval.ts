@@ -218,6 +218,12 @@ const BUILTIN_FNS = ['domain', 'range'];
  * Compiles `model` against the primitives of one skeleton. `variants` are the names for which
  * `if "name" then … else …` takes its first branch.
  */
+/**
+ * Operations a model may compile to: far above the largest shipped model's, far below what fills
+ * memory (each holds an n×n relation).
+ */
+export const MAX_STEPS = 200_000;
+
 export function compileModel(model: Model, prims: Primitives, variants: ReadonlySet<string>): Compiled {
   const n = prims.n;
   const w = wordsFor(n);
@@ -225,6 +231,10 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
   const top: Step[] = [];
   let list = top;
   const bound = new Map<string, Step>();
+  /** Steps made so far (MAX_STEPS), the outermost function application being expanded, the expression being compiled. */
+  let made = 0;
+  let expandingAt: Span | null = null;
+  let compiling: Span | null = null;
 
   const mkStep = (type: ValueType, tier: Tier, mono: boolean, deps: Step[], run: (s: Step) => void): Step => {
     const rel = type === 'rel' ? relation(n) : null;
@@ -245,6 +255,8 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
     };
     step.run = () => run(step);
     list.push(step);
+    if (++made > MAX_STEPS)
+      err('CAT3008', expandingAt ?? compiling!, { limit: MAX_STEPS.toLocaleString('en-US') });
     return step;
   };
   const fixed = (v: PrimitiveValue): Step => ({
@@ -295,6 +307,7 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
   const emptyLit = new WeakSet<Step>();
 
   const compile = (e: Expr, env: Env): Step => {
+    compiling = e.span;
     switch (e.kind) {
       case 'empty': {
         const z = zero('rel');
@@ -448,6 +461,21 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
   };
 
   const expanding: string[] = [];
+  /**
+   * Applications already expanded, by function and argument steps: a function applied again to the
+   * same values is the same step (`let f1(x) = f0(f0(x))` nested 19 deep made 2^19 steps, 1.3 GB).
+   */
+  const expanded = new Map<object, Map<string, Step>>();
+  let nextStepId = 0;
+  const stepIds = new WeakMap<Step, number>();
+  const idOf = (s: Step): number => {
+    let id = stepIds.get(s);
+    if (id === undefined) {
+      id = nextStepId++;
+      stepIds.set(s, id);
+    }
+    return id;
+  };
   const apply = (e: Extract<Expr, { kind: 'app' }>, env: Env): Step => {
     if (e.fn === 'domain' || e.fn === 'range') {
       if (e.args.length !== 1) err('CAT3003', e.span, { name: e.fn, why: 'takes one relation' });
@@ -484,14 +512,27 @@ export function compileModel(model: Model, prims: Primitives, variants: Readonly
       });
     if (expanding.includes(entry.name)) err('CAT3007', e.span, { name: entry.name });
     const args = e.args.map((a) => compile(a, env));
+    let memo = expanded.get(entry);
+    if (!memo) {
+      memo = new Map();
+      expanded.set(entry, memo);
+    }
+    const key = args.map(idOf).join(',');
+    const done = memo.get(key);
+    if (done) return done;
     expanding.push(entry.name);
+    const outer = expandingAt;
+    expandingAt ??= e.span;
     try {
-      return compile(
+      const step = compile(
         entry.body,
         entry.env.extend(entry.params.map((p, k) => [p, { kind: 'value', step: args[k]! }])),
       );
+      memo.set(key, step);
+      return step;
     } finally {
       expanding.pop();
+      expandingAt = outer;
     }
   };
 

@@ -405,6 +405,12 @@ export const DIAGNOSTICS = {
     message: (a) => `'${a.name}' is recursive through a function`,
     hint: () => 'recursion goes through let rec … and … over sets and relations, not through functions',
   },
+  CAT3008: {
+    severity: 'error',
+    message: (a) => `the model expands to more than ${a.limit} operations`,
+    hint: () =>
+      'a function is expanded where it is applied: name a value computed once with let instead of applying a function to it again and again',
+  },
   // Command line and files (positioned in the file, or in the command line as <command-line>:1:col)
   // Vulkan tests: Dartagnan's herd-like syntax and the Khronos `.test` format (docs/vulkan-litmus.md)
   VK1001: {
