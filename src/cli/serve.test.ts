@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -311,6 +311,57 @@ describe('gpumm serve', () => {
       expect((await req('GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example')).status).toBe(400);
       expect((await req('GET http://evil.example/ HTTP/1.1\r\nHost: localhost')).status).toBe(421);
       expect((await req('GET http://localhost/ HTTP/1.1\r\nHost: localhost')).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a client that goes away stops its llc run, or keeps a queued one from starting', async () => {
+    // A stand-in llc: it logs each run's start and end, and takes a second.
+    const log = join(dir, 'llc.log');
+    const fake = join(dir, 'fake-llc');
+    writeFileSync(
+      fake,
+      `#!/bin/sh\nif [ "$1" = --version ]; then echo 'LLVM version 22.1.0'; echo '  amdgcn - AMD GCN GPUs'; exit 0; fi\n` +
+        `cat > /dev/null\necho start >> ${log}\nsleep 1\necho end >> ${log}\n`,
+    );
+    chmodSync(fake, 0o755);
+    const s = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      hostGiven: false,
+      llc: fake,
+      webDir: join(dir, 'web'),
+    });
+    try {
+      const p = Number(new URL(s.url).port);
+      const text = readFileSync(join(ROOT, 'litmus', 'MP+rel+acq.agent.litmus'), 'utf8');
+      const body = JSON.stringify({ text, target: 'gfx942', mode: 'cu', lang: 'hsa', tgsplit: false });
+      const post = `POST /api/llc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      /** Sends the request and hangs up after `ms`. */
+      const abandon = (ms: number) =>
+        new Promise<void>((resolve) => {
+          const sock = connect(p, '127.0.0.1', () => sock.write(post));
+          sock.on('error', () => {});
+          setTimeout(() => {
+            sock.destroy();
+            resolve();
+          }, ms);
+        });
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      const first = fetch(`${s.url}api/llc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      await sleep(300);
+      await abandon(200); // queued behind the first, gone before its turn
+      expect((await first).status).toBe(200);
+      await sleep(300);
+      expect(readFileSync(log, 'utf8')).toBe('start\nend\n');
+      await abandon(400); // gone while its llc runs (or, on a slow machine, before it starts)
+      await sleep(1500);
+      expect(readFileSync(log, 'utf8')).toMatch(/^start\nend\n(start\n)?$/);
     } finally {
       await s.close();
     }

@@ -397,7 +397,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       if (llcWaiting > LLC_QUEUE)
         throw new HttpError(503, 'llc-22 is busy with other requests', { 'retry-after': '1' });
       llcWaiting++;
-      const turn = llcQueue.then(() => compareWithLlc(test, ctx, llc.path, LLC_TIMEOUT_MS));
+      // A client that goes away (a closed tab, a newer request from the page) stops its llc run, or
+      // keeps it from starting when its turn comes.
+      const abandoned = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) abandoned.abort();
+      });
+      const turn = llcQueue.then(() => compareWithLlc(test, ctx, llc.path, LLC_TIMEOUT_MS, abandoned.signal));
       llcQueue = turn.catch(() => {});
       let rows: Awaited<typeof turn>;
       try {

@@ -39,7 +39,10 @@ export function findLlc(path?: string): { path: string; version: string } | { re
   return { path: p, version };
 }
 
-/** Runs llc on a module; resolves to its assembly. `timeoutMs`: llc is killed after it (0: never). */
+/**
+ * Runs llc on a module; resolves to its assembly. `timeoutMs`: llc is killed after it (0: never);
+ * `abort`: llc is killed when it aborts (the client of `gpumm serve` went away).
+ */
 export function runLlc(
   llc: string,
   module: string,
@@ -47,12 +50,17 @@ export function runLlc(
   mode: WaveMode | null,
   tgsplit = false,
   timeoutMs = 0,
+  abort?: AbortSignal,
 ): Promise<string> {
   const args = ['-mtriple=amdgcn-amd-amdhsa', `-mcpu=${cpu}`, '-O0', '-o', '-'];
   if (mode === 'cu') args.push('-mattr=+cumode');
   if (tgsplit) args.push('-mattr=+tgsplit');
   return new Promise((resolve, reject) => {
-    const child = spawn(llc, args, { stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs });
+    if (abort?.aborted) {
+      reject(new Error('llc was not run: the request was abandoned'));
+      return;
+    }
+    const child = spawn(llc, args, { stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs, signal: abort });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -60,6 +68,7 @@ export function runLlc(
     child.on('error', reject);
     child.on('close', (code, signal) => {
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      else if (abort?.aborted) reject(new Error(`llc -mcpu=${cpu} was stopped: the request was abandoned`));
       else if (signal !== null && timeoutMs > 0)
         reject(new Error(`llc -mcpu=${cpu} took over ${timeoutMs} ms`));
       else
@@ -413,12 +422,13 @@ export async function compareWithLlc(
   ctx: LowerCtx,
   llc: string,
   timeoutMs = 0,
+  signal?: AbortSignal,
 ): Promise<LlcComparison[]> {
   const { module, items } = comparisonModule(test, ctx);
   const proc = ctx.target.processor;
   const mode = proc.features.wgpMode ? ctx.mode : null;
   const tgsplit = proc.features.tgsplit && ctx.tgsplit === true;
-  const asm = module === '' ? '' : await runLlc(llc, module, proc.name, mode, tgsplit, timeoutMs);
+  const asm = module === '' ? '' : await runLlc(llc, module, proc.name, mode, tgsplit, timeoutMs, signal);
   const got = splitFunctions(asm);
   const run = runName({ proc, lang: ctx.lang, mode, tgsplit });
   return items.map((it) => {
