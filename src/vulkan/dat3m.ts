@@ -51,6 +51,16 @@ const SCOPE_WORDS: Record<string, VkScope> = { sg: 'sg', wg: 'wg', qf: 'qf', dv:
 const RMW_WORDS: Record<string, VkRmwOp> = { add: 'add', sub: 'sub', and: 'and', or: 'or', xor: 'xor' };
 const REGISTER = /^r[0-9]+$/;
 const THREAD = /^P([0-9]+)$/;
+
+/**
+ * The thread a token names: `P1`, or Dartagnan's bare number `1` (its grammar's `threadId`, as in
+ * `ssw 0 1;` and `1:r0`), as `P1`; null for any other token.
+ */
+function threadOf(t: VkTok): string | null {
+  if (t.kind === 'word' && THREAD.test(t.text)) return t.text;
+  if (t.kind === 'int' && /^[0-9]+$/.test(t.text)) return `P${Number(t.text)}`;
+  return null;
+}
 const ARCH = /^(VULKAN|Vulkan|vulkan)$/;
 
 /** What each memory operation takes after its opcode (for VK2004's hint). */
@@ -213,6 +223,17 @@ class Dat3mParser {
     while (this.tok().kind !== 'eof' && !this.isPunct('{')) {
       const t = this.tok();
       if (t.kind === 'string') {
+        // Dartagnan reads anything up to the initial state as the name and description, so a
+        // description may hold double quotes of its own: a line's description runs from its first
+        // quote to its last.
+        const line = this.pos.lineText(t.span.offset);
+        const lineStart = t.span.offset - (t.span.col - 1);
+        const last = line.lastIndexOf('"');
+        if (last > t.span.col - 1 + t.span.len - 1 && !line.slice(t.span.col - 1).includes('{')) {
+          this.description.push(line.slice(t.span.col, last));
+          while (this.tok().kind !== 'eof' && this.tok().span.offset < lineStart + last) this.next();
+          continue;
+        }
         this.description.push(this.next().text);
         continue;
       }
@@ -313,9 +334,11 @@ class Dat3mParser {
 
   private declaration(): void {
     const first = this.tok();
-    if (first.kind !== 'word') this.expected('a declaration (x = 0 or P0:r0 = 0)');
+    if (first.kind !== 'word' && !(first.kind === 'int' && this.isPunct(':', this.toks[this.i + 1])))
+      this.expected('a declaration (x = 0 or P0:r0 = 0)');
     this.next();
-    if (THREAD.test(first.text) && this.isPunct(':')) {
+    const thread = threadOf(first);
+    if (thread !== null && this.isPunct(':')) {
       this.next();
       const reg = this.tok();
       if (reg.kind !== 'word' || !REGISTER.test(reg.text)) this.expected('a register (r0, r1, …)');
@@ -328,10 +351,9 @@ class Dat3mParser {
         });
       const { value } = this.int('an integer');
       const span = spanJoin(first.span, this.toks[this.i - 1]!.span);
-      const prior = this.regInits.find((r) => r.thread === first.text && r.reg === reg.text);
-      if (prior)
-        this.fail('VK3013', span, { what: `${first.text}:${reg.text}`, line: String(prior.span.line) });
-      this.regInits.push({ thread: first.text, reg: reg.text, value, span });
+      const prior = this.regInits.find((r) => r.thread === thread && r.reg === reg.text);
+      if (prior) this.fail('VK3013', span, { what: `${thread}:${reg.text}`, line: String(prior.span.line) });
+      this.regInits.push({ thread, reg: reg.text, value, span });
       return;
     }
     if (REGISTER.test(first.text))
@@ -372,12 +394,12 @@ class Dat3mParser {
         if (!this.isWord('ssw')) this.expected('ssw P0 P1');
         this.next();
         const a = this.tok();
-        if (a.kind !== 'word' || !THREAD.test(a.text)) this.expected('a thread name (P0)');
+        if (threadOf(a) === null) this.expected('a thread name (P0, or its number)');
         this.next();
         const b = this.tok();
-        if (b.kind !== 'word' || !THREAD.test(b.text)) this.expected('a thread name (P1)');
+        if (threadOf(b) === null) this.expected('a thread name (P1, or its number)');
         this.next();
-        this.ssw.push({ from: a.text, to: b.text, span: spanJoin(kw.span, b.span) });
+        this.ssw.push({ from: threadOf(a)!, to: threadOf(b)!, span: spanJoin(kw.span, b.span) });
         if (!this.isPunct('}')) this.punct(';', "';' or '}'");
       } catch (e) {
         if (!(e instanceof Skip)) throw e;
@@ -810,18 +832,20 @@ class Dat3mParser {
   /** `P0:r0`, `x`, or an integer. */
   private term(): VkTerm {
     const t = this.tok();
-    if (t.kind === 'int') {
+    if (t.kind === 'int' && !this.isPunct(':', this.toks[this.i + 1])) {
       const { value } = this.int('an integer');
       return { kind: 'const', value, span: t.span };
     }
-    if (t.kind !== 'word') return this.expected('a register (P0:r0), a location or an integer');
+    if (t.kind !== 'word' && t.kind !== 'int')
+      return this.expected('a register (P0:r0), a location or an integer');
     this.next();
-    if (THREAD.test(t.text) && this.isPunct(':')) {
+    const thread = threadOf(t);
+    if (thread !== null && this.isPunct(':')) {
       this.next();
       const r = this.tok();
       if (r.kind !== 'word') this.expected('a register after the thread');
       this.next();
-      return { kind: 'reg', thread: t.text, reg: r.text, span: spanJoin(t.span, r.span) };
+      return { kind: 'reg', thread, reg: r.text, span: spanJoin(t.span, r.span) };
     }
     return { kind: 'mem', loc: t.text, span: t.span };
   }

@@ -27,6 +27,29 @@ function ok(r: { test: VulkanTest | null; diagnostics: { severity: string; code:
 }
 
 describe("Dartagnan's syntax", () => {
+  it("reads the forms of Dartagnan's grammar it refused: threads by number, quotes inside a description", () => {
+    const t = ok(
+      parseDat3m(
+        `VULKAN numbered
+"a "quoted" word, and "another""
+{
+x=0;
+1:r3=5;
+}
+{ ssw 0 1; }
+ P0@sg 0, wg 0, qf 0 | P1@sg 0, wg 1, qf 0 ;
+ st.sc0 x, 1         | ld.sc0 r0, x        ;
+exists (1:r0 == 1 /\\ P1:r3 == 5)
+`,
+        'n.litmus',
+      ),
+    );
+    expect(t.description).toEqual(['a "quoted" word, and "another"']);
+    expect(t.regInits.map((r) => [r.thread, r.reg, r.value])).toEqual([['P1', 'r3', 5]]);
+    expect(t.ssw.map((w) => [w.from, w.to])).toEqual([['P0', 'P1']]);
+    expect(JSON.stringify(t.condition)).toContain('"thread":"P1","reg":"r0"');
+  });
+
   it('reads placement, initial values, registers, instructions and the condition', () => {
     const t = ok(
       parseDat3m(
