@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +41,20 @@ function raw(
 
 const get = (port: number, path: string, headers = '') =>
   raw(port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}Connection: close\r\n\r\n`);
+
+/**
+ * A server whose llc is a stand-in script in `dir`: it answers `--version` as llc-22 with an AMDGPU
+ * backend does, and runs `body` for each compilation.
+ */
+async function serveWithLlc(dir: string, body: string): Promise<RunningServer> {
+  const fake = join(dir, `llc-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(
+    fake,
+    `#!/bin/sh\nif [ "$1" = --version ]; then echo 'LLVM version 22.1.8'; echo '  amdgcn - AMD GCN GPUs'; exit 0; fi\n${body}\n`,
+    { mode: 0o755 },
+  );
+  return startServer({ port: 0, host: '127.0.0.1', hostGiven: false, llc: fake, webDir: join(dir, 'web') });
+}
 
 describe('gpumm serve', () => {
   let srv: RunningServer;
@@ -247,19 +261,7 @@ describe('gpumm serve', () => {
 
   it('llc runs one request at a time with LLC_QUEUE more waiting their turn; beyond them, 503 with Retry-After', async () => {
     // An llc that says it is llc-22 with an AMDGPU backend, then takes its time and fails.
-    const fake = join(dir, 'slow-llc');
-    writeFileSync(
-      fake,
-      '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "LLVM version 22.1.8"; echo "  amdgcn - AMD GCN GPUs"; exit 0; fi\nsleep 0.4\nexit 1\n',
-      { mode: 0o755 },
-    );
-    const s = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      hostGiven: false,
-      llc: fake,
-      webDir: join(dir, 'web'),
-    });
+    const s = await serveWithLlc(dir, 'sleep 0.4\nexit 1');
     try {
       const text = readFileSync(join(ROOT, 'litmus', 'MP+rel+acq.agent.litmus'), 'utf8');
       const post = () =>
@@ -319,20 +321,7 @@ describe('gpumm serve', () => {
   it('a client that goes away stops its llc run, or keeps a queued one from starting', async () => {
     // A stand-in llc: it logs each run's start and end, and takes a second.
     const log = join(dir, 'llc.log');
-    const fake = join(dir, 'fake-llc');
-    writeFileSync(
-      fake,
-      `#!/bin/sh\nif [ "$1" = --version ]; then echo 'LLVM version 22.1.0'; echo '  amdgcn - AMD GCN GPUs'; exit 0; fi\n` +
-        `cat > /dev/null\necho start >> ${log}\nsleep 1\necho end >> ${log}\n`,
-    );
-    chmodSync(fake, 0o755);
-    const s = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      hostGiven: false,
-      llc: fake,
-      webDir: join(dir, 'web'),
-    });
+    const s = await serveWithLlc(dir, `cat > /dev/null\necho start >> ${log}\nsleep 1\necho end >> ${log}`);
     try {
       const p = Number(new URL(s.url).port);
       const text = readFileSync(join(ROOT, 'litmus', 'MP+rel+acq.agent.litmus'), 'utf8');
