@@ -41,7 +41,7 @@ import type {
   VulkanTest,
 } from './ast.ts';
 import { VK_BRANCH_CONDS, VK_CMP_OPS, VK_LOCAL_OPS } from './ast.ts';
-import { describeTok, lexVulkan, Positions, type VkTok } from './lex.ts';
+import { describeTok, insideFile, lexVulkan, Positions, type VkTok } from './lex.ts';
 import { barrierFields, checkMods, checkTest, emptyMods, type Mods } from './validate.ts';
 
 /** Thrown inside the parser to abandon the current declaration or row (the diagnostic is recorded). */
@@ -77,7 +77,8 @@ export function parseDat3m(
   text: string,
   file: string,
 ): { test: VulkanTest | null; diagnostics: SourceDiagnostic[] } {
-  return new Dat3mParser(text, file).parse();
+  const r = new Dat3mParser(text, file).parse();
+  return { ...r, diagnostics: insideFile(r.diagnostics, text) };
 }
 
 class Dat3mParser {

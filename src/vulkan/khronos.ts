@@ -36,6 +36,7 @@ import type {
   VkThread,
   VulkanTest,
 } from './ast.ts';
+import { insideFile } from './lex.ts';
 import { barrierFields, checkMods, checkTest, emptyMods, type Mods } from './validate.ts';
 
 class Skip extends Error {}
@@ -50,6 +51,14 @@ export function khronosTestName(file: string): string {
 
 /** Parses a Khronos `.test` file. */
 export function parseKhronos(
+  text: string,
+  file: string,
+): { test: VulkanTest | null; diagnostics: SourceDiagnostic[] } {
+  const r = readKhronos(text, file);
+  return { ...r, diagnostics: insideFile(r.diagnostics, text) };
+}
+
+function readKhronos(
   text: string,
   file: string,
 ): { test: VulkanTest | null; diagnostics: SourceDiagnostic[] } {
@@ -292,6 +301,9 @@ function parseInstr(
     const at = toks.indexOf(name);
     if (at < 0) return headSpan;
     const off = toks.slice(0, at).join('.').length + (at > 0 ? 1 : 0);
+    // An empty token (`st..sc0`, a trailing `.` at the end of the file): the dot before it.
+    if (name === '' && off > 0)
+      return { ...headSpan, offset: headSpan.offset + off - 1, col: headSpan.col + off - 1, len: 1 };
     return { ...headSpan, offset: headSpan.offset + off, col: headSpan.col + off, len: name.length };
   };
   const m: Mods = emptyMods();

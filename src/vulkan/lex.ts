@@ -166,7 +166,11 @@ export function lexVulkan(
     diagnostics.push(diag('VK1002', pos.span(i, ch.length), { char: ch }));
     i += ch.length;
   }
-  tokens.push({ kind: 'eof', text: '', span: pos.span(text.length, 0) });
+  // The end of the file is shown at its last non-blank character, as the litmus front end does: a
+  // span at the length itself would lie outside the file.
+  let end = text.length;
+  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+  tokens.push({ kind: 'eof', text: '', span: pos.span(Math.max(0, end - 1), 0) });
   return { tokens, diagnostics };
 }
 
@@ -175,4 +179,24 @@ export function describeTok(t: VkTok | undefined): string {
   if (!t || t.kind === 'eof') return 'the end of the file';
   if (t.kind === 'string') return 'a string';
   return `'${t.text}'`;
+}
+
+/**
+ * Diagnostics whose span starts at or runs past the end of `text` (the end of a file without a line
+ * break, a truncated last line) moved to the file's last non-blank character, as the litmus front
+ * end shows the end of a file: every span a front end reports lies inside its file.
+ */
+export function insideFile<D extends SourceDiagnostic>(ds: D[], text: string): D[] {
+  if (text.length === 0) return ds;
+  let end = text.length;
+  while (end > 1 && /\s/.test(text[end - 1]!)) end--;
+  const last = end - 1;
+  return ds.map((d) => {
+    const s = d.span;
+    if (s.offset < text.length && s.offset + s.len <= text.length) return d;
+    const lineStart = text.lastIndexOf('\n', last - 1) + 1;
+    let line = 1;
+    for (let i = text.indexOf('\n'); i >= 0 && i < last; i = text.indexOf('\n', i + 1)) line++;
+    return { ...d, span: { ...s, offset: last, len: 0, line, col: last - lineStart + 1 } };
+  });
 }

@@ -209,9 +209,9 @@ const H = (body: string, cond = 'exists (P0:r0 == 0)') =>
 
 /** Malformed Dartagnan files: input, then every diagnostic as `severity code@line:col`. */
 const DAT3M_ERRORS: [string, string, string[]][] = [
-  ['unterminated string', 'VULKAN t\n"abc\n{ x=0; }\n', ['error VK1001@2:1', 'error VK2002@4:1']],
+  ['unterminated string', 'VULKAN t\n"abc\n{ x=0; }\n', ['error VK1001@2:1', 'error VK2002@3:8']],
   ['unexpected character', H(' ld.sc0 r0, x $ ;'), ['error VK1002@6:15']],
-  ['unterminated comment', 'VULKAN t\n(* abc\n', ['error VK1003@2:1', 'error VK2002@3:1']],
+  ['unterminated comment', 'VULKAN t\n(* abc\n', ['error VK1003@2:1', 'error VK2002@2:6']],
   ['no header', '{ x=0; }\n', ['error VK2001@1:1']],
   ['missing comma', H(' ld.sc0 r0 x ;'), ['error VK2002@6:12']],
   ['unknown instruction', H(' foo.sc0 r0, x ;'), ['error VK2003@6:2']],
