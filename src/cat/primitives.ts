@@ -157,7 +157,7 @@ export const PRIMITIVE_NAMES: readonly string[] = [
  * A table of primitives being built over the events of one variant (AMDGPU or Vulkan): `set` adds
  * the set of the events a predicate holds of, `rel` a relation (tier 0: fixed per variant).
  */
-export function primitiveTable<E extends { id: number }>(n: number, events: readonly E[]) {
+export function primitiveTable<E extends { id: number; kind: string }>(n: number, events: readonly E[]) {
   const values = new Map<string, PrimitiveValue>();
   const set = (name: string, p: (e: E) => boolean) =>
     values.set(name, {
@@ -171,26 +171,27 @@ export function primitiveTable<E extends { id: number }>(n: number, events: read
     });
   const rel = (name: string, r: Relation, tier: 0 | 1 | 2 = 0) =>
     values.set(name, { type: 'rel', tier, rel: r, bits: r.bits });
-  return { values, set, rel };
+  // herd's access sets, the same in every language: reads, writes (the initial ones among them), both.
+  const isWrite = (e: E) => e.kind === 'write' || e.kind === 'init';
+  const isAccess = (e: E) => e.kind === 'read' || isWrite(e);
+  set('R', (e) => e.kind === 'read');
+  set('W', isWrite);
+  set('IW', (e) => e.kind === 'init');
+  set('M', isAccess);
+  return { values, set, rel, isAccess };
 }
 
 /** The primitives of `sk`, and the candidate buffers the enumerator writes into. */
 export function buildPrimitives(sk: Skeleton): { prims: Primitives; cand: CandidateBuffers } {
   const n = sk.n;
   const ev = sk.events;
-  const { values, set, rel } = primitiveTable(n, ev);
+  const { values, set, rel, isAccess } = primitiveTable(n, ev);
   const pairs = (p: (a: Event, b: Event) => boolean): Relation => {
     const r = relation(n);
     for (const a of ev) for (const b of ev) if (p(a, b)) add(r, a.id, b.id);
     return r;
   };
-  const isWrite = (e: Event) => e.kind === 'write' || e.kind === 'init';
-  const isAccess = (e: Event) => e.kind === 'read' || isWrite(e);
 
-  set('R', (e) => e.kind === 'read');
-  set('W', isWrite);
-  set('IW', (e) => e.kind === 'init');
-  set('M', isAccess);
   set('F', (e) => e.kind === 'fence');
   set('B', (e) => e.kind === 'barrier');
   set('RMW', (e) => e.rmw >= 0);

@@ -107,9 +107,10 @@ export function readSource(
     if (statSync(file).isDirectory()) {
       return { diagnostic: diag('CL1002', fileSpan(file), { file, kind }), why: 'it is a directory' };
     }
-    const read = readAtMost(file, maxInputBytes());
+    const max = maxInputBytes();
+    const read = readAtMost(file, max);
     if (read === null) {
-      const limit = `${maxInputBytes() / MIB} MiB`;
+      const limit = `${max / MIB} MiB`;
       return {
         diagnostic: diag('CL1008', fileSpan(file), { file, limit }),
         why: `it is larger than ${limit}`,

@@ -81,14 +81,8 @@ const LACKING_VK: ReadonlyMap<string, string> = new Map([
 /** The primitives of Vulkan variant `sk`, and the candidate buffers the enumerator writes into. */
 export function buildVulkanPrimitives(sk: VkSkeleton): { prims: Primitives; cand: CandidateBuffers } {
   const n = sk.n;
-  const { values, set, rel } = primitiveTable(n, sk.events);
-  const isWrite = (e: VkEvent) => e.kind === 'write' || e.kind === 'init';
-  const isAccess = (e: VkEvent) => e.kind === 'read' || isWrite(e);
+  const { values, set, rel, isAccess } = primitiveTable(n, sk.events);
 
-  set('R', (e) => e.kind === 'read');
-  set('W', isWrite);
-  set('IW', (e) => e.kind === 'init');
-  set('M', isAccess);
   set('F', (e) => e.fence);
   set('CBAR', (e) => e.cbar);
   set('RMW', (e) => e.rmw >= 0);

@@ -301,9 +301,6 @@ function parseInstr(
     const at = toks.indexOf(name);
     if (at < 0) return headSpan;
     const off = toks.slice(0, at).join('.').length + (at > 0 ? 1 : 0);
-    // An empty token (`st..sc0`, a trailing `.` at the end of the file): the dot before it.
-    if (name === '' && off > 0)
-      return { ...headSpan, offset: headSpan.offset + off - 1, col: headSpan.col + off - 1, len: 1 };
     return { ...headSpan, offset: headSpan.offset + off, col: headSpan.col + off, len: name.length };
   };
   const m: Mods = emptyMods();

@@ -166,11 +166,8 @@ export function lexVulkan(
     diagnostics.push(diag('VK1002', pos.span(i, ch.length), { char: ch }));
     i += ch.length;
   }
-  // The end of the file is shown at its last non-blank character, as the litmus front end does: a
-  // span at the length itself would lie outside the file.
-  let end = text.length;
-  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
-  tokens.push({ kind: 'eof', text: '', span: pos.span(Math.max(0, end - 1), 0) });
+  // At the length itself: the parsers' results move it inside the file (`insideFile`).
+  tokens.push({ kind: 'eof', text: '', span: pos.span(text.length, 0) });
   return { tokens, diagnostics };
 }
 
