@@ -18,7 +18,8 @@ const gen = (spec: string) => generateAll(options(spec))!;
 // model and no knowledge of the generator's cycles.
 
 interface Access {
-  kind: 'R' | 'W';
+  /** X: an exchange, reading the old value into `reg` and writing `value`. */
+  kind: 'R' | 'W' | 'X';
   loc: string;
   value: number;
   reg: string;
@@ -30,6 +31,8 @@ function accesses(t: Test): Access[][] {
       if (i.kind === 'load') return [{ kind: 'R', loc: i.ptr.loc, value: 0, reg: i.dst }];
       if (i.kind === 'store' && i.value.kind === 'const')
         return [{ kind: 'W', loc: i.ptr.loc, value: i.value.value, reg: '' }];
+      if (i.kind === 'rmw' && i.op === 'xchg' && i.value.kind === 'const' && i.dst)
+        return [{ kind: 'X', loc: i.ptr.loc, value: i.value.value, reg: i.dst }];
       return [];
     }),
   );
@@ -70,13 +73,16 @@ function interleave(seqs: Access[][], t: Test): boolean {
       const a = seqs[k]![pos[k]!];
       if (!a) continue;
       pos[k]!++;
-      const old = a.kind === 'W' ? mem[a.loc] : regs[`${t.threads[k]!.name}:${a.reg}`];
-      if (a.kind === 'W') mem[a.loc] = a.value;
-      else regs[`${t.threads[k]!.name}:${a.reg}`] = mem[a.loc] ?? 0;
+      const key = `${t.threads[k]!.name}:${a.reg}`;
+      const [oldMem, oldReg] = [mem[a.loc], regs[key]];
+      if (a.kind !== 'W') regs[key] = mem[a.loc] ?? 0;
+      if (a.kind !== 'R') mem[a.loc] = a.value;
       const ok = go();
-      if (a.kind === 'W') mem[a.loc] = old as number;
-      else if (old === undefined) delete regs[`${t.threads[k]!.name}:${a.reg}`];
-      else regs[`${t.threads[k]!.name}:${a.reg}`] = old;
+      if (a.kind !== 'R') mem[a.loc] = oldMem as number;
+      if (a.kind !== 'W') {
+        if (oldReg === undefined) delete regs[key];
+        else regs[key] = oldReg;
+      }
       pos[k]!--;
       if (ok) return true;
     }
@@ -184,6 +190,30 @@ describe('gpumm gen: the vocabulary', () => {
     // global or local: MP, S, R 4 each, SB, LB, 2+2W (4 + 2) / 2 = 3 each; one-workgroup-each keeps global only.
     expect(gen('orders=rlx scopes=agent placements=wg spaces=global,local')).toHaveLength(21);
     expect(gen('orders=rlx scopes=agent placements=wgs spaces=global,local')).toHaveLength(6);
+    // Each write a store or an exchange: MP 2², S and R 2³, SB and LB (2² + 2) / 2, 2+2W (2⁴ + 2²) / 2.
+    expect(gen('orders=rlx scopes=agent placements=wgs writes=store,xchg')).toHaveLength(
+      4 + 8 + 8 + 3 + 3 + 10,
+    );
+    // av/vis intrinsics take global locations only: with LDS in one workgroup, an av access needs its
+    // location global. Per shape 2⁴ access choices × location spaces, counted by hand for MP: both
+    // locations global 16, one LDS 4 each (its two accesses rlx), both LDS 1: 25.
+    const avMp = gen('orders=rlx,av scopes=workgroup placements=wg spaces=global,local').filter((g) =>
+      g.name.startsWith('MP+'),
+    );
+    expect(avMp).toHaveLength(25);
+    // Waves of one workgroup meet at its barrier equally often: MP in one workgroup with none or a
+    // barrier on each po edge: both or neither (2); in two workgroups any (4).
+    const barMp = gen('orders=rlx fences=none,bar scopes=workgroup placements=wg,wgs').filter((g) =>
+      g.name.startsWith('MP+'),
+    );
+    expect(barMp.map((g) => g.name).sort()).toEqual([
+      'MP+rlx-B-rlx.wg+rlx-B-rlx.wg+w00',
+      'MP+rlx-B-rlx.wg+rlx-B-rlx.wg+w01',
+      'MP+rlx-B-rlx.wg+rlx-rlx.wg+w01',
+      'MP+rlx-rlx.wg+rlx-B-rlx.wg+w01',
+      'MP+rlx-rlx.wg+rlx-rlx.wg+w00',
+      'MP+rlx-rlx.wg+rlx-rlx.wg+w01',
+    ]);
   });
 
   it('names are unique, systematic, and say the annotation', () => {
@@ -200,11 +230,13 @@ describe('gpumm gen: the vocabulary', () => {
 
 describe('gpumm gen: every test is what its name says', () => {
   const all = gen('size=6 nprocs=4 orders=rlx scopes=agent placements=wgs');
+  const exchanges = gen('size=5 orders=rlx scopes=agent placements=wgs writes=xchg');
 
   it('every generated test parses, prints back to its text, and has an exists and no expect', () => {
     for (const g of [
       ...all,
       ...gen('orders=na,sc fences=none,acq.local scopes=workgroup placements=wg spaces=local,generic'),
+      ...gen('orders=rlx,av fences=none,bar,fbar writes=store,xchg scopes=wavefront,system placements=all'),
     ]) {
       const p = parse(g.text, g.name);
       expect(
@@ -229,7 +261,7 @@ describe('gpumm gen: every test is what its name says', () => {
   });
 
   it("each condition is a cycle: unreachable when every thread runs in order, reachable when threads' accesses may run in any order", () => {
-    for (const g of all) {
+    for (const g of [...all, ...exchanges]) {
       expect(reachable(g.test, inOrder), `${g.name} under sequential consistency`).toBe(false);
       expect(reachable(g.test, anyOrder), `${g.name} with program order relaxed`).toBe(true);
     }
@@ -238,9 +270,17 @@ describe('gpumm gen: every test is what its name says', () => {
   it('the model agrees: seq_cst at agent scope forbids every cycle; relaxed accesses allow MP, SB, IRIW', () => {
     const sc = gen('size=6 orders=sc scopes=agent placements=wgs');
     expect(sc.length).toBe(all.length);
-    for (const g of sc) expect(runTestSync(g.test).condition?.verdict, g.name).toBe('fails');
+    for (const g of [...sc, ...gen('size=5 orders=sc scopes=agent placements=wgs writes=xchg')])
+      expect(runTestSync(g.test).condition?.verdict, g.name).toBe('fails');
     const byName = Object.fromEntries(all.map((g) => [g.name.split('+')[0], g]));
     for (const family of ['MP', 'SB', 'IRIW', 'WRC', 'ISA2'])
       expect(runTestSync(byName[family]!.test).condition?.verdict, family).toBe('holds');
+    // A workgroup barrier between fences orders the waves of a workgroup (seeds/001), not of two.
+    const bar = Object.fromEntries(
+      gen('orders=rlx fences=fbar scopes=workgroup placements=wg,wgs').map((g) => [g.name, g]),
+    );
+    expect(runTestSync(bar['MP+rlx-FB-rlx.wg+rlx-FB-rlx.wg+w00']!.test).condition?.verdict).toBe('fails');
+    expect(runTestSync(bar['SB+rlx-FB-rlx.wg+rlx-FB-rlx.wg+w00']!.test).condition?.verdict).toBe('fails');
+    expect(runTestSync(bar['MP+rlx-FB-rlx.wg+rlx-FB-rlx.wg+w01']!.test).condition?.verdict).not.toBe('fails');
   });
 });

@@ -104,11 +104,11 @@ export function registerGen(program: Command): void {
     .addOption(spec('size', 'longest cycle, in events (4–8), as diy7 -size'))
     .addOption(spec('nprocs', 'most threads (2–8), as diy7 -nprocs'))
     .addOption(spec('relax', 'the cycle edges: Rfe, Fre, Coe, PodXY, PosXY with X, Y in R, W, *'))
-    .addOption(spec('orders', "accesses' orderings: na, rlx, acq, rel, sc"))
+    .addOption(spec('orders', "accesses' orderings: na, rlx, acq, rel, sc, av (the av/vis intrinsics)"))
     .addOption(
       spec(
         'fences',
-        'fences on program-order edges: none, acq, rel, acq_rel, sc, each optionally .global or .local',
+        'fences on program-order edges: none, acq, rel, acq_rel, sc (each optionally .global or .local), bar (workgroup barrier), fbar (release fence, barrier, acquire fence)',
       ),
     )
     .addOption(spec('scopes', "threads' syncscopes: wavefront, workgroup, agent, system"))
@@ -123,6 +123,9 @@ export function registerGen(program: Command): void {
         'spaces',
         "locations' address spaces: global, local (LDS, threads of one workgroup), generic (global through a generic pointer)",
       ),
+    )
+    .addOption(
+      spec('writes', 'how writes are made: store, xchg (atomicrmw xchg, returning the value it overwrote)'),
     )
     .addOption(
       new Option(
