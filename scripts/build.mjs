@@ -29,6 +29,8 @@ try {
       { in: 'src/enumerate/worker.ts', out: 'worker-entry' },
       // The check task module, found by src/check/pool.ts the same way.
       { in: 'src/check/worker.ts', out: 'check-worker-entry' },
+      // The campaign's task module (one whole test), found by src/campaign/run.ts the same way.
+      { in: 'src/campaign/worker.ts', out: 'campaign-worker-entry' },
     ],
     outdir: tmp,
     outExtension: { '.js': '.mjs' },
@@ -47,7 +49,12 @@ try {
   });
   const outputs = Object.keys(result.metafile.outputs).map((o) => basename(o));
   // Chunks first and the entry points last, so a new entry never imports a missing chunk.
-  const entries = [basename(BUNDLE_MAIN), 'worker-entry.mjs', 'check-worker-entry.mjs'];
+  const entries = [
+    basename(BUNDLE_MAIN),
+    'worker-entry.mjs',
+    'check-worker-entry.mjs',
+    'campaign-worker-entry.mjs',
+  ];
   const order = [...outputs.filter((o) => !entries.includes(o)), ...entries];
   mkdirSync(outdir, { recursive: true });
   for (const o of order) renameSync(join(tmp, o), join(outdir, o));

@@ -73,3 +73,7 @@ function setupTool(cmd, pkg, what) {
 setupLlvm();
 // chromium: the browser tests (npm run test:e2e; e2e/browser.ts finds it with `which chromium`).
 setupTool('chromium', 'chromium', 'the browser tests');
+// slurm-wlm and munge: the campaign's Slurm test (src/campaign/slurm.test.ts) starts a one-machine
+// cluster of its own (src/campaign/slurm-cluster.ts); about 10 MB with their libraries.
+setupTool('slurmctld', 'slurm-wlm', 'the Slurm cluster test');
+setupTool('munged', 'munge', 'the Slurm cluster test');

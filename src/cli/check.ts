@@ -166,18 +166,28 @@ export function runsOf(opts: CheckCliOptions): LowerCtx[] {
         '',
       ),
     );
-  const out: LowerCtx[] = [];
-  for (const target of targets) {
-    const f = target.processor.features;
-    if (f.tgsplit) {
-      for (const tgsplit of opts.tgsplit ? [true] : [false, true])
-        out.push({ target, mode: 'cu', lang: 'hsa', tgsplit });
-      continue;
-    }
-    const modes: WaveMode[] = !f.wgpMode ? ['cu'] : opts.cu ? ['cu'] : opts.wgp ? ['wgp'] : ['cu', 'wgp'];
-    for (const mode of modes) out.push({ target, mode, lang: 'hsa', tgsplit: false });
-  }
-  return out;
+  return targets.flatMap((target) => targetRuns(target, opts));
+}
+
+/**
+ * The (target, mode) runs of one target (`gpumm check`, `gpumm campaign`): both wavefront modes where
+ * the target has them (or the one `only` asks for), and TgSplit execution mode besides the normal one
+ * where the target has it (or only TgSplit with `only.tgsplit`).
+ */
+export function targetRuns(
+  target: Target,
+  only: { cu?: boolean; wgp?: boolean; tgsplit?: boolean } = {},
+): LowerCtx[] {
+  const f = target.processor.features;
+  if (f.tgsplit)
+    return (only.tgsplit ? [true] : [false, true]).map((tgsplit) => ({
+      target,
+      mode: 'cu',
+      lang: 'hsa',
+      tgsplit,
+    }));
+  const modes: WaveMode[] = !f.wgpMode ? ['cu'] : only.cu ? ['cu'] : only.wgp ? ['wgp'] : ['cu', 'wgp'];
+  return modes.map((mode) => ({ target, mode, lang: 'hsa', tgsplit: false }));
 }
 
 export function registerCheck(program: Command): void {

@@ -44,6 +44,7 @@ const COMMANDS: [string, () => Promise<(p: Command) => void>][] = [
   ['compare', async () => (await import('./compare.ts')).registerCompare],
   ['check', async () => (await import('./check.ts')).registerCheck],
   ['mutate', async () => (await import('./mutate.ts')).registerMutate],
+  ['campaign', async () => (await import('./campaign.ts')).registerCampaign],
   ['gen', async () => (await import('./gen.ts')).registerGen],
   ['serve', async () => (await import('./serve.ts')).registerServe],
 ];

@@ -621,7 +621,9 @@ export const DIAGNOSTICS = {
         ? "check the path; cat models end in .cat (gpumm's own: --model amdgpu-cat, --model rc11)"
         : a.kind === 'table'
           ? 'check the path; write a table with gpumm lower --table --target T --json > FILE'
-          : 'check the path; litmus files end in .litmus',
+          : a.kind === 'results'
+            ? "check the path: a campaign's results file is the one its --out names"
+            : 'check the path; litmus files end in .litmus',
   },
   CL1002: {
     severity: 'error',
@@ -631,7 +633,9 @@ export const DIAGNOSTICS = {
         ? 'give the path of a .cat file'
         : a.kind === 'table'
           ? 'give the path of a table file (gpumm lower --table --json)'
-          : 'pass litmus files, e.g. litmus/*.litmus',
+          : a.kind === 'results'
+            ? "give the paths of a campaign's results files, e.g. results-*.jsonl"
+            : 'pass litmus files, e.g. litmus/*.litmus',
   },
   CL1003: {
     severity: 'error',
@@ -657,7 +661,9 @@ export const DIAGNOSTICS = {
           ? ['cat models', 'cat model']
           : a.kind === 'table'
             ? ['tables', 'table']
-            : ['litmus files', 'test'];
+            : a.kind === 'results'
+              ? ["campaigns' results", 'results file']
+              : ['litmus files', 'test'];
       return `gpumm reads ${files} as UTF-8: save the file as UTF-8 (a binary file is not a ${one})`;
     },
   },
@@ -677,6 +683,78 @@ export const DIAGNOSTICS = {
     message: (a) => `'${a.file}' is larger than ${a.limit}`,
     hint: (a) =>
       `gpumm reads inputs of at most ${a.limit}; a larger one is refused before it is read whole (GPUMM_MAX_INPUT=<MiB> raises the limit)`,
+  },
+  // Campaigns (`gpumm campaign`, docs/campaigns.md)
+  CL1009: {
+    severity: 'error',
+    message: (a) => `'${a.file}' already holds a campaign's results`,
+    hint: () => '--resume to continue it, or remove it',
+  },
+  CL1010: {
+    severity: 'error',
+    message: (a) => `'${a.file}' holds a campaign of other settings (${a.fields})`,
+    hint: (a) =>
+      `${a.detail}: resume it with the settings it was started with (its first line), or give another --out`,
+    prose: ['detail'],
+  },
+  CL1011: {
+    severity: 'error',
+    message: (a) =>
+      `cannot read the campaign results '${a.file}'${a.line ? `, line ${a.line}` : ''}: ${a.why}`,
+    hint: () =>
+      'results files are written by gpumm campaign --out: JSON lines, the header first; a campaign killed while writing leaves at most a torn last line',
+  },
+  CL1012: {
+    severity: 'error',
+    message: (a) => `'${a.file}' is not a shard of the campaign of '${a.first}' (${a.fields})`,
+    hint: (a) => `${a.detail}: merge the shards of one campaign (same targets, lowerings, budgets and gpumm)`,
+    prose: ['detail'],
+  },
+  CL1013: {
+    severity: 'warning',
+    message: (a) =>
+      `the files merged are not the whole campaign: shard${a.plural} ${a.missing} of ${a.count} missing`,
+    hint: (a) =>
+      `the merged file holds only the tests of the shards given; merge every shard i/${a.count} (0 ≤ i < ${a.count}) for the whole campaign`,
+  },
+  // A campaign's results files (`gpumm campaign report`; src/campaign/schema.ts)
+  CL1020: {
+    severity: 'error',
+    message: (a) => `not a line of a campaign's results: ${a.what}`,
+    hint: (a) =>
+      a.fix ??
+      'a results file is JSON lines as `gpumm campaign … --out FILE` writes them: the header, then test and mutation lines',
+    prose: ['what', 'fix'],
+  },
+  CL1021: {
+    severity: 'warning',
+    message: () => 'the last line is cut short (the campaign stopped while writing it): it is left out',
+    hint: () => 'resuming the campaign with the same --out drops the line and runs its test again',
+  },
+  // A campaign as a Slurm job array (`gpumm campaign slurm`; docs/campaigns.md)
+  CL1030: {
+    severity: 'error',
+    message: () => '--submit: sbatch is not installed here',
+    hint: () =>
+      'submit from a machine of the cluster (a login node), or write the script with --script FILE and run sbatch FILE there',
+  },
+  CL1031: {
+    severity: 'error',
+    message: (a) => `sbatch refused the job: ${a.why}`,
+    hint: () =>
+      'sinfo lists the partitions and their time limits; write the script with --script FILE to read what was submitted',
+    prose: ['why'],
+  },
+  CL1032: {
+    severity: 'error',
+    message: (a) => `${a.what} '${a.value}' cannot be written in a Slurm batch script: ${a.why}`,
+    hint: () => 'choose a folder (or name) without line breaks or backslashes',
+    prose: ['why'],
+  },
+  CL1033: {
+    severity: 'error',
+    message: (a) => `cannot create the folder '${a.dir}': ${a.why}`,
+    hint: () => 'give --out-dir a folder you may create, on a file system every node of the cluster sees',
   },
   // Code-sequence tables read by `gpumm check --table` (docs/tables.md)
   TBL1001: {
