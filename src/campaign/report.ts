@@ -9,8 +9,8 @@
 
 import * as z from 'zod';
 import { mutationScore, ScoreSchema } from '../check/mutate.ts';
-import { escapeText, outputText } from '../cli/format.ts';
 import { clipQuote, diag, type SourceDiagnostic } from '../core/diagnostics.ts';
+import { escapeText, outputText } from '../core/escape.ts';
 import type { Span } from '../core/types.ts';
 import {
   type CampaignCheck,

@@ -168,6 +168,11 @@ export const DOC_UNSOUND: Readonly<Record<string, string>> = {
   'MP+rel+acq.agent.lds-data|dg2|cu': 'P1:r0=1; P1:r1=0;',
   'MP+rel+acq.agent.lds-data|lnl|cu': 'P1:r0=1; P1:r1=0;',
   'MP+rel+acq.agent.lds-data|pvc|cu': 'P1:r0=1; P1:r1=0;',
+  // Found by a campaign of generated tests (docs/campaigns.md, "Findings"): the CU-mode workgroup
+  // acquire load has no wait, and under the seed's write-back L0 the wave's later store is performed in
+  // the shared L0 before the load's miss has its value.
+  'LB+acq+rel.wg.same-wg|gfx1200|cu': 'P0:r0=1; P1:r1=1;',
+  'S+rel+acq.wg.same-wg|gfx1200|cu': 'P1:r0=1; @x=2;',
 };
 
 export const LLC_UNSOUND: Readonly<Record<string, string>> = {
@@ -327,6 +332,7 @@ export const LLC_UNSOUND: Readonly<Record<string, string>> = {
   'MP+rel-rmw+acq.agent|gfx1200|cu|seed': 'P1:r0=1; P1:r1=0; P0:u=0;',
   'MP+rel-rmw+acq.agent|gfx1200|wgp|seed': 'P1:r0=1; P1:r1=0; P0:u=0;',
   'MP+rel-rmw+acq_rel-rmw.wg.lds|gfx1200|wgp|seed': 'P1:r0=1; P1:r1=0; P0:u=0;',
+  'S+rel+acq.wg.same-wg|gfx1200|cu|seed': 'P1:r0=1; @x=2;',
 };
 
 /**
@@ -440,6 +446,12 @@ export const DOC_ASSUMED: Readonly<Record<string, readonly AssumptionId[]>> = {
   'SB+sc.wg.lds|gfx90a|cu': ['lds-in-order'],
   'SB+sc.wg.lds|gfx942|cu': ['lds-in-order'],
   'SB+sc.wg.lds|gfx950|cu': ['lds-in-order'],
+  'LB+acq+rel.wg.same-wg|gfx1030|cu': ['cu-in-order-types'],
+  'LB+acq+rel.wg.same-wg|gfx1100|cu': ['cu-in-order-types'],
+  'LB+acq+rel.wg.same-wg|gfx1200|cu|amdgpuusage': ['cu-in-order-types'],
+  'S+rel+acq.wg.same-wg|gfx1030|cu': ['cu-in-order-types'],
+  'S+rel+acq.wg.same-wg|gfx1100|cu': ['cu-in-order-types'],
+  'S+rel+acq.wg.same-wg|gfx1200|cu|amdgpuusage': ['cu-in-order-types'],
 };
 
 /** The same for llc-22's code. */
@@ -476,4 +488,7 @@ export const LLC_ASSUMED: Readonly<Record<string, readonly AssumptionId[]>> = {
   'MP+rel+acq.sys.diff-agent|gfx600|cu': ['l2-system-coherent'],
   'MP+rel+acq.sys.diff-agent|gfx700|cu': ['l2-system-coherent'],
   'MP+rel+acq.sys.diff-agent|gfx900|cu': ['l2-system-coherent'],
+  'S+rel+acq.wg.same-wg|gfx1030|cu': ['cu-in-order-types'],
+  'S+rel+acq.wg.same-wg|gfx1100|cu': ['cu-in-order-types'],
+  'S+rel+acq.wg.same-wg|gfx1200|cu': ['cu-in-order-types'],
 };

@@ -8,67 +8,15 @@
  */
 
 import { clipQuote, type Diagnostic, fileSpan } from '../core/diagnostics.ts';
+import { escapeOf, escapeText } from '../core/escape.ts';
 import type { Span } from '../core/types.ts';
-import { isControlChar } from '../syntax/lexer.ts';
+
+export { escapeText, jsonText, outputText } from '../core/escape.ts';
 
 /** Columns of source shown under a diagnostic; a longer line is cut to a window around the caret. */
 export const SOURCE_WINDOW = 100;
 /** Tab stops of the echoed source line (clang's -ftabstop default), so the caret lines up. */
 const TAB_STOP = 8;
-
-/**
- * How one code point is shown, or null when it is shown as itself. Escaped: the control
- * characters of `isControlChar` (ESC starts the ANSI sequences that recolour or rewrite a
- * terminal), lone surrogates and the byte-order mark.
- */
-function escapeOf(cp: number): string | null {
-  const hex = (w: number) => cp.toString(16).padStart(w, '0');
-  if (cp < 0xa0 && isControlChar(cp)) return `\\x${hex(2)}`;
-  if (isControlChar(cp) || (cp >= 0xd800 && cp <= 0xdfff) || cp === 0xfeff) return `\\u{${hex(4)}}`;
-  return null;
-}
-
-/** `s` with every character a terminal would act on written as an escape (`\x1b`, `\u{202e}`). */
-export function escapeText(s: string): string {
-  // Fast path: the common message has nothing to escape.
-  if (
-    !/[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff\ud800-\udfff]/.test(s)
-  )
-    return s;
-  let out = '';
-  for (const ch of s) {
-    // for…of yields a lone surrogate as a one-unit string and a pair as one code point.
-    const cp = ch.codePointAt(0)!;
-    out += escapeOf(cp) ?? ch;
-  }
-  return out;
-}
-
-/** The characters a terminal acts on that JSON.stringify leaves as they are (it escapes only C0). */
-const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/g;
-
-/**
- * `value` as JSON for stdout (`JSON.stringify(value, null, 2)`), with every character a terminal
- * would act on inside a string written as a `\uXXXX` escape: the same JSON to a reader, nothing raw
- * from the input on a screen.
- */
-export function jsonText(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
-    JSON_UNSAFE,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
-/**
- * Text for stdout that holds input (a test printed back): every line's controls escaped as
- * `escapeText` does, line breaks and tabs kept.
- */
-export function outputText(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => line.split('\t').map(escapeText).join('\t'))
-    .join('\n');
-}
 
 /** One shown piece of a source line: the text shown, its width in columns, its offset in the line. */
 interface Cell {

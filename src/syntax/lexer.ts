@@ -4,6 +4,7 @@
  */
 
 import { diag, type SourceDiagnostic } from '../core/diagnostics.ts';
+import { isControlChar } from '../core/escape.ts';
 import type { Span } from '../core/types.ts';
 
 export type TokenKind =
@@ -33,25 +34,6 @@ export interface Line {
   /** The line's text without the line terminator. */
   text: string;
   tokens: Token[];
-}
-
-/**
- * Characters a terminal acts on or that reorder the text it shows: C0 controls (tab included),
- * DEL, C1 controls (U+009B is a one-character CSI), the bidirectional controls of Unicode TR9
- * ("Trojan Source", CVE-2021-42574), and the line and paragraph separators.
- */
-export function isControlChar(cp: number): boolean {
-  return (
-    cp < 0x20 ||
-    (cp >= 0x7f && cp < 0xa0) ||
-    cp === 0x061c ||
-    cp === 0x200e ||
-    cp === 0x200f ||
-    (cp >= 0x202a && cp <= 0x202e) ||
-    (cp >= 0x2066 && cp <= 0x2069) ||
-    cp === 0x2028 ||
-    cp === 0x2029
-  );
 }
 
 /**

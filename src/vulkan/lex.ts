@@ -7,8 +7,8 @@
  */
 
 import { diag, type SourceDiagnostic } from '../core/diagnostics.ts';
+import { isControlChar } from '../core/escape.ts';
 import type { Span } from '../core/types.ts';
-import { isControlChar } from '../syntax/lexer.ts';
 
 export type VkTokKind = 'word' | 'int' | 'string' | 'punct' | 'op' | 'eof';
 
