@@ -318,14 +318,17 @@ function modifiers(ops: string): string[] {
 
 /**
  * Instructions dropped from llc's output: vector and scalar ALU work (moves, logic, arithmetic,
- * compares, `s_getpc`, `s_nop`, and `s_wait_alu`/`s_delay_alu`, which wait for ALU results, not memory). They
+ * compares, `s_getpc`, `s_nop`, and `s_wait_alu`/`s_delay_alu`, which wait for ALU results, not memory;
+ * `s_waitcnt_depctr`, the GFX10 hazard recognizer's wait on dependency counters — `depctr_vm_vsrc(0)`:
+ * until earlier vector memory instructions have read their source registers, not until they are
+ * performed; dropping a wait only lets the machine do more). They
  * compute register values; the memory model is about which memory operations have been performed, and
  * no such instruction performs, waits for or invalidates one. `s_mov_b32 m0, …` is kept (m0 carries
  * the barrier id and member count), with its value when the dropped scalar instructions before it
  * compute a constant.
  */
 const DROPPED =
-  /^(?:v_\w+|s_(?:getpc|get_pc|mov|movk|cmov|and|or|xor|andn2|orn2|and_not1|or_not1|nand|nor|xnor|not|lshl|lshr|ashr|add|addc|addk|sub|subb|mul|cmp|cmpk|cselect|bfe|bfm|min|max|abs|sext|brev|bcnt0|bcnt1|ff0|ff1|flbit|setreg|nop|delay_alu|wait_alu)\w*)$/;
+  /^(?:v_\w+|s_(?:getpc|get_pc|mov|movk|cmov|and|or|xor|andn2|orn2|and_not1|or_not1|nand|nor|xnor|not|lshl|lshr|ashr|add|addc|addk|sub|subb|mul|cmp|cmpk|cselect|bfe|bfm|min|max|abs|sext|brev|bcnt0|bcnt1|ff0|ff1|flbit|setreg|nop|delay_alu|wait_alu|waitcnt_depctr)\w*)$/;
 
 /** Scalar constant tracking for `m0`: the few SALU forms llc -O0 uses to build a barrier operand. */
 function evalSalu(mn: string, ops: string[], sregs: Map<string, number>): void {
