@@ -231,6 +231,10 @@ describe('gpumm gen: the vocabulary', () => {
 describe('gpumm gen: every test is what its name says', () => {
   const all = gen('size=6 nprocs=4 orders=rlx scopes=agent placements=wgs');
   const exchanges = gen('size=5 orders=rlx scopes=agent placements=wgs writes=xchg');
+  // Program order on one location inside a stretch (CoRW, CoWR … within a longer cycle).
+  const samePlace = gen('size=5 relax=Rfe,Fre,Coe,Pod**,Pos** orders=rlx scopes=agent placements=wgs').filter(
+    (g) => g.test.description.includes('Pos'),
+  );
 
   it('every generated test parses, prints back to its text, and has an exists and no expect', () => {
     for (const g of [
@@ -254,6 +258,10 @@ describe('gpumm gen: every test is what its name says', () => {
       all,
       gen(''),
       gen('orders=rlx,sc scopes=agent placements=all,agents spaces=global,generic'),
+      gen(
+        'orders=rlx,av fences=none,sc.local,fbar writes=store,xchg scopes=workgroup placements=wg,wgs spaces=global,local',
+      ),
+      gen('size=5 relax=Rfe,Fre,Coe,Pod**,Pos** orders=rlx,acq scopes=agent placements=wgs'),
     ]) {
       const forms = tests.map((g) => upToRenaming(parse(g.text).test!));
       expect(new Set(forms).size).toBe(tests.length);
@@ -261,7 +269,8 @@ describe('gpumm gen: every test is what its name says', () => {
   });
 
   it("each condition is a cycle: unreachable when every thread runs in order, reachable when threads' accesses may run in any order", () => {
-    for (const g of [...all, ...exchanges]) {
+    expect(samePlace.length).toBeGreaterThan(20);
+    for (const g of [...all, ...exchanges, ...samePlace]) {
       expect(reachable(g.test, inOrder), `${g.name} under sequential consistency`).toBe(false);
       expect(reachable(g.test, anyOrder), `${g.name} with program order relaxed`).toBe(true);
     }
@@ -270,7 +279,11 @@ describe('gpumm gen: every test is what its name says', () => {
   it('the model agrees: seq_cst at agent scope forbids every cycle; relaxed accesses allow MP, SB, IRIW', () => {
     const sc = gen('size=6 orders=sc scopes=agent placements=wgs');
     expect(sc.length).toBe(all.length);
-    for (const g of [...sc, ...gen('size=5 orders=sc scopes=agent placements=wgs writes=xchg')])
+    for (const g of [
+      ...sc,
+      ...gen('size=5 orders=sc scopes=agent placements=wgs writes=xchg'),
+      ...gen('size=5 relax=Rfe,Fre,Coe,Pod**,Pos** orders=sc scopes=agent placements=wgs'),
+    ])
       expect(runTestSync(g.test).condition?.verdict, g.name).toBe('fails');
     const byName = Object.fromEntries(all.map((g) => [g.name.split('+')[0], g]));
     for (const family of ['MP', 'SB', 'IRIW', 'WRC', 'ISA2'])

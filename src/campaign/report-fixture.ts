@@ -29,6 +29,7 @@ export const HEADER: Header = {
   timeoutMs: 60_000,
   maxStates: 1_000_000,
   mutate: true,
+  testSet: { count: 7, digest: '0123456789abcdef0123456789abcdef' },
   shard: { index: 0, count: 2 },
   version: '0.1.0',
 };

@@ -7,6 +7,7 @@
 import { writeSync } from 'node:fs';
 import * as z from 'zod';
 import { type Mutant, mutationScore, SURVIVOR_CLASSES } from '../check/mutate.ts';
+import { escapeText } from '../core/escape.ts';
 import {
   type Header,
   HeaderSchema,
@@ -326,13 +327,13 @@ export function summaryStatus(s: Summary): 0 | 1 | 3 {
 /** The summary as text: counts per model verdict and per target, mode and lowering; the UNSOUND checks. */
 export function summaryText(s: Summary, limit = 20): string {
   const lines = [
-    `${s.file} (shard ${s.shard}): ${s.tests} tests, ${s.ran} run now${s.interrupted ? ' (interrupted)' : ''} in ${(s.ms / 1000).toFixed(1)} s`,
+    `${escapeText(s.file)} (shard ${s.shard}): ${s.tests} tests, ${s.ran} run now${s.interrupted ? ' (interrupted)' : ''} in ${(s.ms / 1000).toFixed(1)} s`,
     `model: ${MODEL_VERDICTS.map((v) => `${s.model[v] ?? 0} ${v}`).join(', ')}`,
   ];
   const width = Math.max(0, ...s.checks.map((c) => `${c.target} ${c.mode} ${c.lowering}`.length));
   for (const c of s.checks)
     lines.push(
-      `${`${c.target} ${c.mode} ${c.lowering}`.padEnd(width)}  ${c.sound} sound, ${c.UNSOUND} UNSOUND, ${c.unsupported} unsupported, ${c.undecided} undecided`,
+      `${escapeText(`${c.target} ${c.mode} ${c.lowering}`.padEnd(width))}  ${c.sound} sound, ${c.UNSOUND} UNSOUND, ${c.unsupported} unsupported, ${c.undecided} undecided`,
     );
   for (const m of s.mutation)
     lines.push(
@@ -341,7 +342,9 @@ export function summaryText(s: Summary, limit = 20): string {
   if (s.unsound.length > 0) {
     lines.push('UNSOUND:');
     for (const u of s.unsound.slice(0, limit))
-      lines.push(`  ${u.test} (${u.file}) on ${u.target}, ${u.mode} mode, --lowering ${u.lowering}`);
+      lines.push(
+        `  ${escapeText(u.test)} (${escapeText(u.file)}) on ${escapeText(u.target)}, ${escapeText(u.mode)} mode, --lowering ${u.lowering}`,
+      );
     if (s.unsound.length > limit) lines.push(`  … and ${s.unsound.length - limit} more (--json lists all)`);
   }
   return lines.join('\n');

@@ -278,7 +278,12 @@ export async function runCampaign(
     const batchTests = batch.map((t) => t.test);
     const byRun = llc
       ? await pool(
-          plan.runs.map((ctx) => () => llcCodes(batchTests, ctx, plan.llcPath)),
+          // llc-22 gets the per-test budget for a whole batch (it compiles one in well under a second):
+          // a hung llc makes the batch's llc checks unsupported, never stalls the campaign.
+          plan.runs.map(
+            (ctx) => () =>
+              llcCodes(batchTests, ctx, plan.llcPath, Number.isFinite(plan.timeoutMs) ? plan.timeoutMs : 0),
+          ),
           availableParallelism(),
         )
       : [];
@@ -339,6 +344,8 @@ async function inProcess(
             },
           });
         } catch (e) {
+          // Interrupted, the test is not run: no line, so a resume runs it (as the pool does).
+          if (signal.aborted) break;
           line = undecidedLine(job, internalReason(e), performance.now() - t0);
         }
         current = null;

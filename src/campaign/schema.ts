@@ -35,6 +35,12 @@ export const HeaderSchema = z.object({
   timeoutMs: z.number().nullable(),
   maxStates: z.number().int(),
   mutate: z.boolean(),
+  /**
+   * The whole campaign's tests, before sharding: how many, and the MD5 of their sorted hashes (one per
+   * line). Shards of one campaign share it; a resume or merge of another set of tests is refused, and a
+   * merge holding fewer tests says so.
+   */
+  testSet: z.object({ count: z.number().int().min(0), digest: z.string().regex(/^[0-9a-f]{32}$/) }),
   shard: ShardSchema,
   /** gpumm's version that wrote the file. */
   version: z.string(),

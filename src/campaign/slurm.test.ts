@@ -307,7 +307,7 @@ describe('gpumm campaign slurm', () => {
     );
     expect(r.exit).toBe(0);
     expect(r.stdout).toContain('#SBATCH --cpus-per-task=2\n');
-    const command = r.stdout.slice(r.stdout.indexOf('\nexec ')).split(' \\\n  ').slice(1, -4);
+    const command = r.stdout.slice(r.stdout.indexOf('\nstatus=0\n')).split(' \\\n  ').slice(1, -4);
     expect(command).toEqual([
       '--targets gfx900,pvc',
       '--lowering doc,llc',
@@ -406,6 +406,9 @@ const TESTS = [
   'LB+plain',
   'WRC+rlx.agent',
   'CoRR.atomic.agent',
+  // UNSOUND on every target (load buffering, docs/hardware.md): the campaign exits 1, yet each task
+  // succeeds and the merge job runs.
+  'LB+rlx.agent',
 ].map((t) => `litmus/${t}.litmus`);
 const OPTIONS = ['--targets', 'gfx900', '--lowering', 'doc', '--workers', '1'];
 
@@ -435,7 +438,7 @@ describe.skipIf(unavailable !== null)('a campaign on a real single-host Slurm cl
     const single = join(dir, 'single.jsonl');
     const one = gpumm('campaign', ...OPTIONS, '--out', single, ...TESTS);
     expect(one.stderr).toBe('');
-    expect(one.status).toBe(0);
+    expect(one.status).toBe(1);
     const singleMs = performance.now() - t0;
 
     // The out folder's name tests both quotings for real: sbatch's (#SBATCH --output) and bash's.

@@ -137,6 +137,8 @@ export async function llcCodes(
   tests: readonly Test[],
   ctx: LowerCtx,
   llcPath?: string,
+  /** Stop llc-22 after this long (0: never); every test of a run that ran past it gets the reason. */
+  timeoutMs = 0,
 ): Promise<CodeOrWhy[]> {
   const found = findLlc(llcPath);
   if ('reason' in found) return tests.map(() => llcWhy(found.reason));
@@ -191,13 +193,15 @@ export async function llcCodes(
   if (parts.length > 0) {
     try {
       got = splitRegions(
-        await runLlc(found.path, `${parts.join('\n')}\n${MODULE_TAIL}`, proc.name, mode, tgsplit),
+        await runLlc(found.path, `${parts.join('\n')}\n${MODULE_TAIL}`, proc.name, mode, tgsplit, timeoutMs),
       );
     } catch (e) {
+      const why = (e as Error).message.split('\n')[0]!;
+      // A run past its budget says nothing of any one test: compiling each alone would only wait again.
+      if (tests.length === 1 || why.includes(' took over ')) return tests.map(() => llcWhy(why));
       // One test llc-22 refuses would fail the whole module: compile each test on its own instead.
-      if (tests.length === 1) return [llcWhy((e as Error).message.split('\n')[0]!)];
       return pool(
-        tests.map((t) => async () => (await llcCodes([t], ctx, llcPath))[0]!),
+        tests.map((t) => async () => (await llcCodes([t], ctx, llcPath, timeoutMs))[0]!),
         2,
       );
     }

@@ -340,3 +340,45 @@ describe('gpumm campaign --gen, report and slurm through the command line', () =
     expect(r.stdout).toContain(`--gen '${SPEC}'`);
   });
 });
+
+describe('gpumm campaign: the test set in the header', () => {
+  const SPEC = 'orders=rlx,acq scopes=agent placements=wgs';
+
+  it('a resume over other tests is refused; a merge that lacks tests says how many (CL1014)', () => {
+    const a = out('set-0.jsonl');
+    const b = out('set-1.jsonl');
+    for (const [f, i] of [
+      [a, 0],
+      [b, 1],
+    ] as const)
+      expect(
+        gpumm('campaign', '--gen', SPEC, '--targets', 'gfx900', '--shard', `${i}/2`, '--out', f).status,
+      ).not.toBe(2);
+    const header = linesOf(a)[0] as Header;
+    expect(header.testSet.count).toBe(15);
+    expect((linesOf(b)[0] as Header).testSet).toEqual(header.testSet);
+    // The same settings over other tests: not the same campaign.
+    const other = gpumm(
+      'campaign',
+      '--gen',
+      'orders=rlx scopes=agent placements=wgs',
+      '--targets',
+      'gfx900',
+      '--shard',
+      '0/2',
+      '--out',
+      a,
+      '--resume',
+    );
+    expect(other.status).toBe(2);
+    expect(other.stderr).toContain('CL1010');
+    expect(other.stderr).toContain('testSet');
+    // A shard cut short (a test line lost): the merge says so.
+    const text = readFileSync(b, 'utf8').split('\n');
+    writeFileSync(b, `${[text[0], ...text.slice(2)].join('\n')}`);
+    const m = gpumm('campaign', 'merge', a, b);
+    expect(m.status).toBe(0);
+    expect(m.stderr).toContain("warning CL1014: the merged results hold 14 of the campaign's 15 tests");
+    expect(gpumm('campaign', 'merge', a, out('set-0.jsonl')).stderr).toContain('CL1013');
+  });
+});

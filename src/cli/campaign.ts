@@ -40,6 +40,7 @@ import { CAMPAIGN_FORMAT, type Header, type MutationLine, type TestLine } from '
 import { inShard, parseShard, shardText, WHOLE } from '../campaign/shard.ts';
 import { machineMode } from '../check/check.ts';
 import { type DiagnosticCode, diag, fileSpan } from '../core/diagnostics.ts';
+import { md5Hex } from '../core/md5.ts';
 import type { Test } from '../core/types.ts';
 import { PROGRESS_MS } from '../enumerate/verdict.ts';
 import { PROCESSORS, type Target } from '../lower/targets.ts';
@@ -304,6 +305,7 @@ async function runAction(files: string[], opts: RunCliOptions, version: string):
   const model = await Runner.open(modelSpec('amdgpu')!, DEFAULT_SETTINGS);
   const tests: CampaignTest[] = [];
   const seen = new Set<string>();
+  const hashes: string[] = [];
   for (const { file, text, test } of [...loaded, ...(generated?.tests ?? [])]) {
     const md = model.diagnose({ test, original: test, translation: null });
     printer.print(md, text, file);
@@ -312,6 +314,7 @@ async function runAction(files: string[], opts: RunCliOptions, version: string):
     // Two files of one text are one test: its hash is its key.
     if (seen.has(hash)) continue;
     seen.add(hash);
+    hashes.push(hash);
     if (inShard(hash, shard)) tests.push({ name: test.name, file, source: text, test });
   }
   printer.finish();
@@ -326,6 +329,7 @@ async function runAction(files: string[], opts: RunCliOptions, version: string):
     timeoutMs: opts.timeout * 1000,
     maxStates: opts.maxStates,
     mutate: opts.mutate === true,
+    testSet: { count: hashes.length, digest: md5Hex(hashes.sort().join('\n')) },
     shard,
     version,
   };
@@ -451,9 +455,14 @@ function mergeAction(files: string[], opts: { out?: string }): void {
     });
     process.stderr.write(`${formatDiagnostic(d, undefined, '<merge>')}\n`);
   }
-  const text = mergeResults(read.map(({ r }) => r))
-    .map((l) => `${JSON.stringify(l)}\n`)
-    .join('');
+  const merged = mergeResults(read.map(({ r }) => r));
+  const have = merged.filter((l) => l.kind === 'test').length;
+  const { count } = first.r.header!.testSet;
+  if (gap === null && have < count) {
+    const d = diag('CL1014', null, { have: String(have), count: String(count) });
+    process.stderr.write(`${formatDiagnostic(d, undefined, '<merge>')}\n`);
+  }
+  const text = merged.map((l) => `${JSON.stringify(l)}\n`).join('');
   if (opts.out !== undefined) writeOut(opts.out, text);
   else process.stdout.write(text);
 }
@@ -470,7 +479,9 @@ export function registerCampaign(program: Command): Command {
     );
   campaign
     .command('run', { isDefault: true })
-    .description('run the campaign: the model and every check of each test, one results line per test')
+    .description(
+      'run the campaign: the model and every check of each test, one results line per test; exit 0 all sound, 1 some check UNSOUND, 3 some undecided, 2 bad input, 130 interrupted',
+    )
     .argument('[files...]', 'litmus files')
     .requiredOption(
       '--targets <list>',

@@ -1,6 +1,7 @@
 /**
- * `gpumm gen [--size n] [--nprocs n] [--relax LIST] [--orders LIST] [--fences LIST] [--scopes LIST]
- * [--placements LIST] [--spaces LIST] [--lang amdgpu|vulkan] (--out DIR | --list | --count)`: litmus
+ * `gpumm gen [--size n] [--nprocs n] [--relax LIST] [--orders LIST] [--writes LIST] [--fences LIST]
+ * [--scopes LIST] [--placements LIST] [--spaces LIST] [--lang amdgpu|vulkan] [--max n]
+ * (--out DIR | --list | --count)`: litmus
  * tests from cycles of relations, as diy7 writes them (src/campaign/gen.ts, docs/campaigns.md). With
  * `--out`, one file per test named after the test and an index `@all` listing them, as diy7 does.
  */

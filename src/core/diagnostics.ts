@@ -717,6 +717,12 @@ export const DIAGNOSTICS = {
     hint: (a) =>
       `the merged file holds only the tests of the shards given; merge every shard i/${a.count} (0 ≤ i < ${a.count}) for the whole campaign`,
   },
+  CL1014: {
+    severity: 'warning',
+    message: (a) => `the merged results hold ${a.have} of the campaign's ${a.count} tests`,
+    hint: () =>
+      'a shard stopped before its end (killed, out of time): run it again with --resume, then merge again',
+  },
   // A campaign's results files (`gpumm campaign report`; src/campaign/schema.ts)
   CL1020: {
     severity: 'error',
