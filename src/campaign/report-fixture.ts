@@ -15,6 +15,7 @@
  * The model: MP+rel+acq forbidden, the hostile test allowed, SB+sc unknown.
  */
 
+import type { ResultsLines } from './read.ts';
 import type { CampaignCheck, Header, Line, MutationLine, TestLine } from './schema.ts';
 
 /** A test name that would run a script in a page, and recolour a terminal, were it not escaped. */
@@ -161,12 +162,13 @@ export const MUTATION: MutationLine = {
 };
 
 /**
- * The other shard's line for the same target and mode: it kills `b`, and `c` survives there. Merged,
- * `a` and `b` are killed and `c` stays undecided: 2 of 3 − 1 = 100%.
+ * The other shard's line for the same target and mode, over its one test (MP, which shard 0 holds too):
+ * it kills `b`, and `c` survives there. Merged, `a` and `b` are killed and `c` stays undecided: 2 of
+ * 3 − 1 = 100%, over the 3 distinct tests of both shards.
  */
 export const MUTATION_2: MutationLine = {
   ...MUTATION,
-  tests: 2,
+  tests: 1,
   score: { ...MUTATION.score, killed: 1, undecided: 0, testMissing: 2, value: 1 / 3 },
   mutants: [mutant('a', 'survived'), mutant('b', 'killed'), mutant('c', 'survived')],
 };
@@ -178,3 +180,15 @@ export function jsonl(lines: readonly Line[]): string {
 
 /** The fixture's one shard: header, the three tests and the mutation line. */
 export const SHARD_0: Line[] = [HEADER, MP, HOSTILE_TEST, SB, MUTATION];
+
+/** The other shard: its header, MP again and its mutation line. */
+export const SHARD_1: Line[] = [{ ...HEADER, shard: { index: 1, count: 2 } }, MP, MUTATION_2];
+
+/** Lines as one file read by src/campaign/read.ts holds them, by kind (the lines are in order). */
+export function fileOf(lines: readonly Line[]): ResultsLines {
+  return {
+    header: lines.find((l) => l.kind === 'header') ?? null,
+    tests: lines.filter((l) => l.kind === 'test'),
+    mutations: lines.filter((l) => l.kind === 'mutation'),
+  };
+}

@@ -1,223 +1,27 @@
 /**
- * `gpumm campaign report`: what a campaign's results files (src/campaign/schema.ts) say, for a person.
+ * What a campaign's results files (src/campaign/schema.ts) say, for a person: the one summary that
+ * `gpumm campaign run` closes with and `gpumm campaign report` prints.
  *
- * Three stages, none of which touches the file system: `readResults` turns a file's text into its
- * lines and diagnostics (a bad line is located, a line cut short by a killed campaign only warned
- * about), `summarise` counts what the lines of one or many shards say, and `formatSummary` /
- * `htmlReport` render the counts as text for a terminal or as one standalone HTML page.
+ * Two stages after src/campaign/read.ts, neither of which touches the file system: `summarise` counts
+ * what the files of one or many shards say (their mutation lines merged as `campaign merge` merges
+ * them), and `formatSummary` / `htmlReport` render the counts as text for a terminal or as one
+ * standalone HTML page.
  */
 
 import * as z from 'zod';
-import { mutationScore, ScoreSchema } from '../check/mutate.ts';
-import { clipQuote, diag, type SourceDiagnostic } from '../core/diagnostics.ts';
+import { ScoreSchema } from '../check/mutate.ts';
 import { escapeText, outputText } from '../core/escape.ts';
-import type { Span } from '../core/types.ts';
+import type { ResultsLines } from './read.ts';
+import { mergeMutations } from './results.ts';
 import {
   type CampaignCheck,
   CampaignCheckSchema,
-  type Line,
-  LineSchema,
   ModelVerdictSchema,
-  type MutationLine,
+  type Shard,
   ShardSchema,
   type TestLine,
 } from './schema.ts';
-
-// ---------------------------------------------------------------------------------------------------
-// Reading
-
-/** The lines of a results file that parse, and a diagnostic for each that does not. */
-export interface ReadResults {
-  lines: Line[];
-  diagnostics: SourceDiagnostic[];
-}
-
-/** Where a piece of a file starts, when `readResults` is given one piece of a larger file. */
-export interface ReadStart {
-  /** 1-based line number of the piece's first line. */
-  line: number;
-  /** Offset of the piece's first character in the file. */
-  offset: number;
-}
-
-/**
- * Parses a results file's text, line by line, with `LineSchema`. A line that is not JSON, or not a
- * line of the format, is an error at its place (CL1020: the column of the value at fault, when the
- * JSON parses); so is a file whose first line is not the header, or a second header. The file's last
- * line, when it is not JSON and has no line break after it, was being written when a campaign was
- * killed: a warning (CL1021), and the line is left out. Blank lines are skipped.
- *
- * `start`: where `text` starts in the file, when it is a piece of it (the first piece starts at line 1,
- * where the header must be).
- */
-export function readResults(
-  text: string,
-  file: string,
-  start: ReadStart = { line: 1, offset: 0 },
-): ReadResults {
-  const lines: Line[] = [];
-  const diagnostics: SourceDiagnostic[] = [];
-  let headerSeen = start.line > 1;
-  let first = start.line === 1;
-  let at = 0;
-  for (let n = start.line; at < text.length; n++) {
-    const nl = text.indexOf('\n', at);
-    const end = nl < 0 ? text.length : nl;
-    // A file written on Windows keeps its line breaks' \r; JSON allows it as whitespace anyway.
-    const body = text.slice(at, end);
-    const from = at;
-    at = end + 1;
-    if (body.trim() === '') continue;
-    const span = (col: number, len: number): Span => ({
-      file,
-      offset: start.offset + from + col - 1,
-      line: n,
-      col,
-      len,
-    });
-    const bad = (col: number, len: number, what: string, fix?: string) =>
-      diagnostics.push(diag('CL1020', span(col, len), { what, fix }));
-    let json: unknown;
-    try {
-      json = JSON.parse(body);
-    } catch (e) {
-      if (nl < 0) {
-        diagnostics.push(diag('CL1021', span(1, body.length)));
-        continue;
-      }
-      const why = jsonWhy(e);
-      bad(why.col ?? 1, why.col === undefined ? body.length : 1, `it is not JSON (${why.text})`);
-      first = false;
-      continue;
-    }
-    const parsed = LineSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const { col, len } = locate(body, issue.path);
-      bad(col, len, `${pathText(issue.path)}: ${formatWhy(issue.path, issue.message, json)}`);
-      first = false;
-      continue;
-    }
-    const line = parsed.data;
-    if (first && line.kind !== 'header')
-      bad(1, body.length, `the first line is a ${line.kind} line, not the campaign's header`);
-    else if (!first && line.kind === 'header' && headerSeen)
-      bad(
-        1,
-        body.length,
-        'a second header',
-        'a results file has one header, its first line; to read several shards together, give each file',
-      );
-    else lines.push(line);
-    if (line.kind === 'header') headerSeen = true;
-    first = false;
-  }
-  if (start.line === 1 && text.trim() === '')
-    diagnostics.push(
-      diag(
-        'CL1020',
-        { file, offset: 0, line: 1, col: 1, len: 0 },
-        { what: "the file is empty: a results file starts with the campaign's header" },
-      ),
-    );
-  return { lines, diagnostics };
-}
-
-/** A JSON syntax error's reason without the line it quotes (V8 quotes the whole input), and its column. */
-function jsonWhy(e: unknown): { text: string; col?: number } {
-  const msg = e instanceof Error ? e.message : String(e);
-  const pos = /at position (\d+)/.exec(msg);
-  const text = msg
-    .replace(/, ".*" is not valid JSON$/s, '')
-    .replace(/ in JSON at position \d+.*$/s, '')
-    .replace(/ after JSON$/, ' after the value');
-  return { text: clipQuote(text), col: pos ? Number(pos[1]) + 1 : undefined };
-}
-
-/** A format version other than this reader's gets a message of its own: the schema would only say "expected 1". */
-function formatWhy(path: readonly PropertyKey[], message: string, json: unknown): string {
-  if (path.length === 1 && path[0] === 'format' && typeof json === 'object' && json !== null) {
-    const v = (json as { format?: unknown }).format;
-    return `format ${clipQuote(JSON.stringify(v) ?? 'none', 20)}, but this gpumm reads format 1 only (rerun the campaign, or report with the gpumm that wrote it)`;
-  }
-  return message;
-}
-
-/** `checks[2].forbidden.trace`: a zod issue's path as a person reads it; the line itself when empty. */
-function pathText(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return 'the line';
-  let out = '';
-  for (const k of path)
-    out += typeof k === 'number' ? `[${k}]` : `${out === '' ? '' : '.'}${clipQuote(String(k), 40)}`;
-  return out;
-}
-
-/**
- * The 1-based column and length of the value at `path` in `json` (valid JSON): as deep as the path
- * can be followed (a missing key points at its object's opening brace). Written apart from JSON.parse
- * because JSON.parse forgets where each value was.
- */
-function locate(json: string, path: readonly PropertyKey[]): { col: number; len: number } {
-  let i = skipWs(json, 0);
-  for (const key of path) {
-    const open = json[i];
-    let found = -1;
-    if (open === '{' && typeof key === 'string') {
-      let j = skipWs(json, i + 1);
-      while (j < json.length && json[j] === '"') {
-        const keyEnd = skipValue(json, j);
-        const name = JSON.parse(json.slice(j, keyEnd)) as string;
-        const v = skipWs(json, skipWs(json, keyEnd) + 1);
-        if (name === key) {
-          found = v;
-          break;
-        }
-        j = skipWs(json, skipWs(json, skipValue(json, v)) + 1);
-      }
-    } else if (open === '[' && typeof key === 'number') {
-      let j = skipWs(json, i + 1);
-      for (let k = 0; j < json.length && json[j] !== ']'; k++) {
-        if (k === key) {
-          found = j;
-          break;
-        }
-        j = skipWs(json, skipWs(json, skipValue(json, j)) + 1);
-      }
-    }
-    if (found < 0) return { col: i + 1, len: 1 };
-    i = found;
-  }
-  return { col: i + 1, len: Math.max(1, skipValue(json, i) - i) };
-}
-
-function skipWs(s: string, i: number): number {
-  while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === '\r' || s[i] === '\n')) i++;
-  return i;
-}
-
-/** The index just past the JSON value starting at `i` (the text is known to be valid JSON). */
-function skipValue(s: string, i: number): number {
-  const c = s[i];
-  if (c === '"') {
-    let j = i + 1;
-    while (j < s.length && s[j] !== '"') j += s[j] === '\\' ? 2 : 1;
-    return j + 1;
-  }
-  if (c === '{' || c === '[') {
-    const close = c === '{' ? '}' : ']';
-    let j = skipWs(s, i + 1);
-    while (j < s.length && s[j] !== close) {
-      j = skipWs(s, skipValue(s, j));
-      // An object member: the key was skipped above, then comes `: value`.
-      if (s[j] === ':') j = skipWs(s, skipValue(s, skipWs(s, j + 1)));
-      if (s[j] === ',') j = skipWs(s, j + 1);
-    }
-    return j + 1;
-  }
-  let j = i;
-  while (j < s.length && !',}] \t\r\n'.includes(s[j]!)) j++;
-  return j;
-}
+import { shardText } from './shard.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Summarising
@@ -245,17 +49,24 @@ const UnsoundSchema = z.object({
 });
 export type UnsoundResult = z.infer<typeof UnsoundSchema>;
 
-/** What `gpumm campaign report --json` prints: the counts of one campaign, over every shard given. */
+/**
+ * The summary of a campaign's results: what `gpumm campaign report --json` and `gpumm campaign run
+ * --json` print, over every shard given (a run's: its one file). `ran`, `interrupted` and `wallMs` are
+ * a run's own, absent from a report.
+ */
 export const CampaignSummarySchema = z.object({
   /** Test lines, each hash counted once. */
   tests: Count,
   /** Test lines whose hash an earlier line (of this file or another) has: left out of every count. */
   duplicates: Count,
-  /** The shards whose headers were read, in order. */
+  /** The shards whose headers were read, sorted. */
   shards: z.array(ShardSchema),
   /** The model's verdicts on the tests' conditions. */
   model: z.record(ModelVerdictSchema.shape.verdict, Count),
-  /** Per target, mode and lowering, how many checks reached each verdict; sorted. */
+  /**
+   * Per target, mode and lowering, how many checks reached each verdict; in the campaign's order (the
+   * targets as given, each in its modes, the lowerings as given), as each test line has its checks.
+   */
   checks: z.array(
     z.object({
       target: z.string(),
@@ -267,16 +78,27 @@ export const CampaignSummarySchema = z.object({
   /** Every UNSOUND check, sorted by test, target, mode and lowering. */
   unsound: z.array(UnsoundSchema),
   /**
-   * The mutation score per target and mode. Shards' lines for one target and mode are merged: a mutant
-   * is killed when one shard kills it, else undecided when one is undecided, else it survives.
+   * The mutation score per target and mode. Shards' lines for one target and mode are merged as
+   * `gpumm campaign merge` merges them (src/campaign/results.ts `mergeMutations`): a mutant is killed
+   * when one shard kills it, else undecided when one is undecided, else it survives; `tests` is the
+   * distinct tests of the files that hold the line.
    */
   mutation: z.array(z.object({ target: z.string(), mode: z.string(), tests: Count, score: ScoreSchema })),
   /** The ten slowest tests, slowest first. */
   slowest: z.array(z.object({ test: z.string(), file: z.string(), ms: z.number() })),
   /** The tests' wall times added up (the workers' time, not the campaign's wall time). */
   ms: z.number(),
+  /** `campaign run`: the tests this run ran; the others were in the file already (`--resume`). */
+  ran: Count.optional(),
+  /** `campaign run`: stopped by Ctrl-C before its end. */
+  interrupted: z.boolean().optional(),
+  /** `campaign run`: the run's wall time. */
+  wallMs: z.number().optional(),
 });
 export type CampaignSummary = z.infer<typeof CampaignSummarySchema>;
+
+/** What a run adds to the summary of its file (`gpumm campaign run`). */
+export type RunFacts = Required<Pick<CampaignSummary, 'ran' | 'interrupted' | 'wallMs'>>;
 
 /** How many slow tests a summary names. */
 export const SLOWEST = 10;
@@ -285,51 +107,28 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The test lines of `lines`, each hash once (the first line with it), and how many were left out. */
-function distinctTests(lines: readonly Line[]): { tests: TestLine[]; duplicates: number } {
+/** The test lines of `files`, each hash once (the first line with it), and how many were left out. */
+function distinctTests(files: readonly ResultsLines[]): { tests: TestLine[]; duplicates: number } {
   const seen = new Set<string>();
   const tests: TestLine[] = [];
   let duplicates = 0;
-  for (const l of lines) {
-    if (l.kind !== 'test') continue;
-    if (seen.has(l.hash)) duplicates++;
-    else {
-      seen.add(l.hash);
-      tests.push(l);
+  for (const f of files)
+    for (const t of f.tests) {
+      if (seen.has(t.hash)) duplicates++;
+      else {
+        seen.add(t.hash);
+        tests.push(t);
+      }
     }
-  }
   return { tests, duplicates };
 }
 
-/** One mutation line per target and mode: shards' lines merged as CampaignSummary.mutation says. */
-function mergedMutations(lines: readonly Line[]): MutationLine[] {
-  const byKey = new Map<string, MutationLine>();
-  const rank = { killed: 2, undecided: 1, survived: 0 } as const;
-  for (const l of lines) {
-    if (l.kind !== 'mutation') continue;
-    const key = `${l.target}\u0000${l.mode}`;
-    const had = byKey.get(key);
-    if (!had) {
-      byKey.set(key, { ...l, mutants: [...l.mutants] });
-      continue;
-    }
-    had.tests += l.tests;
-    const mutantKey = (m: MutationLine['mutants'][number]) =>
-      `${m.row}\u0000${m.position}\u0000${m.mutation}`;
-    const index = new Map(had.mutants.map((m, k) => [mutantKey(m), k]));
-    for (const m of l.mutants) {
-      const k = index.get(mutantKey(m));
-      if (k === undefined) had.mutants.push(m);
-      else if (rank[m.status] > rank[had.mutants[k]!.status]) had.mutants[k] = m;
-    }
-    had.score = mutationScore(had.mutants);
-  }
-  return [...byKey.values()].sort((a, b) => compare(a.target, b.target) || compare(a.mode, b.mode));
-}
-
-/** The counts of a campaign's lines (of one file or of many shards' files together). */
-export function summarise(lines: readonly Line[]): CampaignSummary {
-  const { tests, duplicates } = distinctTests(lines);
+/**
+ * The counts of a campaign's results: of one file, or of many shards' files together (`files`, as
+ * src/campaign/read.ts reads them). `run`: a run's own facts, when it is a run's closing summary.
+ */
+export function summarise(files: readonly ResultsLines[], run?: RunFacts): CampaignSummary {
+  const { tests, duplicates } = distinctTests(files);
   const model = Object.fromEntries(MODEL_VERDICTS.map((v) => [v, 0])) as CampaignSummary['model'];
   const groups = new Map<string, CampaignSummary['checks'][number]>();
   const unsound: UnsoundResult[] = [];
@@ -364,20 +163,18 @@ export function summarise(lines: readonly Line[]): CampaignSummary {
         });
     }
   }
-  const byCheck = (
-    a: Pick<UnsoundResult, 'target' | 'mode' | 'lowering'>,
-    b: Pick<UnsoundResult, 'target' | 'mode' | 'lowering'>,
-  ) => compare(a.target, b.target) || compare(a.mode, b.mode) || compare(a.lowering, b.lowering);
-  const shards = new Map<string, z.infer<typeof ShardSchema>>();
-  for (const l of lines) if (l.kind === 'header') shards.set(`${l.shard.index}/${l.shard.count}`, l.shard);
+  const byCheck = (a: UnsoundResult, b: UnsoundResult) =>
+    compare(a.target, b.target) || compare(a.mode, b.mode) || compare(a.lowering, b.lowering);
+  const shards = new Map<string, Shard>();
+  for (const f of files) if (f.header) shards.set(shardText(f.header.shard), f.header.shard);
   return {
     tests: tests.length,
     duplicates,
     shards: [...shards.values()].sort((a, b) => a.count - b.count || a.index - b.index),
     model,
-    checks: [...groups.values()].sort(byCheck),
+    checks: [...groups.values()],
     unsound: unsound.sort((a, b) => compare(a.test, b.test) || byCheck(a, b) || compare(a.hash, b.hash)),
-    mutation: mergedMutations(lines).map((m) => ({
+    mutation: mergeMutations(files).map((m) => ({
       target: m.target,
       mode: m.mode,
       tests: m.tests,
@@ -388,7 +185,20 @@ export function summarise(lines: readonly Line[]): CampaignSummary {
       .slice(0, SLOWEST)
       .map((t) => ({ test: t.test, file: t.file, ms: t.ms })),
     ms,
+    ...run,
   };
+}
+
+/**
+ * The exit status a summary calls for (`gpumm campaign run`): 1 when some check is UNSOUND, else 3
+ * when some check or model verdict is undecided (a budget), else 0. An `unsupported` check (a machine
+ * or llc-22 that cannot run the code) is counted but changes nothing: a campaign over many targets
+ * always has some.
+ */
+export function summaryStatus(s: CampaignSummary): 0 | 1 | 3 {
+  if (s.checks.some((c) => c.counts.UNSOUND > 0)) return 1;
+  if (s.checks.some((c) => c.counts.undecided > 0) || s.model.undecided > 0) return 3;
+  return 0;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -399,10 +209,6 @@ function valuesText(v: Readonly<Record<string, number | 'undef'>>): string {
   return Object.entries(v)
     .map(([k, x]) => `${k}=${x};`)
     .join(' ');
-}
-
-function shardText(s: z.infer<typeof ShardSchema>): string {
-  return `${s.index}/${s.count}`;
 }
 
 /** `87.5%`, or `n/a` when no mutant is scored. */
@@ -448,8 +254,11 @@ function table(
   );
 }
 
-/** The summary as text for a terminal: aligned tables, everything from the file escaped. */
-export function formatSummary(s: CampaignSummary): string {
+/**
+ * The summary as text for a terminal: aligned tables, everything from the file escaped. `limit`: the
+ * most UNSOUND results listed (a run's closing summary lists a few; the report, and `--json`, all).
+ */
+export function formatSummary(s: CampaignSummary, limit = Number.POSITIVE_INFINITY): string {
   const e = escapeText;
   const out: string[] = [];
   const shards =
@@ -458,6 +267,10 @@ export function formatSummary(s: CampaignSummary): string {
       : `, ${s.shards.length === 1 ? 'shard' : 'shards'} ${s.shards.map(shardText).join(', ')}`;
   const dups = s.duplicates > 0 ? ` (${plural(s.duplicates, 'duplicate line')} left out)` : '';
   out.push(`Campaign: ${plural(s.tests, 'test')}${dups}${shards}, ${secondsText(s.ms)} of test time`);
+  if (s.ran !== undefined)
+    out.push(
+      `Run: ${plural(s.ran, 'test')} run now in ${secondsText(s.wallMs ?? 0)}${s.interrupted ? ' (interrupted)' : ''}`,
+    );
   out.push(`Model: ${MODEL_VERDICTS.map((v) => `${s.model[v]} ${v}`).join(', ')}`);
   out.push('');
   if (s.checks.length === 0) out.push('Checks: none');
@@ -483,18 +296,22 @@ export function formatSummary(s: CampaignSummary): string {
     out.push(
       ...table(
         ['test', 'target', 'mode', 'lowering', 'forbidden', 'trace', 'placement'],
-        s.unsound.map((u) => [
-          e(u.test),
-          e(u.target),
-          e(u.mode),
-          e(u.lowering),
-          e(valuesText(u.values)),
-          u.steps === null ? 'none' : plural(u.steps, 'step'),
-          e(u.placement),
-        ]),
+        s.unsound
+          .slice(0, limit)
+          .map((u) => [
+            e(u.test),
+            e(u.target),
+            e(u.mode),
+            e(u.lowering),
+            e(valuesText(u.values)),
+            u.steps === null ? 'none' : plural(u.steps, 'step'),
+            e(u.placement),
+          ]),
         [false, false, false, false, false, true, false],
       ),
     );
+    if (s.unsound.length > limit)
+      out.push(`  … and ${s.unsound.length - limit} more (gpumm campaign report, or --json, lists all)`);
   }
   if (s.mutation.length > 0) {
     out.push('');
@@ -693,10 +510,10 @@ function unsoundSection(
  * UNSOUND result with its test's source (or file) and trace, linked from the results' table. All text
  * from the file is HTML-escaped; ids are gpumm's own.
  */
-export function htmlReport(lines: readonly Line[], s: CampaignSummary): string {
+export function htmlReport(files: readonly ResultsLines[], s: CampaignSummary): string {
   const h = htmlText;
   const tests = new Map<string, TestLine>();
-  for (const l of lines) if (l.kind === 'test' && !tests.has(l.hash)) tests.set(l.hash, l);
+  for (const f of files) for (const t of f.tests) if (!tests.has(t.hash)) tests.set(t.hash, t);
   const out: string[] = [];
   out.push('<!DOCTYPE html>');
   out.push('<html lang="en">');

@@ -8,8 +8,17 @@
  *   MD5 of the test's source text: a resumed campaign skips the hashes already in the file.
  * - Then, with `--mutate`, one `mutation` line per target and mode (after every test line).
  *
- * A line that does not parse (a campaign killed while writing it) is the file's last line only; a
- * resumed campaign truncates it before appending.
+ * How the file is read (src/campaign/read.ts, the one reader of `--resume`, `merge` and `report`):
+ *
+ * - A line is whole when its line break is there: a campaign writes each line with its line break in one
+ *   call, so a last line without one is a write cut short by a kill — torn, even when what is there
+ *   parses. It is left out with a warning (CL1021); a resumed campaign truncates it before appending and
+ *   runs its test again.
+ * - Every other line that is not UTF-8, not JSON or not a line of this schema, a first line that is not
+ *   the header, a second header, a test line after a mutation line, and an empty file are errors
+ *   (CL1020): damage no kill leaves, never skipped silently.
+ * - Blank lines (only spaces, tabs or a `\r`) are skipped, and a `\r` before a line break is allowed:
+ *   a file that passed through an editor or Windows reads the same.
  */
 
 import * as z from 'zod';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CampaignSummarySchema } from '../campaign/report.ts';
-import { HEADER, jsonl, MP, MUTATION_2, SB, SHARD_0 } from '../campaign/report-fixture.ts';
+import { HEADER, jsonl, MP, SB, SHARD_0, SHARD_1 } from '../campaign/report-fixture.ts';
 import { registerCampaignReport } from './campaign-report.ts';
 import { CliExit } from './shared.ts';
 
@@ -18,10 +18,7 @@ function file(name: string, text: string): string {
 }
 
 const SHARD_0_FILE = file('shard-0.jsonl', jsonl(SHARD_0));
-const SHARD_1_FILE = file(
-  'shard-1.jsonl',
-  jsonl([{ ...HEADER, shard: { index: 1, count: 2 } }, MP, MUTATION_2]),
-);
+const SHARD_1_FILE = file('shard-1.jsonl', jsonl(SHARD_1));
 
 let stdout = '';
 let stderr = '';
@@ -66,8 +63,8 @@ describe('gpumm campaign report', () => {
       'Campaign: 3 tests (1 duplicate line left out), shards 0/2, 1/2, 3.1 s of test time',
     );
     expect(lines).toContain('  gfx942   cu    doc           2        1            0          0');
-    // The two shards' mutation lines merged: a and b killed, c undecided.
-    expect(lines).toContain('  gfx942  cu        5  100.0%       2        3          1');
+    // The two shards' mutation lines merged: a and b killed, c undecided, over the 3 distinct tests.
+    expect(lines).toContain('  gfx942  cu        3  100.0%       2        3          1');
     expect(stdout).not.toContain('\x1b');
   });
 
@@ -127,6 +124,21 @@ describe('gpumm campaign report', () => {
     expect(await status(cut)).toBe(0);
     expect(stderr).toMatch(/:6:1: warning CL1021: /);
     expect(stdout).toMatch(/^Campaign: 3 tests/);
+  });
+
+  it('a last line without its line break is torn even when it parses: a warning, left out', async () => {
+    const unended = file('unended.jsonl', jsonl(SHARD_0).slice(0, -1));
+    expect(await status(unended, '--json')).toBe(0);
+    expect(stderr).toMatch(/:5:1: warning CL1021: /);
+    expect(JSON.parse(stdout).mutation).toEqual([]);
+  });
+
+  it('a torn last line may end inside a character: still only a warning, not CL1005', async () => {
+    const bytes = Buffer.from(`${jsonl(SHARD_0)}{"kind":"test","test":"é`);
+    const torn = join(DIR, 'torn-utf8.jsonl');
+    writeFileSync(torn, bytes.subarray(0, -1));
+    expect(await status(torn)).toBe(0);
+    expect(stderr).toMatch(/:6:1: warning CL1021: /);
   });
 
   it('UNSOUND results are not a failure: a report is not a verdict', async () => {

@@ -1,6 +1,8 @@
 /**
  * `gpumm campaign report FILE… [--html FILE] [--json]`: what a campaign's results files say (the
- * shards of one campaign read together), as text, as JSON, and as one standalone HTML page.
+ * shards of one campaign read together), as text, as JSON, and as one standalone HTML page. Also the
+ * one reader of results files on disk (`readResultsFiles`: size limit, UTF-8, diagnostics) and the one
+ * printer of a summary, which `gpumm campaign` (resume, merge, its closing summary) uses too.
  *
  * Exit status: 2 when a file cannot be read or has a bad line (diagnostics on stderr, nothing on
  * stdout, no page written); 0 otherwise, UNSOUND results or not — a report is not a verdict.
@@ -8,15 +10,14 @@
 
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
+import { type Results, readResults } from '../campaign/read.ts';
 import {
+  type CampaignSummary,
   CampaignSummarySchema,
   formatSummary,
   htmlReport,
-  type ReadStart,
-  readResults,
   summarise,
 } from '../campaign/report.ts';
-import type { Line } from '../campaign/schema.ts';
 import { diag, fileSpan, hasErrors, type SourceDiagnostic } from '../core/diagnostics.ts';
 import { jsonText } from './format.ts';
 import { failureWhy, firstInvalidUtf8, maxInputBytes, stderrPrinter } from './io.ts';
@@ -31,16 +32,10 @@ const MIB = 1024 * 1024;
 export const RESULTS_MIN_LIMIT_MIB = 256;
 
 /**
- * Longest piece of a file decoded as one string: below V8's longest string (2^29 − 24 UTF-16 units),
- * so a file larger than that is read in pieces of whole lines.
+ * Longest file whose text is decoded whole to quote its lines under their diagnostics: below V8's
+ * longest string (2^29 − 24 UTF-16 units). The reader itself decodes a line at a time.
  */
-const PIECE_BYTES = 256 * MIB;
-
-/** A piece of a results file's text, of whole lines, and where it starts in the file. */
-interface Piece {
-  text: string;
-  start: ReadStart;
-}
+const QUOTED_BYTES = 256 * MIB;
 
 /** The bytes of `file`, or null when it has more than `limit` (a pipe is read up to `limit` + 1 bytes). */
 function readAtMost(file: string, limit: number): Buffer | null {
@@ -64,33 +59,20 @@ function readAtMost(file: string, limit: number): Buffer | null {
   }
 }
 
-/** `bytes` as text in pieces of whole lines, each at most PIECE_BYTES long unless one line is longer. */
-function piecesOf(bytes: Buffer): Piece[] {
-  const pieces: Piece[] = [];
-  const start: ReadStart = { line: 1, offset: 0 };
-  let from = 0;
-  while (from < bytes.length) {
-    let to = bytes.length;
-    if (to - from > PIECE_BYTES) {
-      const nl = bytes.lastIndexOf(0x0a, from + PIECE_BYTES - 1);
-      to = nl >= from ? nl + 1 : bytes.length;
-    }
-    const text = bytes.subarray(from, to).toString('utf8');
-    pieces.push({ text, start: { ...start } });
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) start.line++;
-    start.offset += text.length;
-    from = to;
-  }
-  return pieces.length > 0 ? pieces : [{ text: '', start }];
+/** `bytes` as text for the caret lines of diagnostics, when the file is small enough to quote. */
+function quoted(bytes: Buffer): string | undefined {
+  return bytes.length <= QUOTED_BYTES ? bytes.toString('utf8') : undefined;
 }
 
 /**
- * A results file as text pieces, or the diagnostic of why it cannot be read (CL1001 missing or
- * unreadable, CL1002 a folder, CL1008 too large, CL1005 not UTF-8, with the text for the caret line).
+ * A results file read (src/campaign/read.ts), or the diagnostic of why it cannot be (CL1001 missing or
+ * unreadable, CL1002 a folder, CL1008 too large, CL1005 not UTF-8 before its last line break — a torn
+ * last line may end inside a character), each with the file's text for the caret lines when it has
+ * diagnostics.
  */
-export function readResultsFile(
+function readResultsFile(
   file: string,
-): { pieces: Piece[] } | { diagnostic: SourceDiagnostic; text?: string } {
+): { results: Results; text?: string } | { diagnostic: SourceDiagnostic; text?: string } {
   const kind = 'results';
   const limit = Math.max(maxInputBytes(), RESULTS_MIN_LIMIT_MIB * MIB);
   let bytes: Buffer;
@@ -106,7 +88,7 @@ export function readResultsFile(
     const why = failureWhy(e, { ENOENT: 'no such file', EACCES: 'permission denied' }, 'cannot be read');
     return { diagnostic: diag('CL1001', fileSpan(file), { file, why, kind }) };
   }
-  const bad = firstInvalidUtf8(bytes);
+  const bad = firstInvalidUtf8(bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1));
   if (bad >= 0) {
     const before = bytes.subarray(0, bad).toString('utf8');
     const lineStart = before.lastIndexOf('\n') + 1;
@@ -118,10 +100,43 @@ export function readResultsFile(
       len: 1,
     };
     const byte = `0x${bytes[bad]!.toString(16).padStart(2, '0')}`;
-    const text = bytes.length <= PIECE_BYTES ? bytes.toString('utf8') : undefined;
-    return { diagnostic: diag('CL1005', span, { file, byte, kind }), text };
+    return { diagnostic: diag('CL1005', span, { file, byte, kind }), text: quoted(bytes) };
   }
-  return { pieces: piecesOf(bytes) };
+  const results = readResults(bytes, file);
+  return results.diagnostics.length > 0 ? { results, text: quoted(bytes) } : { results };
+}
+
+/**
+ * Results files read for a command (`campaign report`, `merge`, `run --resume`), every diagnostic
+ * printed (warnings too: a torn last line is left out). Exit 2 (a CliExit), once every file is read,
+ * when one cannot be read or has an error.
+ */
+export function readResultsFiles(files: readonly string[], errorLimit?: number): Results[] {
+  const printer = stderrPrinter(errorLimit);
+  const read: Results[] = [];
+  let ok = true;
+  for (const file of files) {
+    const r = readResultsFile(file);
+    if ('diagnostic' in r) {
+      printer.print([r.diagnostic], r.text);
+      ok = false;
+      continue;
+    }
+    printer.print(r.results.diagnostics, r.text);
+    if (hasErrors(r.results.diagnostics)) ok = false;
+    read.push(r.results);
+  }
+  printer.finish();
+  if (!ok) throw new CliExit(2);
+  return read;
+}
+
+/**
+ * A campaign summary on stdout, as `formatSummary`'s text or (`json`) as JSON valid per
+ * `CampaignSummarySchema`: the one output of `campaign run` and `campaign report`.
+ */
+export function printSummary(s: CampaignSummary, json: boolean, limit?: number): void {
+  process.stdout.write(json ? `${jsonText(CampaignSummarySchema.parse(s))}\n` : formatSummary(s, limit));
 }
 
 interface ReportCliOptions {
@@ -145,34 +160,13 @@ export function registerCampaignReport(campaign: Command): void {
     .option('--json', 'print the summary as JSON (schema: CampaignSummarySchema in src/campaign/report.ts)')
     .addOption(errorLimitOption())
     .action(async (files: string[], opts: ReportCliOptions) => {
-      const printer = stderrPrinter(opts.errorLimit);
-      const lines: Line[] = [];
-      let ok = true;
-      for (const file of files) {
-        const read = readResultsFile(file);
-        if ('diagnostic' in read) {
-          printer.print([read.diagnostic], read.text);
-          ok = false;
-          continue;
-        }
-        for (const piece of read.pieces) {
-          const r = readResults(piece.text, file, piece.start);
-          // The caret lines quote the file's text, whose offsets are the file's: only one piece has them all.
-          printer.print(r.diagnostics, read.pieces.length === 1 ? piece.text : undefined);
-          if (hasErrors(r.diagnostics)) ok = false;
-          for (const l of r.lines) lines.push(l);
-        }
-      }
-      printer.finish();
-      if (!ok) throw new CliExit(2);
-      const summary = summarise(lines);
+      const read = readResultsFiles(files, opts.errorLimit);
+      const summary = summarise(read);
       // The page first: when it cannot be written, the command fails with nothing on stdout.
       if (opts.html !== undefined) {
         const { writeOut } = await import('./run.ts');
-        writeOut(opts.html, htmlReport(lines, summary));
+        writeOut(opts.html, htmlReport(read, summary));
       }
-      process.stdout.write(
-        opts.json ? `${jsonText(CampaignSummarySchema.parse(summary))}\n` : formatSummary(summary),
-      );
+      printSummary(summary, opts.json === true);
     });
 }

@@ -12,22 +12,17 @@
  * (nothing written), 130 on Ctrl-C (the file holds the tests finished, whole lines only).
  */
 
-import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { generateAll, parseGenSpec, specText } from '../campaign/gen.ts';
+import type { Results } from '../campaign/read.ts';
+import { summarise, summaryStatus } from '../campaign/report.ts';
 import {
-  appendLine,
   differencesText,
   headerDifferences,
   mergeResults,
-  type Results,
-  readResults,
-  type Summary,
-  SummarySchema,
+  mutationKey,
   shardGap,
-  summarize,
-  summaryStatus,
-  summaryText,
 } from '../campaign/results.ts';
 import {
   type CampaignLowering,
@@ -50,10 +45,10 @@ import { modelSpec } from '../run/registry.ts';
 import { Runner } from '../run/runner.ts';
 import { parse } from '../syntax/parser.ts';
 import { positiveInt, positiveNumber, workerCount } from './budgets.ts';
-import { registerCampaignReport } from './campaign-report.ts';
+import { printSummary, readResultsFiles, registerCampaignReport } from './campaign-report.ts';
 import { registerCampaignSlurm } from './campaign-slurm.ts';
 import { DEFAULT_MAX_MACHINE_STATES, targetRuns } from './check.ts';
-import { escapeText, formatDiagnostic, jsonText } from './format.ts';
+import { escapeText, formatDiagnostic } from './format.ts';
 import { DEFAULT_MAX_TESTS } from './gen.ts';
 import { failureWhy, loadTests, stderrPrinter } from './io.ts';
 import { contextsFromOptions } from './lower.ts';
@@ -70,6 +65,9 @@ import {
 
 /** Default per-test budget: a campaign of thousands of tests must not wait on one. */
 export const DEFAULT_TEST_TIMEOUT_S = 60;
+
+/** UNSOUND results a run's closing summary lists: `campaign report` lists all. */
+const UNSOUND_LISTED = 20;
 
 interface RunCliOptions {
   targets: string;
@@ -128,35 +126,17 @@ function failWith(
   throw new CliExit(2);
 }
 
-/** A results file read, or the diagnostic that says why it cannot be (exit 2). */
-function readResultsFile(file: string): Results {
-  let bytes: Buffer;
-  try {
-    if (statSync(file).isDirectory()) failWith('CL1002', null, { file, kind: 'results' }, file);
-    bytes = readFileSync(file);
-  } catch (e) {
-    if (e instanceof CliExit) throw e;
-    const why = failureWhy(e, { ENOENT: 'no such file', EACCES: 'permission denied' }, 'cannot be read');
-    failWith('CL1001', null, { file, why, kind: 'results' }, file);
-  }
-  const r = readResults(bytes);
-  if ('why' in r) {
-    const d = diag(
-      'CL1011',
-      { file, offset: 0, line: r.line, col: 1, len: 0 },
-      { file, line: String(r.line), why: r.why },
-    );
-    process.stderr.write(`${formatDiagnostic(d)}\n`);
-    throw new CliExit(2);
-  }
-  return r;
+/** Writes one line (and its line break) to `fd` in one call: a kill leaves it whole or torn, never split. */
+function appendLine(fd: number, line: object): void {
+  writeSync(fd, `${JSON.stringify(line)}\n`);
 }
 
 /**
  * Where the results go: the file opened for appending, the lines it holds already (`--resume`), the
- * tests done. Refuses (exit 2, the file untouched) a file that holds results without `--resume`, and
- * one of another campaign with it. A torn last line is cut off; so are mutation lines when tests remain
- * (they would be stale, and must come after every test line).
+ * tests done. Refuses (exit 2, the file untouched) a file that holds results without `--resume`, one
+ * with an error (src/campaign/read.ts), and one of another campaign. A torn last line is cut off (a
+ * warning, CL1021); so are mutation lines when tests remain (they would be stale, and must come after
+ * every test line). A file whose only line is torn (killed as it started) is started afresh.
  */
 function openResults(
   opts: RunCliOptions,
@@ -167,7 +147,7 @@ function openResults(
   let prior: Results | null = null;
   if (existsSync(file) && !statSync(file).isDirectory() && statSync(file).size > 0) {
     if (!opts.resume) failWith('CL1009', file, { file });
-    prior = readResultsFile(file);
+    prior = readResultsFiles([file], opts.errorLimit)[0]!;
     if (prior.header !== null) {
       const fields = headerDifferences(header, prior.header, false);
       if (fields.length > 0)
@@ -376,10 +356,10 @@ async function runAction(files: string[], opts: RunCliOptions, version: string):
     );
     progress?.stop();
     if (opts.mutate && !controller.signal.aborted) {
-      const have = new Set(mutations.map((m) => `${m.target}\u0000${m.mode}`));
+      const have = new Set(mutations.map((m) => mutationKey(m.target, m.mode)));
       await campaignMutations(
         tests,
-        runs.filter((ctx) => !have.has(`${ctx.target.name}\u0000${machineMode(ctx)}`)),
+        runs.filter((ctx) => !have.has(mutationKey(ctx.target.name, machineMode(ctx)))),
         { timeoutMs: header.timeoutMs ?? Number.POSITIVE_INFINITY, maxStates: opts.maxStates },
         {
           signal: controller.signal,
@@ -406,27 +386,24 @@ async function runAction(files: string[], opts: RunCliOptions, version: string):
     throw new CliExit(EXIT_OUTPUT_FAILED);
   }
   const interrupted = controller.signal.aborted;
-  const summary = summarize(opts.out, header, lines, mutations, {
+  const summary = summarise([{ header, tests: lines, mutations }], {
     ran,
     interrupted,
-    ms: performance.now() - t0,
+    wallMs: performance.now() - t0,
   });
-  printSummary(summary, opts.json === true);
+  printSummary(summary, opts.json === true, UNSOUND_LISTED);
   if (interrupted) throw new CliExit(130);
   const status = summaryStatus(summary);
   if (status !== 0) throw new CliExit(status);
 }
 
-function printSummary(s: Summary, json: boolean): void {
-  process.stdout.write(json ? `${jsonText(SummarySchema.parse(s))}\n` : `${summaryText(s)}\n`);
-}
-
 /** `gpumm campaign merge FILE… [--out FILE]`: the shards' files as one (src/campaign/results.ts `mergeResults`). */
 function mergeAction(files: string[], opts: { out?: string }): void {
-  const read = files.map((file) => ({ file, r: readResultsFile(file) }));
+  const read = readResultsFiles(files).map((r, k) => ({ file: files[k]!, r }));
   for (const { file, r } of read)
     if (r.header === null) {
-      const d = diag('CL1011', fileSpan(file), { file, why: 'it holds no header (an empty file)' });
+      const what = 'the file holds no header, only a line cut short (the campaign stopped as it started)';
+      const d = diag('CL1020', { file, offset: 0, line: 1, col: 1, len: 0 }, { what });
       process.stderr.write(`${formatDiagnostic(d)}\n`);
       throw new CliExit(2);
     }
@@ -517,7 +494,10 @@ export function registerCampaign(program: Command): Command {
       '--mutate',
       "after the tests, the mutation matrix of each target's table per mode over them (docs/mutation.md)",
     )
-    .option('--json', 'print the closing summary as JSON (schema: SummarySchema in src/campaign/results.ts)')
+    .option(
+      '--json',
+      'print the closing summary as JSON (schema: CampaignSummarySchema in src/campaign/report.ts, as campaign report --json)',
+    )
     .addOption(errorLimitOption())
     .action((files: string[], opts: RunCliOptions) => runAction(files, opts, program.version() ?? 'unknown'));
   campaign

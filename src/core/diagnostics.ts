@@ -697,13 +697,6 @@ export const DIAGNOSTICS = {
       `${a.detail}: resume it with the settings it was started with (its first line), or give another --out`,
     prose: ['detail'],
   },
-  CL1011: {
-    severity: 'error',
-    message: (a) =>
-      `cannot read the campaign results '${a.file}'${a.line ? `, line ${a.line}` : ''}: ${a.why}`,
-    hint: () =>
-      'results files are written by gpumm campaign --out: JSON lines, the header first; a campaign killed while writing leaves at most a torn last line',
-  },
   CL1012: {
     severity: 'error',
     message: (a) => `'${a.file}' is not a shard of the campaign of '${a.first}' (${a.fields})`,
@@ -723,7 +716,7 @@ export const DIAGNOSTICS = {
     hint: () =>
       'a shard stopped before its end (killed, out of time): run it again with --resume, then merge again',
   },
-  // A campaign's results files (`gpumm campaign report`; src/campaign/schema.ts)
+  // A campaign's results files, as `campaign report`, `merge` and `--resume` read them (src/campaign/read.ts)
   CL1020: {
     severity: 'error',
     message: (a) => `not a line of a campaign's results: ${a.what}`,
