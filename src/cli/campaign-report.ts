@@ -8,7 +8,7 @@
  * stdout, no page written); 0 otherwise, UNSOUND results or not — a report is not a verdict.
  */
 
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type Results, readResults } from '../campaign/read.ts';
 import {
@@ -20,7 +20,7 @@ import {
 } from '../campaign/report.ts';
 import { diag, fileSpan, hasErrors, type SourceDiagnostic } from '../core/diagnostics.ts';
 import { jsonText } from './format.ts';
-import { failureWhy, firstInvalidUtf8, maxInputBytes, stderrPrinter } from './io.ts';
+import { failureWhy, firstInvalidUtf8, maxInputBytes, readAtMost, stderrPrinter } from './io.ts';
 import { CliExit, errorLimitOption } from './shared.ts';
 
 const MIB = 1024 * 1024;
@@ -36,28 +36,6 @@ export const RESULTS_MIN_LIMIT_MIB = 256;
  * longest string (2^29 − 24 UTF-16 units). The reader itself decodes a line at a time.
  */
 const QUOTED_BYTES = 256 * MIB;
-
-/** The bytes of `file`, or null when it has more than `limit` (a pipe is read up to `limit` + 1 bytes). */
-function readAtMost(file: string, limit: number): Buffer | null {
-  const fd = openSync(file, 'r');
-  try {
-    const st = fstatSync(fd);
-    if (st.isFile() && st.size > limit) return null;
-    const parts: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const piece = Buffer.allocUnsafe(Math.min(16 * MIB, limit + 1 - total));
-      const n = readSync(fd, piece, 0, piece.length, null);
-      if (n === 0) break;
-      parts.push(piece.subarray(0, n));
-      total += n;
-      if (total > limit) return null;
-    }
-    return Buffer.concat(parts, total);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** `bytes` as text for the caret lines of diagnostics, when the file is small enough to quote. */
 function quoted(bytes: Buffer): string | undefined {

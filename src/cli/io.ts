@@ -71,7 +71,7 @@ export function maxInputBytes(): number {
  * The bytes of `file`, or null when it has more than `limit`: read in pieces, so `/dev/zero` or a
  * 2 GB file is refused after `limit` bytes, not read whole (a file's size is looked at first).
  */
-function readAtMost(file: string, limit: number): Buffer | null {
+export function readAtMost(file: string, limit: number): Buffer | null {
   const fd = openSync(file, 'r');
   try {
     const st = fstatSync(fd);
