@@ -190,6 +190,9 @@ describe('gpumm gen: the vocabulary', () => {
     // global or local: MP, S, R 4 each, SB, LB, 2+2W (4 + 2) / 2 = 3 each; one-workgroup-each keeps global only.
     expect(gen('orders=rlx scopes=agent placements=wg spaces=global,local')).toHaveLength(21);
     expect(gen('orders=rlx scopes=agent placements=wgs spaces=global,local')).toHaveLength(6);
+    // LDS through a generic pointer, like LDS: only in one workgroup.
+    expect(gen('orders=rlx scopes=agent placements=wg spaces=global,generic-local')).toHaveLength(21);
+    expect(gen('orders=rlx scopes=agent placements=wgs spaces=generic-local')).toHaveLength(0);
     // Each write a store or an exchange: MP 2², S and R 2³, SB and LB (2² + 2) / 2, 2+2W (2⁴ + 2²) / 2.
     expect(gen('orders=rlx scopes=agent placements=wgs writes=store,xchg')).toHaveLength(
       4 + 8 + 8 + 3 + 3 + 10,
@@ -241,6 +244,7 @@ describe('gpumm gen: every test is what its name says', () => {
       ...all,
       ...gen('orders=na,sc fences=none,acq.local scopes=workgroup placements=wg spaces=local,generic'),
       ...gen('orders=rlx,av fences=none,bar,fbar writes=store,xchg scopes=wavefront,system placements=all'),
+      ...gen('orders=rlx,acq scopes=workgroup placements=wg,wgs spaces=generic-local,generic'),
     ]) {
       const p = parse(g.text, g.name);
       expect(

@@ -83,7 +83,12 @@ export type FenceOrder = (typeof FENCES)[number];
 export type FenceSpec = { order: FenceOrder; syncAs: SyncAs | null };
 export const PLACEMENTS = ['wg', 'wgs', 'agents', 'all'] as const;
 export type PlacementKind = (typeof PLACEMENTS)[number];
-export const SPACES = ['global', 'local', 'generic'] as const;
+/**
+ * A location's address space and how it is reached: global, LDS (`local`), global through a generic
+ * pointer (`generic`), LDS through a generic pointer (`generic-local`: a flat access that the hardware
+ * sends to LDS, counted on both counters).
+ */
+export const SPACES = ['global', 'local', 'generic', 'generic-local'] as const;
 export type SpaceKind = (typeof SPACES)[number];
 export const GEN_LANGS = ['amdgpu', 'vulkan'] as const;
 /** How a write is made: a store, or an `atomicrmw xchg` that also returns the value it overwrote. */
@@ -474,8 +479,15 @@ const SCOPE_NAME: Record<Scope, string> = {
   singlethread: 'st',
 };
 
-/** A location's address space in a test's name: global, LDS (`l`), global through a generic pointer (`p`). */
-const SPACE_LETTER: Record<SpaceKind, string> = { global: 'g', local: 'l', generic: 'p' };
+/** A location's address space in a test's name: global, LDS (`l`), global or LDS through a generic pointer (`p`, `q`). */
+const SPACE_LETTER: Record<SpaceKind, string> = {
+  global: 'g',
+  local: 'l',
+  generic: 'p',
+  'generic-local': 'q',
+};
+/** LDS locations, reached directly or through a generic pointer: shared only within a workgroup. */
+const isLds = (x: SpaceKind): boolean => x === 'local' || x === 'generic-local';
 
 /** An event's access: its ordering, and for a write whether it is an `atomicrmw xchg`. */
 interface Access {
@@ -667,7 +679,11 @@ function build(a: Annotated, rot: number, lang: GenOptions['lang']): Generated {
   const scoped: boolean[] = Array.from({ length: nThreads }, () => false);
   let r = 0;
   const ptrSpace = (l: number) =>
-    space[l] === 'local' ? 'local' : space[l] === 'generic' ? 'generic' : 'global';
+    space[l] === 'local'
+      ? 'local'
+      : space[l] === 'generic' || space[l] === 'generic-local'
+        ? 'generic'
+        : 'global';
   for (let i = 0; i < s.length; i++) {
     const t = threadOf[i]!;
     const scope = a.scope[origThread(t)]!;
@@ -727,7 +743,7 @@ function build(a: Annotated, rot: number, lang: GenOptions['lang']): Generated {
   const test = makeTest({
     name,
     locs: Object.fromEntries(
-      space.map((sp, l) => [LOC_NAMES[l]!, sp === 'local' ? { init: 0, space: 'local' as const } : 0]),
+      space.map((sp, l) => [LOC_NAMES[l]!, isLds(sp) ? { init: 0, space: 'local' as const } : 0]),
     ),
     threads: bodies.map((b, t) => thread(`P${t}`, placements[t]!, b)),
     cond: cond('exists', and(...conds)),
@@ -770,7 +786,7 @@ function* annotate(s: Skeleton, o: GenOptions, seen: Set<string>): Generator<Gen
   const lays = layouts(o, st.threads);
   // LDS is shared within a workgroup only: a local location needs its threads in one workgroup.
   const spaceChoices = (l: Layout) =>
-    l.wg.every((g) => g === 0) ? o.spaces : o.spaces.filter((x) => x !== 'local');
+    l.wg.every((g) => g === 0) ? o.spaces : o.spaces.filter((x) => !isLds(x));
   if (evAccesses.some((x) => x.length === 0) || edgeFences.some((x) => x.length === 0)) return;
   for (const layout of lays) {
     const sp = spaceChoices(layout);

@@ -122,7 +122,7 @@ export function registerGen(program: Command): void {
     .addOption(
       spec(
         'spaces',
-        "locations' address spaces: global, local (LDS, threads of one workgroup), generic (global through a generic pointer)",
+        "locations' address spaces: global, local (LDS, threads of one workgroup), generic (global through a generic pointer), generic-local (LDS through a generic pointer)",
       ),
     )
     .addOption(
