@@ -306,13 +306,13 @@ describe.skipIf(skip !== '')(`the explorer in Chromium${skip}`, () => {
   });
 
   it('a verdict names the assumptions it needs; a trace names waits on unused counters once, not as steps', async () => {
-    await page.selectOption('[data-testid=catalogue]', 'MP+rel+acq.wg.litmus');
+    await page.selectOption('[data-testid=catalogue]', 'SB+sc.wg.litmus');
     await page.waitForFunction(() =>
-      document.querySelector('.cm-content')?.textContent?.includes('AMDGPU MP+rel+acq.wg'),
+      document.querySelector('.cm-content')?.textContent?.includes('AMDGPU SB+sc.wg'),
     );
     await page.waitForFunction(
       () =>
-        /sound \(assuming: cu-in-order-reads\)/.test(
+        /sound \(assuming: cu-in-order-types\)/.test(
           document.querySelector('[data-testid=check-verdicts]')?.textContent ?? '',
         ),
       null,

@@ -168,11 +168,6 @@ export const DOC_UNSOUND: Readonly<Record<string, string>> = {
   'MP+rel+acq.agent.lds-data|dg2|cu': 'P1:r0=1; P1:r1=0;',
   'MP+rel+acq.agent.lds-data|lnl|cu': 'P1:r0=1; P1:r1=0;',
   'MP+rel+acq.agent.lds-data|pvc|cu': 'P1:r0=1; P1:r1=0;',
-  // Found by a campaign of generated tests (docs/campaigns.md, "Findings"): the CU-mode workgroup
-  // acquire load has no wait, and under the seed's write-back L0 the wave's later store is performed in
-  // the shared L0 before the load's miss has its value.
-  'LB+acq+rel.wg.same-wg|gfx1200|cu': 'P0:r0=1; P1:r1=1;',
-  'S+rel+acq.wg.same-wg|gfx1200|cu': 'P1:r0=1; @x=2;',
 };
 
 export const LLC_UNSOUND: Readonly<Record<string, string>> = {
@@ -332,7 +327,6 @@ export const LLC_UNSOUND: Readonly<Record<string, string>> = {
   'MP+rel-rmw+acq.agent|gfx1200|cu|seed': 'P1:r0=1; P1:r1=0; P0:u=0;',
   'MP+rel-rmw+acq.agent|gfx1200|wgp|seed': 'P1:r0=1; P1:r1=0; P0:u=0;',
   'MP+rel-rmw+acq_rel-rmw.wg.lds|gfx1200|wgp|seed': 'P1:r0=1; P1:r1=0; P0:u=0;',
-  'S+rel+acq.wg.same-wg|gfx1200|cu|seed': 'P1:r0=1; @x=2;',
 };
 
 /**
@@ -340,29 +334,20 @@ export const LLC_UNSOUND: Readonly<Record<string, string>> = {
  * an outcome the model forbids (docs/assumptions.md).
  */
 export const DOC_ASSUMED: Readonly<Record<string, readonly AssumptionId[]>> = {
-  'MP+fence.wg-one-as.mixed-data|gfx1200|cu': ['cu-in-order-reads'],
-  'MP+rel+acq.wg-one-as.global-data+lds|gfx1200|cu': ['cu-in-order-reads'],
-  'MP+rel+acq.wg|gfx1200|cu': ['cu-in-order-reads'],
-  'ISA2+rel+acq.hrf-rev|gfx1200|cu': ['cu-in-order-reads', 'cu-in-order-types'],
-  'WRC+rel+acq.wg|gfx1200|cu': ['cu-in-order-reads', 'cu-in-order-types'],
   'ISA2+rel+acq.hrf-rev|gfx1030|cu': ['cu-in-order-types'],
   'ISA2+rel+acq.hrf-rev|gfx1100|cu': ['cu-in-order-types'],
   'ISA2+rel+acq.hrf-rev|gfx1200|cu|amdgpuusage': ['cu-in-order-types'],
   'MP+acq_rel-rmw+acq-rmw.wg.generic|gfx1030|cu': ['cu-in-order-types'],
   'MP+acq_rel-rmw+acq-rmw.wg.generic|gfx1100|cu': ['cu-in-order-types'],
-  'MP+acq_rel-rmw+acq-rmw.wg.generic|gfx1200|cu': ['cu-in-order-types'],
   'MP+acq_rel-rmw+acq-rmw.wg.generic|gfx1200|cu|amdgpuusage': ['cu-in-order-types'],
   'MP+rel-rmw+acq-rmw.wg|gfx1030|cu': ['cu-in-order-types'],
   'MP+rel-rmw+acq-rmw.wg|gfx1100|cu': ['cu-in-order-types'],
-  'MP+rel-rmw+acq-rmw.wg|gfx1200|cu': ['cu-in-order-types'],
   'MP+rel-rmw+acq-rmw.wg|gfx1200|cu|amdgpuusage': ['cu-in-order-types'],
   'SB+sc.mixed.same-wg|gfx1030|cu': ['cu-in-order-types'],
   'SB+sc.mixed.same-wg|gfx1100|cu': ['cu-in-order-types'],
-  'SB+sc.mixed.same-wg|gfx1200|cu': ['cu-in-order-types'],
   'SB+sc.mixed.same-wg|gfx1200|cu|amdgpuusage': ['cu-in-order-types'],
   'SB+sc.wg|gfx1030|cu': ['cu-in-order-types'],
   'SB+sc.wg|gfx1100|cu': ['cu-in-order-types'],
-  'SB+sc.wg|gfx1200|cu': ['cu-in-order-types'],
   'SB+sc.wg|gfx1200|cu|amdgpuusage': ['cu-in-order-types'],
   'WRC+rel+acq.wg|gfx1030|cu': ['cu-in-order-types'],
   'WRC+rel+acq.wg|gfx1100|cu': ['cu-in-order-types'],
@@ -377,7 +362,6 @@ export const DOC_ASSUMED: Readonly<Record<string, readonly AssumptionId[]>> = {
   'MP+rel+acq.agent.same-wg-readers|gfx1030|wgp': ['fill-at-read'],
   'MP+rel+acq.agent.same-wg-readers|gfx1100|cu': ['fill-at-read'],
   'MP+rel+acq.agent.same-wg-readers|gfx1100|wgp': ['fill-at-read'],
-  'MP+rel+acq.agent.same-wg-readers|gfx1200|cu': ['fill-at-read'],
   'MP+rel+acq.agent.same-wg-readers|gfx1200|cu|amdgpuusage': ['fill-at-read'],
   'MP+rel+acq.agent.same-wg-readers|gfx1200|wgp': ['fill-at-read'],
   'MP+rel+acq.agent.same-wg-readers|gfx1200|wgp|amdgpuusage': ['fill-at-read'],
@@ -452,14 +436,19 @@ export const DOC_ASSUMED: Readonly<Record<string, readonly AssumptionId[]>> = {
   'S+rel+acq.wg.same-wg|gfx1030|cu': ['cu-in-order-types'],
   'S+rel+acq.wg.same-wg|gfx1100|cu': ['cu-in-order-types'],
   'S+rel+acq.wg.same-wg|gfx1200|cu|amdgpuusage': ['cu-in-order-types'],
+  'ISA2+rel+acq.hrf-rev|gfx1200|cu': ['cu-in-order-types'],
+  'LB+acq+rel.wg.same-wg|gfx1200|cu': ['cu-in-order-types'],
+  'MP+acq_rel-rmw+acq-rmw.wg.generic|gfx1200|cu': ['cu-in-order-types'],
+  'MP+rel+acq.agent.same-wg-readers|gfx1200|cu': ['fill-at-read'],
+  'MP+rel-rmw+acq-rmw.wg|gfx1200|cu': ['cu-in-order-types'],
+  'S+rel+acq.wg.same-wg|gfx1200|cu': ['cu-in-order-types'],
+  'SB+sc.mixed.same-wg|gfx1200|cu': ['cu-in-order-types'],
+  'SB+sc.wg|gfx1200|cu': ['cu-in-order-types'],
+  'WRC+rel+acq.wg|gfx1200|cu': ['cu-in-order-types'],
 };
 
 /** The same for llc-22's code. */
 export const LLC_ASSUMED: Readonly<Record<string, readonly AssumptionId[]>> = {
-  'MP+fence.wg-one-as.mixed-data|gfx1200|cu|seed': ['cu-in-order-reads'],
-  'MP+rel+acq.wg-one-as.global-data+lds|gfx1200|cu|seed': ['cu-in-order-reads'],
-  'MP+rel+acq.wg|gfx1200|cu|seed': ['cu-in-order-reads'],
-  'WRC+rel+acq.wg|gfx1200|cu|seed': ['cu-in-order-reads'],
   'MP+rel+acq.agent.same-wg-readers|gfx1030|cu': ['fill-at-read'],
   'MP+rel+acq.agent.same-wg-readers|gfx1030|wgp': ['fill-at-read'],
   'MP+rel+acq.agent.same-wg-readers|gfx1100|cu': ['fill-at-read'],
@@ -491,4 +480,5 @@ export const LLC_ASSUMED: Readonly<Record<string, readonly AssumptionId[]>> = {
   'S+rel+acq.wg.same-wg|gfx1030|cu': ['cu-in-order-types'],
   'S+rel+acq.wg.same-wg|gfx1100|cu': ['cu-in-order-types'],
   'S+rel+acq.wg.same-wg|gfx1200|cu': ['cu-in-order-types'],
+  'S+rel+acq.wg.same-wg|gfx1200|cu|seed': ['cu-in-order-types'],
 };

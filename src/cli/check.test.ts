@@ -81,22 +81,23 @@ describe('gpumm check', () => {
 
 describe('gpumm check: assumptions and readings', () => {
   const MP_WG = join(CATALOGUE, 'MP+rel+acq.wg.litmus');
+  const SB_WG = join(CATALOGUE, 'SB+sc.wg.litmus');
 
   it('a sound verdict names the assumptions it needs; --no-assume runs without one (UNSOUND, exit 1); --json has both', () => {
-    const r = gpumm('check', MP_WG, '--target', 'gfx1200', '--cu');
+    const r = gpumm('check', SB_WG, '--target', 'gfx1200', '--cu');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/: sound \(assuming: cu-in-order-reads\)$/m);
-    const without = gpumm('check', MP_WG, '--target', 'gfx1200', '--cu', '--no-assume', 'cu-in-order-reads');
+    expect(r.stdout).toMatch(/: sound \(assuming: cu-in-order-types\)$/m);
+    const without = gpumm('check', SB_WG, '--target', 'gfx1200', '--cu', '--no-assume', 'cu-in-order-types');
     expect(without.status).toBe(1);
-    expect(without.stdout).toMatch(/--no-assume cu-in-order-reads\): UNSOUND$/m);
-    const all = gpumm('check', MP_WG, '--target', 'gfx1200', '--cu', '--no-assume', 'all', '--json');
+    expect(without.stdout).toMatch(/--no-assume cu-in-order-types\): UNSOUND$/m);
+    const all = gpumm('check', SB_WG, '--target', 'gfx1200', '--cu', '--no-assume', 'all', '--json');
     const [c] = CheckJsonSchema.parse(JSON.parse(all.stdout));
     expect(c!.verdict).toBe('UNSOUND');
     expect(c!.notAssumed).toEqual(['cu-in-order-reads', 'cu-in-order-types', 'lds-in-order', 'fill-at-read']);
     const json = CheckJsonSchema.parse(
-      JSON.parse(gpumm('check', MP_WG, '--target', 'gfx1200', '--cu', '--json').stdout),
+      JSON.parse(gpumm('check', SB_WG, '--target', 'gfx1200', '--cu', '--json').stdout),
     );
-    expect(json[0]!.assumptions).toEqual(['cu-in-order-reads']);
+    expect(json[0]!.assumptions).toEqual(['cu-in-order-types']);
     // A verdict that holds without any assumption names none.
     const plain = gpumm('check', join(CATALOGUE, 'MP+rel+acq.agent.litmus'), '--target', 'gfx900');
     expect(plain.stdout).toMatch(/: sound$/m);

@@ -109,7 +109,9 @@ export interface RequestOrder {
    * Past the first cache level, the requests of the different waves of one CU to one location share a
    * queue (AMDGPU: "Each CU has a separate request queue per channel"; GFX10–12: "Each L0 cache has a
    * separate request queue per L1 quadrant"; GFX12.5: the L1 buffer's one in-order queue per WGP$). Not
-   * on Intel Xe.
+   * on Intel Xe. A write-back from the first level is such a request too: it goes behind the requests
+   * to its location that passed the cache before it (a campaign of generated tests found the machine
+   * letting it overtake them: docs/campaigns.md, "Findings").
    */
   sharedPastL0: boolean;
   /**

@@ -667,6 +667,12 @@ function waveEnds(m: Machine, s: State, q: number): void {
   if (cl >= 0 && m.wgWaves[q]!.every(ended)) dropBarrier(s, cl);
 }
 
+/** The location of the memory access `id` (`thread * 1024 + instruction`), or -1 for another instruction. */
+function locOfId(m: Machine, id: number): number {
+  const o = m.program.threads[(id / 1024) | 0]!.instrs[id % 1024]!;
+  return o.k === 'mem' ? o.loc : -1;
+}
+
 function instrOf(m: Machine, r: Req): MInstr {
   return m.program.threads[r.t]!.instrs[r.i]!;
 }
@@ -1338,6 +1344,9 @@ export function successors(
       const st = s.st[idx];
       if (st === 2) {
         dirty = true;
+        // A write-back is a request of the cache to the next level: where the requests to a location
+        // share a queue past the first level (sharedPastL0), it goes behind those already passed.
+        if (m.cfg.order.sharedPastL0 && s.passed[c]!.some((id) => locOfId(m, id) === l)) continue;
         const next = cloneState(s);
         const to = writeBackOne(m, next, c, l);
         succ.push({
