@@ -667,6 +667,26 @@ function waveEnds(m: Machine, s: State, q: number): void {
   if (cl >= 0 && m.wgWaves[q]!.every(ended)) dropBarrier(s, cl);
 }
 
+/**
+ * Whether request `r`, taken at its CU's cache now, would write back a dirty copy there (a load that
+ * misses, a store or RMW that goes on past it, a `global_wb`) of a location that a request already
+ * past the cache is on its way with: the write-back joins the queue behind that request
+ * (`sharedPastL0`), so `r` waits until the earlier request is performed.
+ */
+function passesDirty(m: Machine, s: State, r: Req, i: MInstr): boolean {
+  const c0 = m.path[r.t]![0]!;
+  const passed = s.passed[c0]!;
+  if (passed.length === 0) return false;
+  const dirtyInFlight = (l: number) =>
+    s.st[c0 * m.nLoc + l] === 2 && passed.some((id) => locOfId(m, id) === l);
+  if (i.k === 'wb') {
+    for (let l = 0; l < m.nLoc; l++) if (dirtyInFlight(l)) return true;
+    return false;
+  }
+  if (i.k !== 'mem' || i.path !== 'vmem' || !dirtyInFlight(i.loc)) return false;
+  return i.acc === 'load' ? m.cfg.levels[0]!.rank < i.rank : !completesAtFront(m, i);
+}
+
 /** The location of the memory access `id` (`thread * 1024 + instruction`), or -1 for another instruction. */
 function locOfId(m: Machine, id: number): number {
   const o = m.program.threads[(id / 1024) | 0]!.instrs[id % 1024]!;
@@ -756,6 +776,8 @@ function performable(m: Machine, s: State, q: number): number[] {
       } else if (order.ldsInOrder && i.k === 'mem' && i.path === 'lds' && ei.k === 'mem' && ei.path === 'lds')
         ok = false;
     }
+    if (ok && r.f === 0 && order.sharedPastL0 && m.cfg.levels.length > 0 && passesDirty(m, s, r, i))
+      ok = false;
     if (ok && r.f === 0 && i.k === 'mem' && i.path === 'vmem' && m.cfg.cuChannelOrder) {
       // One request queue per channel for all the CU's waves: an earlier access of another wave of
       // the CU to the same location goes first (cuChannelOrder).
