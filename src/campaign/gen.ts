@@ -193,6 +193,16 @@ const HINTS: Record<GenKey, string> = {
   lang: `one of ${GEN_LANGS.join(', ')}`,
 };
 
+/** The keys whose value is a list of names, each with the names it may hold. */
+const LIST_KEYS = {
+  orders: ACCESS_ORDERS,
+  scopes: SCOPES.filter((x) => x !== 'singlethread'),
+  placements: PLACEMENTS,
+  spaces: SPACES,
+  writes: WRITES,
+} as const;
+type ListKey = keyof typeof LIST_KEYS;
+
 /** The options of one key's text, or what is wrong with it. */
 function parseKey(key: GenKey, text: string, o: GenOptions): SpecError | null {
   const bad = (what: string): SpecError => ({
@@ -204,7 +214,14 @@ function parseKey(key: GenKey, text: string, o: GenOptions): SpecError | null {
     const n = Number(text);
     return /^\d+$/.test(text) && n >= lo && n <= hi ? n : null;
   };
-  switch (key) {
+  if (key in LIST_KEYS) {
+    const r = parseList(text, LIST_KEYS[key as ListKey]);
+    if (typeof r === 'string') return bad(r);
+    // Each list key's values are the ones its table entry allows.
+    (o as unknown as Record<ListKey, readonly string[]>)[key as ListKey] = r;
+    return null;
+  }
+  switch (key as Exclude<GenKey, ListKey>) {
     case 'size': {
       const n = ints(4, 8);
       if (n === null) return bad(text);
@@ -223,43 +240,10 @@ function parseKey(key: GenKey, text: string, o: GenOptions): SpecError | null {
       o.relax = r;
       return null;
     }
-    case 'orders': {
-      const r = parseList(text, ACCESS_ORDERS);
-      if (typeof r === 'string') return bad(r);
-      o.orders = r;
-      return null;
-    }
     case 'fences': {
       const r = parseFences(text);
       if (typeof r === 'string') return bad(r);
       o.fences = r;
-      return null;
-    }
-    case 'scopes': {
-      const r = parseList(
-        text,
-        SCOPES.filter((s) => s !== 'singlethread'),
-      );
-      if (typeof r === 'string') return bad(r);
-      o.scopes = r;
-      return null;
-    }
-    case 'placements': {
-      const r = parseList(text, PLACEMENTS);
-      if (typeof r === 'string') return bad(r);
-      o.placements = r;
-      return null;
-    }
-    case 'spaces': {
-      const r = parseList(text, SPACES);
-      if (typeof r === 'string') return bad(r);
-      o.spaces = r;
-      return null;
-    }
-    case 'writes': {
-      const r = parseList(text, WRITES);
-      if (typeof r === 'string') return bad(r);
-      o.writes = r;
       return null;
     }
     case 'lang': {
@@ -758,8 +742,7 @@ function build(a: Annotated, rot: number, lang: GenOptions['lang']): Generated {
  * one workgroup meet at its barrier as often as each other (a wave left waiting is undefined
  * behaviour, seeds/001 — not the cycle the test asks about).
  */
-function valid(a: Annotated): boolean {
-  const st = structure(a.s);
+function valid(a: Annotated, st: ReturnType<typeof structure>): boolean {
   if (a.access.some((x, i) => x.order === 'av' && a.space[st.locOf[i]!] !== 'global')) return false;
   const bars = Array.from({ length: st.threads }, () => 0);
   a.fence.forEach((f, i) => {
@@ -808,7 +791,7 @@ function* annotate(s: Skeleton, o: GenOptions, seen: Set<string>): Generator<Gen
         layout,
         space: Array.from({ length: st.locs }, () => sp[digit[k++]!]!),
       };
-      const candidates = valid(a) ? rots.map((rot) => build(a, rot, o.lang)) : [];
+      const candidates = valid(a, st) ? rots.map((rot) => build(a, rot, o.lang)) : [];
       const best = candidates.reduce<Generated | null>(
         (x, y) => (x === null || bodyText(y) < bodyText(x) ? y : x),
         null,

@@ -677,13 +677,17 @@ function passesDirty(m: Machine, s: State, r: Req, i: MInstr): boolean {
   const c0 = m.path[r.t]![0]!;
   const passed = s.passed[c0]!;
   if (passed.length === 0) return false;
-  const dirtyInFlight = (l: number) =>
-    s.st[c0 * m.nLoc + l] === 2 && passed.some((id) => locOfId(m, id) === l);
   if (i.k === 'wb') {
-    for (let l = 0; l < m.nLoc; l++) if (dirtyInFlight(l)) return true;
+    for (const id of passed) {
+      const l = locOfId(m, id);
+      if (l >= 0 && s.st[c0 * m.nLoc + l] === 2) return true;
+    }
     return false;
   }
-  if (i.k !== 'mem' || i.path !== 'vmem' || !dirtyInFlight(i.loc)) return false;
+  if (i.k !== 'mem' || i.path !== 'vmem' || s.st[c0 * m.nLoc + i.loc] !== 2) return false;
+  let inFlight = false;
+  for (const id of passed) if (locOfId(m, id) === i.loc) inFlight = true;
+  if (!inFlight) return false;
   return i.acc === 'load' ? m.cfg.levels[0]!.rank < i.rank : !completesAtFront(m, i);
 }
 
